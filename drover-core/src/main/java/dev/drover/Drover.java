@@ -1,0 +1,177 @@
+package dev.drover;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.config.ConfigFile;
+import dev.drover.config.ConfigReport;
+import dev.drover.model.ArchivableRun;
+import dev.drover.model.ArchivePage;
+import dev.drover.model.NewTask;
+import dev.drover.model.RunToSchedule;
+import dev.drover.model.StatusCount;
+import dev.drover.model.Task;
+import dev.drover.model.TaskQuery;
+import dev.drover.model.TaskRun;
+import dev.drover.model.TaskRunStatus;
+import dev.drover.model.TaskStatus;
+import dev.drover.model.TaskType;
+import dev.drover.schedule.PriorityShares;
+import dev.drover.store.Store;
+import dev.drover.store.StoreLocation;
+import dev.drover.store.Stores;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The entry point of Drover for an application: opens a store (a data directory with embedded
+ * SQLite, or PostgreSQL) and gives access to task types, tasks, runs and archival. Every
+ * time-dependent call reads the injected {@link Clock}.
+ *
+ * <pre>{@code
+ * try (Drover drover = Drover.open(StoreLocation.dataDir(Path.of("drover-data")))) {
+ *   drover.taskTypeCreate(TaskType.builder("load-git").intervals(day, hour, week).build());
+ *   drover.taskCreate(List.of(NewTask.recurring("load-git", TaskArguments.of(List.of(url), null))));
+ * }
+ * }</pre>
+ */
+public final class Drover implements AutoCloseable {
+  private final Store store;
+  private final Clock clock;
+
+  private Drover(Store store, Clock clock) {
+    this.store = store;
+    this.clock = clock;
+  }
+
+  /** Opens (creating and migrating if needed) the store at {@code location} with the system clock. */
+  public static Drover open(StoreLocation location) {
+    return open(location, Clock.systemUTC());
+  }
+
+  /** Opens the store at {@code location}, reading time from {@code clock}. */
+  public static Drover open(StoreLocation location, Clock clock) {
+    return new Drover(Stores.open(location), clock);
+  }
+
+  /** Wraps an already open store; for tests and embedders that manage the store themselves. */
+  public static Drover of(Store store, Clock clock) {
+    return new Drover(store, clock);
+  }
+
+  /** The store underneath, for calls that take explicit instants. */
+  public Store store() {
+    return store;
+  }
+
+  public Instant now() {
+    return clock.instant();
+  }
+
+  // ---- configuration and task types
+
+  /** Applies a configuration file (task types, worker groups, limits); invalid files are refused whole. */
+  public ConfigReport applyConfig(Path file) {
+    return ConfigFile.read(file).applyTo(store);
+  }
+
+  /** Creates a task type unless it exists; the first definition wins. True if it was created. */
+  public boolean taskTypeCreate(TaskType type) {
+    return store.taskTypeCreate(type);
+  }
+
+  public Optional<TaskType> taskType(String name) {
+    return store.taskTypeGet(name);
+  }
+
+  public List<TaskType> taskTypes() {
+    return store.taskTypeList();
+  }
+
+  // ---- tasks
+
+  /** Creates tasks (de-duplicated within the batch and against stored tasks); all or nothing. */
+  public List<Task> taskCreate(List<NewTask> tasks) {
+    return store.taskCreate(tasks, now());
+  }
+
+  public Optional<Task> task(long id) {
+    return store.taskGet(List.of(id)).stream().findFirst();
+  }
+
+  public List<Task> taskSearch(TaskQuery query) {
+    return store.taskSearch(query);
+  }
+
+  /** Disables tasks: kept and visible, never due until enabled. Returns how many changed. */
+  public int taskDisable(List<Long> ids) {
+    return store.taskSetStatus(ids, TaskStatus.DISABLED, null, false, now());
+  }
+
+  /** Enables disabled tasks, due now with their retries back. Returns how many changed. */
+  public int taskEnable(List<Long> ids) {
+    return store.taskEnable(ids, now());
+  }
+
+  /** Ready tasks of a type without priority, oldest due first; changes nothing. */
+  public List<Task> taskPeekReady(String type, int limit) {
+    return store.taskPeekReady(type, now(), limit);
+  }
+
+  /** Grabs ready tasks of a type with the default priority shares; see {@link Store#taskGrabReady}. */
+  public List<Task> taskGrabReady(String type, int limit, int priorityLimit) {
+    return store.taskGrabReady(type, now(), limit, priorityLimit, PriorityShares.DEFAULT);
+  }
+
+  public List<StatusCount> statusCounts() {
+    return store.taskCountByTypeAndStatus();
+  }
+
+  // ---- runs
+
+  /** Opens a scheduled run for each task, now; backend ids are generated. */
+  public List<TaskRun> taskRunSchedule(List<Long> taskIds) {
+    Instant now = now();
+    return store.taskRunSchedule(taskIds.stream().map(id -> new RunToSchedule(id, null, null, now)).toList());
+  }
+
+  public Optional<TaskRun> taskRunStart(String backendId, ObjectNode metadata) {
+    return store.taskRunStart(backendId, metadata, now());
+  }
+
+  /** Ends a run and reschedules its task by the adaptive-interval and retry rules. */
+  public Optional<TaskRun> taskRunEnd(String backendId, TaskRunStatus status, ObjectNode metadata) {
+    return store.taskRunEnd(backendId, status, metadata, now());
+  }
+
+  public List<TaskRun> taskRuns(List<Long> taskIds, TaskRunStatus status, int limit) {
+    return store.taskRunList(taskIds, status, limit);
+  }
+
+  // ---- archival
+
+  /**
+   * Visits every archivable run with run time in {@code [after, before)}, page by page, and returns
+   * how many there were.
+   */
+  public long archiveEach(Instant after, Instant before, int pageSize, Consumer<List<ArchivableRun>> eachPage) {
+    ValidationException.check(!after.isAfter(before), "after", "after " + after + " is later than before " + before);
+    ValidationException.check(pageSize > 0, "page_size", "must be positive, got " + pageSize);
+    long count = 0;
+    String token = null;
+    do {
+      ArchivePage page = store.taskRunArchivable(after, before, pageSize, token);
+      eachPage.accept(page.runs());
+      count += page.runs().size();
+      token = page.nextPageToken();
+    } while (token != null);
+    return count;
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}

@@ -1,0 +1,157 @@
+package dev.drover.model;
+
+import static dev.drover.ValidationException.check;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A named kind of work: how often it recurs, how it retries, how it is executed and how many may
+ * run at once. Validated on construction; invalid values name their field.
+ *
+ * @param name unique name, e.g. {@code load-git}
+ * @param description free text
+ * @param defaultInterval interval a new recurring task starts with; required for recurring tasks
+ * @param minInterval lower bound of the adaptive interval
+ * @param maxInterval upper bound of the adaptive interval
+ * @param backoffFactor an eventful run divides the interval by it, an uneventful one multiplies
+ * @param maxQueueLength most scheduled-but-unfinished runs of this type at once
+ * @param numRetries retries a failed task gets before it is disabled (one-shot) or rescheduled
+ * @param retryDelay wait before a retry; one hour when null
+ * @param lease how long a claim holds before it may be rescued
+ * @param timeout longest a run may take; none when null
+ * @param maxWorkers most workers of this type in one runner
+ * @param workerGroup a group that caps several types together, or null
+ * @param command argv of a command task, with placeholders; null for a Java handler
+ * @param workingDir working directory of a command task, or null
+ * @param env extra environment of a command task
+ */
+public record TaskType(
+    String name,
+    String description,
+    Duration defaultInterval,
+    Duration minInterval,
+    Duration maxInterval,
+    double backoffFactor,
+    long maxQueueLength,
+    int numRetries,
+    Duration retryDelay,
+    Duration lease,
+    Duration timeout,
+    int maxWorkers,
+    String workerGroup,
+    List<String> command,
+    String workingDir,
+    Map<String, String> env) {
+
+  public static final long DEFAULT_MAX_QUEUE_LENGTH = 1000;
+  public static final Duration DEFAULT_RETRY_DELAY = Duration.ofHours(1);
+  public static final Duration DEFAULT_LEASE = Duration.ofSeconds(60);
+  public static final int DEFAULT_MAX_WORKERS = 4;
+
+  public TaskType {
+    check(name != null && !name.isBlank(), "name", "a task type needs a name");
+    check(name.matches("[A-Za-z0-9][A-Za-z0-9._:-]*"), "name",
+        "'" + name + "' may hold only letters, digits and . _ : - (and must not start with them)");
+    description = description == null ? "" : description;
+    checkPositive("default_interval", defaultInterval);
+    checkPositive("min_interval", minInterval);
+    checkPositive("max_interval", maxInterval);
+    check(minInterval == null || maxInterval == null || minInterval.compareTo(maxInterval) <= 0,
+        "min_interval", "min_interval " + DurationText.format(minInterval)
+            + " is greater than max_interval " + DurationText.format(maxInterval));
+    check(defaultInterval == null || minInterval == null || minInterval.compareTo(defaultInterval) <= 0,
+        "default_interval", "default_interval " + DurationText.format(defaultInterval)
+            + " is less than min_interval " + DurationText.format(minInterval));
+    check(defaultInterval == null || maxInterval == null || defaultInterval.compareTo(maxInterval) <= 0,
+        "default_interval", "default_interval " + DurationText.format(defaultInterval)
+            + " is greater than max_interval " + DurationText.format(maxInterval));
+    check(!Double.isNaN(backoffFactor) && backoffFactor >= 1, "backoff_factor",
+        "must be at least 1, got " + backoffFactor);
+    check(maxQueueLength > 0, "max_queue_length", "must be positive, got " + maxQueueLength);
+    check(numRetries >= 0, "num_retries", "must not be negative, got " + numRetries);
+    check(retryDelay == null || !retryDelay.isNegative(), "retry_delay", "must not be negative");
+    lease = lease == null ? DEFAULT_LEASE : lease;
+    checkPositive("lease", lease);
+    checkPositive("timeout", timeout);
+    check(maxWorkers > 0, "max_workers", "must be positive, got " + maxWorkers);
+    check(command == null || (!command.isEmpty() && command.stream().allMatch(Objects::nonNull)),
+        "command", "a command needs at least a program and no empty entries");
+    command = command == null ? null : List.copyOf(command);
+    env = env == null ? Map.of() : Map.copyOf(env);
+  }
+
+  private static void checkPositive(String field, Duration d) {
+    check(d == null || (!d.isNegative() && !d.isZero()), field, "must be a positive duration");
+  }
+
+  /** The delay before a retry, with the reference default of one hour. */
+  public Duration effectiveRetryDelay() {
+    return retryDelay == null ? DEFAULT_RETRY_DELAY : retryDelay;
+  }
+
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  public Builder toBuilder() {
+    return new Builder(name)
+        .description(description).defaultInterval(defaultInterval).minInterval(minInterval)
+        .maxInterval(maxInterval).backoffFactor(backoffFactor).maxQueueLength(maxQueueLength)
+        .numRetries(numRetries).retryDelay(retryDelay).lease(lease).timeout(timeout)
+        .maxWorkers(maxWorkers).workerGroup(workerGroup).command(command)
+        .workingDir(workingDir).env(env);
+  }
+
+  /** Builds a {@link TaskType} with the documented defaults for whatever is not set. */
+  public static final class Builder {
+    private final String name;
+    private String description = "";
+    private Duration defaultInterval;
+    private Duration minInterval;
+    private Duration maxInterval;
+    private double backoffFactor = 1.0;
+    private long maxQueueLength = DEFAULT_MAX_QUEUE_LENGTH;
+    private int numRetries;
+    private Duration retryDelay;
+    private Duration lease = DEFAULT_LEASE;
+    private Duration timeout;
+    private int maxWorkers = DEFAULT_MAX_WORKERS;
+    private String workerGroup;
+    private List<String> command;
+    private String workingDir;
+    private Map<String, String> env = Map.of();
+
+    private Builder(String name) {
+      this.name = name;
+    }
+
+    public Builder description(String v) { description = v; return this; }
+    public Builder defaultInterval(Duration v) { defaultInterval = v; return this; }
+    public Builder minInterval(Duration v) { minInterval = v; return this; }
+    public Builder maxInterval(Duration v) { maxInterval = v; return this; }
+    /** Sets default, min and max interval at once. */
+    public Builder intervals(Duration def, Duration min, Duration max) {
+      return defaultInterval(def).minInterval(min).maxInterval(max);
+    }
+    public Builder backoffFactor(double v) { backoffFactor = v; return this; }
+    public Builder maxQueueLength(long v) { maxQueueLength = v; return this; }
+    public Builder numRetries(int v) { numRetries = v; return this; }
+    public Builder retryDelay(Duration v) { retryDelay = v; return this; }
+    public Builder lease(Duration v) { lease = v; return this; }
+    public Builder timeout(Duration v) { timeout = v; return this; }
+    public Builder maxWorkers(int v) { maxWorkers = v; return this; }
+    public Builder workerGroup(String v) { workerGroup = v; return this; }
+    public Builder command(List<String> v) { command = v; return this; }
+    public Builder workingDir(String v) { workingDir = v; return this; }
+    public Builder env(Map<String, String> v) { env = v; return this; }
+
+    public TaskType build() {
+      return new TaskType(name, description, defaultInterval, minInterval, maxInterval,
+          backoffFactor, maxQueueLength, numRetries, retryDelay, lease, timeout, maxWorkers,
+          workerGroup, command, workingDir, env);
+    }
+  }
+}

@@ -1,0 +1,88 @@
+package dev.drover.schedule;
+
+import dev.drover.model.Task;
+import dev.drover.model.TaskPolicy;
+import dev.drover.model.TaskRunStatus;
+import dev.drover.model.TaskStatus;
+import dev.drover.model.TaskType;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * What happens to a task when one of its runs ends. Pure: no clock, no database.
+ *
+ * <ul>
+ *   <li>permfailed: the task is disabled.
+ *   <li>eventful / uneventful: a one-shot task is completed; a recurring one divides (eventful) or
+ *       multiplies (uneventful) its interval by the type's backoff factor, clamped to the type's
+ *       bounds, comes back one interval after the run ended, and gets its retries back.
+ *   <li>failed / lost: while retries are left, the task comes back one retry delay after the run
+ *       ended with one retry fewer; after that a one-shot task is disabled and a recurring one comes
+ *       back one (unchanged) interval later with its retries reset.
+ * </ul>
+ */
+public final class Rescheduler {
+  private Rescheduler() {}
+
+  /**
+   * The task's new state after a run ending with {@code status} at {@code ended}.
+   *
+   * @throws IllegalArgumentException if {@code status} does not end a run
+   */
+  public static TaskUpdate afterRun(Task task, TaskType type, TaskRunStatus status, Instant ended) {
+    switch (status) {
+      case PERMFAILED:
+        return keep(task, TaskStatus.DISABLED);
+      case EVENTFUL:
+      case UNEVENTFUL:
+        if (task.policy() == TaskPolicy.ONESHOT) {
+          return keep(task, TaskStatus.COMPLETED);
+        }
+        Duration interval = adapt(task.currentInterval(), type, status == TaskRunStatus.EVENTFUL);
+        return new TaskUpdate(
+            TaskStatus.NEXT_RUN_NOT_SCHEDULED, plus(ended, interval), interval, type.numRetries());
+      case FAILED:
+      case LOST:
+        if (task.retriesLeft() > 0) {
+          return new TaskUpdate(TaskStatus.NEXT_RUN_NOT_SCHEDULED,
+              ended.plus(type.effectiveRetryDelay()), task.currentInterval(), task.retriesLeft() - 1);
+        }
+        if (task.policy() == TaskPolicy.ONESHOT) {
+          return keep(task, TaskStatus.DISABLED);
+        }
+        return new TaskUpdate(TaskStatus.NEXT_RUN_NOT_SCHEDULED,
+            plus(ended, task.currentInterval()), task.currentInterval(), type.numRetries());
+      default:
+        throw new IllegalArgumentException("run status " + status + " does not end a run");
+    }
+  }
+
+  /** The adaptive interval: ÷ factor when eventful, × factor otherwise, clamped to the type's bounds. */
+  public static Duration adapt(Duration current, TaskType type, boolean eventful) {
+    if (current == null) {
+      return type.defaultInterval();
+    }
+    double factor = eventful ? 1 / type.backoffFactor() : type.backoffFactor();
+    Duration next = Duration.ofMillis(Math.round(current.toMillis() * factor));
+    return clamp(next, type.minInterval(), type.maxInterval());
+  }
+
+  /** {@code value} within {@code [min, max]}; a null bound does not bind. */
+  static Duration clamp(Duration value, Duration min, Duration max) {
+    if (min != null && value.compareTo(min) < 0) {
+      return min;
+    }
+    if (max != null && value.compareTo(max) > 0) {
+      return max;
+    }
+    return value;
+  }
+
+  private static TaskUpdate keep(Task task, TaskStatus status) {
+    return new TaskUpdate(status, task.nextRun(), task.currentInterval(), task.retriesLeft());
+  }
+
+  private static Instant plus(Instant t, Duration d) {
+    return d == null ? t : t.plus(d);
+  }
+}

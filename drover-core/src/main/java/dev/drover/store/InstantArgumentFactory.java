@@ -1,0 +1,23 @@
+package dev.drover.store;
+
+import java.sql.Types;
+import java.time.Instant;
+import org.jdbi.v3.core.argument.AbstractArgumentFactory;
+import org.jdbi.v3.core.argument.Argument;
+import org.jdbi.v3.core.config.ConfigRegistry;
+
+/** Binds {@link Instant} as each dialect stores it (see {@link Columns}). */
+final class InstantArgumentFactory extends AbstractArgumentFactory<Instant> {
+  private final Dialect dialect;
+
+  InstantArgumentFactory(Dialect dialect) {
+    super(dialect == Dialect.SQLITE ? Types.BIGINT : Types.TIMESTAMP_WITH_TIMEZONE);
+    this.dialect = dialect;
+  }
+
+  @Override
+  protected Argument build(Instant value, ConfigRegistry config) {
+    Object bound = Columns.bindable(dialect, value);
+    return (position, statement, ctx) -> statement.setObject(position, bound);
+  }
+}

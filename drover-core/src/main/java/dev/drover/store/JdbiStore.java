@@ -1,0 +1,420 @@
+package dev.drover.store;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.DroverException;
+import dev.drover.ValidationException;
+import dev.drover.internal.Json;
+import dev.drover.model.ArchivableRun;
+import dev.drover.model.ArchivePage;
+import dev.drover.model.Named;
+import dev.drover.model.NewTask;
+import dev.drover.model.RunToSchedule;
+import dev.drover.model.StatusCount;
+import dev.drover.model.Task;
+import dev.drover.model.TaskPolicy;
+import dev.drover.model.TaskPriority;
+import dev.drover.model.TaskQuery;
+import dev.drover.model.TaskRun;
+import dev.drover.model.TaskRunStatus;
+import dev.drover.model.TaskStatus;
+import dev.drover.model.TaskType;
+import dev.drover.model.WorkerGroup;
+import dev.drover.schedule.PriorityShares;
+import dev.drover.schedule.Rescheduler;
+import dev.drover.schedule.TaskUpdate;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.Update;
+
+/**
+ * The {@link Store} on either database. Dialect differences live in the SQL files, in how instants
+ * are bound and read ({@link Columns}) and in how the connections are opened ({@link Stores});
+ * everything else is shared. On SQLite every transaction begins IMMEDIATE (see {@link Stores}),
+ * so a read-then-write transaction never fails half-way on a lock upgrade.
+ */
+final class JdbiStore implements Store {
+  private static final Comparator<Task> DUE_ORDER =
+      Comparator.comparing(Task::nextRun).thenComparingLong(Task::id);
+
+  private final Jdbi jdbi;
+  private final Dialect dialect;
+  private final SqlFiles sql;
+  private final Rows rows;
+  private final AutoCloseable pool;
+
+  JdbiStore(Jdbi jdbi, Dialect dialect, AutoCloseable pool) {
+    this.jdbi = jdbi;
+    this.dialect = dialect;
+    this.sql = new SqlFiles(dialect);
+    this.rows = new Rows(dialect);
+    this.pool = pool;
+  }
+
+  @Override
+  public Dialect dialect() {
+    return dialect;
+  }
+
+  // ---- task types, worker groups, settings
+
+  @Override
+  public boolean taskTypeCreate(TaskType type) {
+    return jdbi.withHandle(h -> bindTaskType(h.createUpdate(sql.get("taskTypeInsert")), type).execute() == 1);
+  }
+
+  @Override
+  public UpsertResult taskTypeUpsert(TaskType type) {
+    return jdbi.inTransaction(h -> {
+      Optional<TaskType> existing = taskTypeGet(h, type.name());
+      if (existing.isEmpty()) {
+        bindTaskType(h.createUpdate(sql.get("taskTypeInsert")), type).execute();
+        return UpsertResult.CREATED;
+      }
+      if (existing.get().equals(type)) {
+        return UpsertResult.UNCHANGED;
+      }
+      bindTaskType(h.createUpdate(sql.get("taskTypeUpdate")), type).execute();
+      return UpsertResult.UPDATED;
+    });
+  }
+
+  private static Update bindTaskType(Update update, TaskType t) {
+    return update
+        .bind("name", t.name())
+        .bind("description", t.description())
+        .bind("default_interval_ms", Columns.millis(t.defaultInterval()))
+        .bind("min_interval_ms", Columns.millis(t.minInterval()))
+        .bind("max_interval_ms", Columns.millis(t.maxInterval()))
+        .bind("backoff_factor", t.backoffFactor())
+        .bind("max_queue_length", t.maxQueueLength())
+        .bind("num_retries", t.numRetries())
+        .bind("retry_delay_ms", Columns.millis(t.retryDelay()))
+        .bind("lease_ms", Columns.millis(t.lease()))
+        .bind("timeout_ms", Columns.millis(t.timeout()))
+        .bind("max_workers", t.maxWorkers())
+        .bind("worker_group", t.workerGroup())
+        .bind("command", Columns.json(t.command()))
+        .bind("working_dir", t.workingDir())
+        .bind("env", Columns.json(t.env()));
+  }
+
+  @Override
+  public Optional<TaskType> taskTypeGet(String name) {
+    return jdbi.withHandle(h -> taskTypeGet(h, name));
+  }
+
+  private Optional<TaskType> taskTypeGet(Handle h, String name) {
+    return h.createQuery(sql.get("taskTypeGet")).bind("name", name).map(rows.taskType).findOne();
+  }
+
+  @Override
+  public List<TaskType> taskTypeList() {
+    return jdbi.withHandle(h -> h.createQuery(sql.get("taskTypeList")).map(rows.taskType).list());
+  }
+
+  @Override
+  public void workerGroupUpsert(WorkerGroup group) {
+    jdbi.useHandle(h -> h.createUpdate(sql.get("workerGroupUpsert"))
+        .bind("name", group.name()).bind("max_workers", group.maxWorkers()).execute());
+  }
+
+  @Override
+  public List<WorkerGroup> workerGroupList() {
+    return jdbi.withHandle(h -> h.createQuery(sql.get("workerGroupList")).map(rows.workerGroup).list());
+  }
+
+  @Override
+  public void settingPut(String name, String value) {
+    jdbi.useHandle(h -> h.createUpdate(sql.get("settingUpsert")).bind("name", name).bind("value", value).execute());
+  }
+
+  @Override
+  public Map<String, String> settingList() {
+    return jdbi.withHandle(h -> h.createQuery(sql.get("settingList"))
+        .map((rs, ctx) -> Map.entry(rs.getString("name"), rs.getString("value")))
+        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> b, LinkedHashMap::new)));
+  }
+
+  // ---- tasks
+
+  @Override
+  public List<Task> taskCreate(List<NewTask> tasks, Instant now) {
+    return jdbi.inTransaction(h -> {
+      Map<String, TaskType> types = new LinkedHashMap<>();
+      Map<DuplicateKey, Task> created = new LinkedHashMap<>();
+      List<Task> result = new ArrayList<>();
+      for (NewTask t : tasks) {
+        TaskType type = types.computeIfAbsent(t.type(), name -> taskTypeGet(h, name)
+            .orElseThrow(() -> new ValidationException("type", "unknown task type '" + name + "'")));
+        if (t.policy() == TaskPolicy.RECURRING && type.defaultInterval() == null) {
+          throw new ValidationException("policy", "task type '" + type.name()
+              + "' has no default_interval, so its tasks can only be oneshot");
+        }
+        Instant nextRun = t.nextRun() == null ? now : t.nextRun();
+        DuplicateKey key = DuplicateKey.of(t, nextRun);
+        Task stored = created.get(key);
+        if (stored == null) {
+          stored = findDuplicate(h, t, nextRun).orElseGet(() -> insertTask(h, t, type, nextRun));
+          created.put(key, stored);
+        }
+        result.add(stored);
+      }
+      return result;
+    });
+  }
+
+  /** The fields that make two tasks the same task (next_run only matters for one-shot tasks). */
+  private record DuplicateKey(String type, String arguments, TaskPolicy policy, TaskPriority priority, Instant nextRun) {
+    static DuplicateKey of(NewTask t, Instant nextRun) {
+      return new DuplicateKey(t.type(), t.arguments().toJson(), t.policy(), t.priority(),
+          t.policy() == TaskPolicy.ONESHOT ? Instant.ofEpochMilli(nextRun.toEpochMilli()) : null);
+    }
+  }
+
+  private Optional<Task> findDuplicate(Handle h, NewTask t, Instant nextRun) {
+    return h.createQuery(sql.get("taskFindDuplicate"))
+        .bind("type", t.type())
+        .bind("arguments_hash", t.arguments().hash())
+        .bind("policy", t.policy().dbName())
+        .bind("priority", dbName(t.priority()))
+        .bind("status", TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName())
+        .bind("next_run", nextRun)
+        .map(rows.task)
+        .findOne();
+  }
+
+  private Task insertTask(Handle h, NewTask t, TaskType type, Instant nextRun) {
+    return h.createQuery(sql.get("taskInsert"))
+        .bind("type", t.type())
+        .bind("arguments", t.arguments().toJson())
+        .bind("arguments_hash", t.arguments().hash())
+        .bind("next_run", nextRun)
+        .bind("current_interval_ms", Columns.millis(type.defaultInterval()))
+        .bind("status", TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName())
+        .bind("policy", t.policy().dbName())
+        .bind("retries_left", t.retriesLeft() == null ? type.numRetries() : t.retriesLeft())
+        .bind("priority", dbName(t.priority()))
+        .map(rows.task)
+        .one();
+  }
+
+  @Override
+  public List<Task> taskGet(List<Long> ids) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    return jdbi.withHandle(h -> h.createQuery(sql.get("taskGet")).bindList("ids", ids).map(rows.task).list());
+  }
+
+  @Override
+  public List<Task> taskSearch(TaskQuery q) {
+    Where where = new Where()
+        .in("id IN (<ids>)", "ids", q.ids())
+        .in("type IN (<types>)", "types", q.types())
+        .in("status IN (<statuses>)", "statuses", names(q.statuses()))
+        .in("priority IN (<priorities>)", "priorities", names(q.priorities()))
+        .eq("policy = :policy", "policy", dbName(q.policy()))
+        .eq("next_run <= :before", "before", q.before())
+        .eq("next_run >= :after", "after", q.after());
+    String limit = q.limit() == null ? "" : " LIMIT " + q.limit();
+    return jdbi.withHandle(h -> where.bind(h.createQuery("SELECT * FROM task" + where.sql() + " ORDER BY id" + limit))
+        .map(rows.task).list());
+  }
+
+  @Override
+  public int taskSetStatus(List<Long> ids, TaskStatus status, Instant nextRun, boolean exceptCompleted, Instant now) {
+    if (ids.isEmpty()) {
+      return 0;
+    }
+    String query = exceptCompleted ? "taskSetStatusExceptCompleted" : "taskSetStatus";
+    return jdbi.withHandle(h -> {
+      Update update = h.createUpdate(sql.get(query)).bindList("ids", ids)
+          .bind("status", status.dbName()).bind("next_run", nextRun);
+      return exceptCompleted ? update.bind("now", now).execute() : update.execute();
+    });
+  }
+
+  @Override
+  public int taskEnable(List<Long> ids, Instant nextRun) {
+    if (ids.isEmpty()) {
+      return 0;
+    }
+    return jdbi.withHandle(h -> h.createUpdate(sql.get("taskEnable"))
+        .bindList("ids", ids).bind("next_run", Objects.requireNonNull(nextRun, "null nextRun")).execute());
+  }
+
+  @Override
+  public List<Task> taskPeekReady(String type, Instant now, int limit) {
+    return jdbi.withHandle(h -> ready(h, "taskPeekReady", type, now, null, limit));
+  }
+
+  @Override
+  public List<Task> taskPeekReadyPriority(String type, Instant now, int limit, PriorityShares shares) {
+    return jdbi.withHandle(h -> shares.take(limit, (p, n) -> ready(h, "taskPeekReady", type, now, p, n)));
+  }
+
+  @Override
+  public List<Task> taskGrabReady(String type, Instant now, int limit, int priorityLimit, PriorityShares shares) {
+    return jdbi.inTransaction(h -> {
+      List<Task> grabbed = new ArrayList<>(
+          shares.take(priorityLimit, (p, n) -> ready(h, "taskGrabReady", type, now, p, n)));
+      int budget = limit + (priorityLimit - grabbed.size());
+      if (budget > 0) {
+        grabbed.addAll(ready(h, "taskGrabReady", type, now, null, budget));
+      }
+      return grabbed;
+    });
+  }
+
+  private List<Task> ready(Handle h, String query, String type, Instant now, TaskPriority priority, int limit) {
+    List<Task> tasks = new ArrayList<>(h.createQuery(sql.get(query))
+        .bind("type", type).bind("now", now).bind("priority", dbName(priority)).bind("limit", limit)
+        .map(rows.task).list());
+    tasks.sort(DUE_ORDER);
+    return tasks;
+  }
+
+  @Override
+  public List<StatusCount> taskCountByTypeAndStatus() {
+    return jdbi.withHandle(h -> h.createQuery(sql.get("taskCountByTypeAndStatus"))
+        .map((rs, ctx) -> new StatusCount(rs.getString("type"),
+            TaskStatus.parse("status", rs.getString("status")), rs.getLong("n")))
+        .list());
+  }
+
+  // ---- task runs
+
+  @Override
+  public List<TaskRun> taskRunSchedule(List<RunToSchedule> runs) {
+    return jdbi.inTransaction(h -> {
+      List<TaskRun> out = new ArrayList<>();
+      for (RunToSchedule r : runs) {
+        out.add(h.createQuery(sql.get("taskRunInsert"))
+            .bind("task", r.taskId())
+            .bind("backend_id", r.backendId() == null ? UUID.randomUUID().toString() : r.backendId())
+            .bind("scheduled", r.scheduled())
+            .bind("metadata", Json.canonical(r.metadata() == null ? Json.object() : r.metadata()))
+            .map(rows.taskRun).one());
+      }
+      return out;
+    });
+  }
+
+  @Override
+  public Optional<TaskRun> taskRunStart(String backendId, ObjectNode metadata, Instant at) {
+    return jdbi.inTransaction(h -> taskRunGet(h, backendId).map(run -> h.createQuery(sql.get("taskRunStart"))
+        .bind("id", run.id())
+        .bind("started", at)
+        .bind("metadata", Json.canonical(Json.merge(run.metadata(), metadata)))
+        .map(rows.taskRun).one()));
+  }
+
+  @Override
+  public Optional<TaskRun> taskRunEnd(String backendId, TaskRunStatus status, ObjectNode metadata, Instant at) {
+    if (!status.isFinal()) {
+      throw new ValidationException("status", "'" + status.dbName() + "' does not end a run");
+    }
+    return jdbi.inTransaction(h -> {
+      Optional<TaskRun> found = taskRunGet(h, backendId);
+      if (found.isEmpty()) {
+        return found;
+      }
+      TaskRun ended = h.createQuery(sql.get("taskRunEnd"))
+          .bind("id", found.get().id())
+          .bind("ended", at)
+          .bind("status", status.dbName())
+          .bind("metadata", Json.canonical(Json.merge(found.get().metadata(), metadata)))
+          .map(rows.taskRun).one();
+      reschedule(h, ended.taskId(), status, at);
+      return Optional.of(ended);
+    });
+  }
+
+  private void reschedule(Handle h, long taskId, TaskRunStatus status, Instant ended) {
+    Task task = h.createQuery(sql.get("taskGet")).bindList("ids", List.of(taskId)).map(rows.task).one();
+    TaskType type = taskTypeGet(h, task.type())
+        .orElseThrow(() -> new DroverException("task " + taskId + " has no task type " + task.type()));
+    TaskUpdate u = Rescheduler.afterRun(task, type, status, ended);
+    h.createUpdate(sql.get("taskUpdateAfterRun"))
+        .bind("id", taskId)
+        .bind("status", u.status().dbName())
+        .bind("next_run", u.nextRun())
+        .bind("current_interval_ms", Columns.millis(u.currentInterval()))
+        .bind("retries_left", u.retriesLeft())
+        .execute();
+  }
+
+  @Override
+  public Optional<TaskRun> taskRunGet(String backendId) {
+    return jdbi.withHandle(h -> taskRunGet(h, backendId));
+  }
+
+  private Optional<TaskRun> taskRunGet(Handle h, String backendId) {
+    return h.createQuery(sql.get("taskRunGetByBackendId")).bind("backend_id", backendId).map(rows.taskRun).findOne();
+  }
+
+  @Override
+  public List<TaskRun> taskRunList(List<Long> taskIds, TaskRunStatus status, int limit) {
+    Where where = new Where()
+        .in("task IN (<tasks>)", "tasks", taskIds)
+        .eq("status = :status", "status", dbName(status));
+    return jdbi.withHandle(h -> where.bind(h.createQuery(
+            "SELECT * FROM task_run" + where.sql() + " ORDER BY id DESC LIMIT :limit"))
+        .bind("limit", limit).map(rows.taskRun).list());
+  }
+
+  // ---- archival
+
+  @Override
+  public ArchivePage taskRunArchivable(Instant after, Instant before, int limit, String pageToken) {
+    ArchiveToken from = ArchiveToken.parse(pageToken);
+    List<ArchivableRun> page = jdbi.withHandle(h -> h.createQuery(sql.get("taskRunArchivable"))
+        .bind("after", after).bind("before", before)
+        .bind("after_task", from.taskId()).bind("after_run", from.runId())
+        .bind("limit", limit + 1)
+        .map(rows.archivableRun).list());
+    if (page.size() <= limit) {
+      return new ArchivePage(page, null);
+    }
+    ArchivableRun last = page.get(limit - 1);
+    return new ArchivePage(page.subList(0, limit), new ArchiveToken(last.taskId(), last.taskRunId()).toString());
+  }
+
+  @Override
+  public ArchiveDeletion archiveDelete(List<Long> taskIds, List<Long> taskRunIds) {
+    return jdbi.inTransaction(h -> {
+      int runs = taskRunIds.isEmpty() ? 0
+          : h.createUpdate(sql.get("taskRunDelete")).bindList("ids", taskRunIds).execute();
+      int tasks = taskIds.isEmpty() ? 0
+          : h.createUpdate(sql.get("taskDeleteWithoutRuns")).bindList("ids", taskIds).execute();
+      return new ArchiveDeletion(runs, tasks);
+    });
+  }
+
+  @Override
+  public void close() {
+    try {
+      pool.close();
+    } catch (Exception e) {
+      throw new DroverException("cannot close the database", e);
+    }
+  }
+
+  private static String dbName(Named value) {
+    return value == null ? null : value.dbName();
+  }
+
+  private static List<String> names(List<? extends Named> values) {
+    return values.stream().map(Named::dbName).toList();
+  }
+}

@@ -1,0 +1,80 @@
+package dev.drover.store;
+
+import dev.drover.internal.Json;
+import dev.drover.model.ArchivableRun;
+import dev.drover.model.Task;
+import dev.drover.model.TaskArguments;
+import dev.drover.model.TaskPolicy;
+import dev.drover.model.TaskPriority;
+import dev.drover.model.TaskRun;
+import dev.drover.model.TaskRunStatus;
+import dev.drover.model.TaskStatus;
+import dev.drover.model.TaskType;
+import dev.drover.model.WorkerGroup;
+import org.jdbi.v3.core.mapper.RowMapper;
+
+/** Row mappers from the stored columns to the model records. */
+final class Rows {
+  final RowMapper<TaskType> taskType;
+  final RowMapper<Task> task;
+  final RowMapper<TaskRun> taskRun;
+  final RowMapper<ArchivableRun> archivableRun;
+  final RowMapper<WorkerGroup> workerGroup =
+      (rs, ctx) -> new WorkerGroup(rs.getString("name"), rs.getInt("max_workers"));
+
+  Rows(Dialect dialect) {
+    Columns c = new Columns(dialect);
+    taskType = (rs, ctx) -> new TaskType(
+        rs.getString("name"),
+        rs.getString("description"),
+        Columns.duration(rs, "default_interval_ms"),
+        Columns.duration(rs, "min_interval_ms"),
+        Columns.duration(rs, "max_interval_ms"),
+        rs.getDouble("backoff_factor"),
+        rs.getLong("max_queue_length"),
+        rs.getInt("num_retries"),
+        Columns.duration(rs, "retry_delay_ms"),
+        Columns.duration(rs, "lease_ms"),
+        Columns.duration(rs, "timeout_ms"),
+        rs.getInt("max_workers"),
+        rs.getString("worker_group"),
+        Columns.stringList(rs, "command"),
+        rs.getString("working_dir"),
+        Columns.stringMap(rs, "env"));
+    task = (rs, ctx) -> {
+      String priority = rs.getString("priority");
+      return new Task(
+          rs.getLong("id"),
+          rs.getString("type"),
+          TaskArguments.fromJson(rs.getString("arguments")),
+          c.instant(rs, "next_run"),
+          Columns.duration(rs, "current_interval_ms"),
+          TaskStatus.parse("status", rs.getString("status")),
+          TaskPolicy.parse("policy", rs.getString("policy")),
+          rs.getInt("retries_left"),
+          priority == null ? null : TaskPriority.parse("priority", priority));
+    };
+    taskRun = (rs, ctx) -> new TaskRun(
+        rs.getLong("id"),
+        rs.getLong("task"),
+        rs.getString("backend_id"),
+        c.instant(rs, "scheduled"),
+        c.instant(rs, "started"),
+        c.instant(rs, "ended"),
+        Json.readObject(rs.getString("metadata")),
+        TaskRunStatus.parse("status", rs.getString("status")));
+    archivableRun = (rs, ctx) -> new ArchivableRun(
+        rs.getLong("task_id"),
+        TaskPolicy.parse("policy", rs.getString("task_policy")),
+        TaskStatus.parse("status", rs.getString("task_status")),
+        rs.getString("type"),
+        TaskArguments.fromJson(rs.getString("arguments")),
+        rs.getLong("task_run_id"),
+        rs.getString("backend_id"),
+        Json.readObject(rs.getString("metadata")),
+        c.instant(rs, "scheduled"),
+        c.instant(rs, "started"),
+        c.instant(rs, "ended"),
+        TaskRunStatus.parse("status", rs.getString("run_status")));
+  }
+}

@@ -1,0 +1,126 @@
+package dev.drover.store;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.model.ArchivePage;
+import dev.drover.model.NewTask;
+import dev.drover.model.RunToSchedule;
+import dev.drover.model.StatusCount;
+import dev.drover.model.Task;
+import dev.drover.model.TaskQuery;
+import dev.drover.model.TaskRun;
+import dev.drover.model.TaskRunStatus;
+import dev.drover.model.TaskStatus;
+import dev.drover.model.TaskType;
+import dev.drover.model.WorkerGroup;
+import dev.drover.schedule.PriorityShares;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The durable state of Drover: task types, tasks and task runs. One contract, implemented on SQLite
+ * and PostgreSQL and tested by one suite on both. Methods that depend on time take {@code now}; the
+ * store never reads a clock. Every method is its own transaction: it happens whole or not at all.
+ */
+public interface Store extends AutoCloseable {
+
+  /** Which database this store runs on. */
+  Dialect dialect();
+
+  // ---- task types, worker groups, settings
+
+  /** Creates {@code type} unless one of that name exists (the first definition wins); true if created. */
+  boolean taskTypeCreate(TaskType type);
+
+  /** Creates or replaces {@code type}; says which happened. */
+  UpsertResult taskTypeUpsert(TaskType type);
+
+  Optional<TaskType> taskTypeGet(String name);
+
+  List<TaskType> taskTypeList();
+
+  void workerGroupUpsert(WorkerGroup group);
+
+  List<WorkerGroup> workerGroupList();
+
+  void settingPut(String name, String value);
+
+  Map<String, String> settingList();
+
+  // ---- tasks
+
+  /**
+   * Creates tasks, skipping any that duplicate a stored task or an earlier one in the batch, and
+   * returns the stored task for each distinct input, in input order. All or nothing.
+   */
+  List<Task> taskCreate(List<NewTask> tasks, Instant now);
+
+  List<Task> taskGet(List<Long> ids);
+
+  List<Task> taskSearch(TaskQuery query);
+
+  /**
+   * Sets the status (and, if given, next_run) of tasks; with {@code exceptCompleted}, leaves alone
+   * tasks that completed or whose next_run is not before {@code now}. Returns how many changed.
+   */
+  int taskSetStatus(List<Long> ids, TaskStatus status, Instant nextRun, boolean exceptCompleted, Instant now);
+
+  /** Makes disabled tasks due at {@code nextRun} with their type's retries; returns how many changed. */
+  int taskEnable(List<Long> ids, Instant nextRun);
+
+  /** Ready tasks of {@code type} without priority, oldest due first; changes nothing. */
+  List<Task> taskPeekReady(String type, Instant now, int limit);
+
+  /** Ready prioritized tasks of {@code type}, split by {@code shares}; changes nothing. */
+  List<Task> taskPeekReadyPriority(String type, Instant now, int limit, PriorityShares shares);
+
+  /**
+   * Grabs ready tasks of {@code type}: up to {@code priorityLimit} prioritized ones split by
+   * {@code shares}, then tasks without priority up to {@code limit} plus whatever the priority
+   * budget left unused. Grabbed tasks become {@code next_run_scheduled}. Safe under concurrent
+   * grabbers: no task is handed out twice.
+   */
+  List<Task> taskGrabReady(String type, Instant now, int limit, int priorityLimit, PriorityShares shares);
+
+  List<StatusCount> taskCountByTypeAndStatus();
+
+  // ---- task runs
+
+  List<TaskRun> taskRunSchedule(List<RunToSchedule> runs);
+
+  /** Marks the run started with its metadata merged; empty if no run has that backend id. */
+  Optional<TaskRun> taskRunStart(String backendId, ObjectNode metadata, Instant at);
+
+  /**
+   * Ends the run with {@code status} and its metadata merged, and reschedules its task as {@link
+   * dev.drover.schedule.Rescheduler} says, in one transaction; empty if no run has that backend id.
+   */
+  Optional<TaskRun> taskRunEnd(String backendId, TaskRunStatus status, ObjectNode metadata, Instant at);
+
+  Optional<TaskRun> taskRunGet(String backendId);
+
+  /** Runs, newest first, of the given tasks (all tasks when empty), optionally of one status. */
+  List<TaskRun> taskRunList(List<Long> taskIds, TaskRunStatus status, int limit);
+
+  // ---- archival
+
+  /** A page of runs of finished tasks with run time in {@code [after, before)}. */
+  ArchivePage taskRunArchivable(Instant after, Instant before, int limit, String pageToken);
+
+  /** Deletes the runs, then those of the tasks that have no run left. */
+  ArchiveDeletion archiveDelete(List<Long> taskIds, List<Long> taskRunIds);
+
+  /** How many rows an archive deletion removed. */
+  record ArchiveDeletion(int taskRuns, int tasks) {}
+
+  /** What an upsert did. */
+  enum UpsertResult {
+    CREATED,
+    UPDATED,
+    UNCHANGED
+  }
+
+  @Override
+  void close();
+}

@@ -1,0 +1,102 @@
+package dev.drover.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.HikariPool;
+import dev.drover.DroverException;
+import dev.drover.ValidationException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.sql.DataSource;
+import org.jdbi.v3.core.Jdbi;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+
+/** Opens a {@link Store}: connects, migrates the schema, and refuses a schema newer than this program. */
+public final class Stores {
+  private static final int SQLITE_BUSY_TIMEOUT_MS = 30_000;
+
+  private Stores() {}
+
+  /** Opens the store at {@code location}, creating and migrating it as needed. */
+  public static Store open(StoreLocation location) {
+    return open(location, 8);
+  }
+
+  /** As {@link #open(StoreLocation)}, with at most {@code poolSize} connections. */
+  public static Store open(StoreLocation location, int poolSize) {
+    Dialect dialect = location.isSqlite() ? Dialect.SQLITE : Dialect.POSTGRESQL;
+    HikariDataSource pool = location.isSqlite()
+        ? sqlitePool(location.dataDir(), poolSize)
+        : postgresPool(location, poolSize);
+    try {
+      Migrations.migrate(pool, dialect, location);
+      Jdbi jdbi = Jdbi.create((DataSource) pool);
+      jdbi.registerArgument(new InstantArgumentFactory(dialect));
+      return new JdbiStore(jdbi, dialect, pool);
+    } catch (RuntimeException e) {
+      pool.close();
+      throw e;
+    }
+  }
+
+  private static HikariDataSource sqlitePool(Path dataDir, int poolSize) {
+    Path db = prepareDataDir(dataDir).resolve(StoreLocation.DATABASE_FILE);
+    SQLiteConfig config = new SQLiteConfig();
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+    config.setBusyTimeout(SQLITE_BUSY_TIMEOUT_MS);
+    // Every write transaction takes the write lock at BEGIN, so two writers queue on the busy
+    // timeout instead of one failing when it upgrades a read lock.
+    config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+    config.enforceForeignKeys(true);
+    SQLiteDataSource source = new SQLiteDataSource(config);
+    source.setUrl("jdbc:sqlite:" + db.toAbsolutePath());
+    HikariConfig hikari = new HikariConfig();
+    hikari.setPoolName("drover-sqlite");
+    hikari.setDataSource(source);
+    hikari.setMaximumPoolSize(poolSize);
+    hikari.setMinimumIdle(1);
+    return connect(hikari, dataDir.toString());
+  }
+
+  private static Path prepareDataDir(Path dataDir) {
+    if (Files.exists(dataDir) && !Files.isDirectory(dataDir)) {
+      throw new ValidationException("data-dir", "'" + dataDir + "' exists and is not a directory");
+    }
+    try {
+      Files.createDirectories(dataDir);
+    } catch (IOException e) {
+      throw new ValidationException("data-dir", "cannot create '" + dataDir + "': " + e.getMessage());
+    }
+    if (!Files.isReadable(dataDir) || !Files.isWritable(dataDir)) {
+      throw new ValidationException("data-dir", "'" + dataDir + "' is not readable and writable");
+    }
+    Path db = dataDir.resolve(StoreLocation.DATABASE_FILE);
+    if (Files.exists(db) && (!Files.isReadable(db) || !Files.isWritable(db))) {
+      throw new ValidationException("data-dir", "'" + db + "' is not readable and writable");
+    }
+    return dataDir;
+  }
+
+  private static HikariDataSource postgresPool(StoreLocation location, int poolSize) {
+    HikariConfig hikari = new HikariConfig();
+    hikari.setPoolName("drover-postgres");
+    hikari.setJdbcUrl(location.jdbcUrl());
+    // Lets text parameters bind to jsonb columns without a cast in every query.
+    hikari.addDataSourceProperty("stringtype", "unspecified");
+    hikari.setMaximumPoolSize(poolSize);
+    hikari.setMinimumIdle(1);
+    return connect(hikari, location.describe());
+  }
+
+  private static HikariDataSource connect(HikariConfig config, String where) {
+    try {
+      return new HikariDataSource(config);
+    } catch (HikariPool.PoolInitializationException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new DroverException("cannot open the database at " + where + ": " + cause.getMessage(), e);
+    }
+  }
+}

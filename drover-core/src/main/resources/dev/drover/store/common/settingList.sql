@@ -1,0 +1,1 @@
+SELECT * FROM setting ORDER BY name

@@ -1,0 +1,4 @@
+SELECT type, status, count(*) AS n
+FROM task
+GROUP BY type, status
+ORDER BY type, status

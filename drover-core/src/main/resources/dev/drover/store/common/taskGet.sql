@@ -1,0 +1,1 @@
+SELECT * FROM task WHERE id IN (<ids>) ORDER BY id

@@ -1,0 +1,1 @@
+DELETE FROM task_run WHERE id IN (<ids>)

@@ -1,0 +1,1 @@
+SELECT * FROM task_run WHERE backend_id = :backend_id

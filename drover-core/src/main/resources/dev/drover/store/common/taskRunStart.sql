@@ -1,0 +1,6 @@
+UPDATE task_run
+SET started = :started,
+    status = 'started',
+    metadata = :metadata
+WHERE id = :id
+RETURNING *

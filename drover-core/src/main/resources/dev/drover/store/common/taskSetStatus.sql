@@ -1,0 +1,4 @@
+UPDATE task
+SET status = :status,
+    next_run = COALESCE(:next_run, next_run)
+WHERE id IN (<ids>)

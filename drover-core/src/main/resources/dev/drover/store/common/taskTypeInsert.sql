@@ -1,0 +1,8 @@
+-- Creating a task type is idempotent: the first definition wins.
+INSERT INTO task_type (name, description, default_interval_ms, min_interval_ms, max_interval_ms,
+                       backoff_factor, max_queue_length, num_retries, retry_delay_ms, lease_ms,
+                       timeout_ms, max_workers, worker_group, command, working_dir, env)
+VALUES (:name, :description, :default_interval_ms, :min_interval_ms, :max_interval_ms,
+        :backoff_factor, :max_queue_length, :num_retries, :retry_delay_ms, :lease_ms,
+        :timeout_ms, :max_workers, :worker_group, :command, :working_dir, :env)
+ON CONFLICT (name) DO NOTHING

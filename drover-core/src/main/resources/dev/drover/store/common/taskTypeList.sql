@@ -1,0 +1,1 @@
+SELECT * FROM task_type ORDER BY name

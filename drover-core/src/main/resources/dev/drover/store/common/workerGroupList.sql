@@ -1,0 +1,1 @@
+SELECT * FROM worker_group ORDER BY name

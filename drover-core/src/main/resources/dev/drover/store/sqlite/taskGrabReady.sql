@@ -1,0 +1,14 @@
+-- SQLite has one writer at a time, and Drover opens every write transaction with BEGIN IMMEDIATE,
+-- so this single conditional UPDATE cannot hand a task to two grabbers. RETURNING has no order;
+-- the caller sorts by (next_run, id).
+UPDATE task
+SET status = 'next_run_scheduled'
+WHERE id IN (SELECT id
+             FROM task
+             WHERE type = :type
+               AND status = 'next_run_not_scheduled'
+               AND next_run <= :now
+               AND priority IS NOT DISTINCT FROM :priority
+             ORDER BY next_run, id
+             LIMIT :limit)
+RETURNING *
