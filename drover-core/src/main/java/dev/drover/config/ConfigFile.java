@@ -58,7 +58,9 @@ public record ConfigFile(Map<String, String> limits, List<WorkerGroup> workerGro
     try (Reader reader = Files.newBufferedReader(file)) {
       root = new Yaml(new LoaderOptions()).compose(reader);
     } catch (MarkedYAMLException e) {
-      throw new ConfigException(file, e.getProblemMark().getLine() + 1, "yaml", e.getProblem());
+      String context = e.getContextMark() == null ? ""
+          : " (" + e.getContext() + " from line " + (e.getContextMark().getLine() + 1) + ")";
+      throw new ConfigException(file, e.getProblemMark().getLine() + 1, "yaml", e.getProblem() + context);
     } catch (YAMLException e) {
       throw new ValidationException("config", file + ": " + e.getMessage());
     } catch (IOException e) {
@@ -92,7 +94,7 @@ public record ConfigFile(Map<String, String> limits, List<WorkerGroup> workerGro
           throw yaml.error(node, path + ".max_workers", "is required");
         }
         int maxWorkers = yaml.convert(max, path + ".max_workers", Integer::parseInt);
-        groups.add(yaml.at(max, path, () -> new WorkerGroup(name, maxWorkers)));
+        groups.add(yaml.build(node, g, path, () -> new WorkerGroup(name, maxWorkers)));
       });
     }
     List<TaskType> types = new ArrayList<>();
@@ -134,7 +136,7 @@ public record ConfigFile(Map<String, String> limits, List<WorkerGroup> workerGro
         default -> throw new IllegalStateException("unhandled setting " + key);
       }
     });
-    return yaml.at(node, path, b::build);
+    return yaml.build(node, s, path, b::build);
   }
 
   /** Creates or updates every declared item in {@code store}; says what changed. */

@@ -78,14 +78,17 @@ final class YamlNodes {
     }
   }
 
-  /** Runs {@code check}, turning a validation failure into an error at {@code node}'s line. */
-  <T> T at(Node node, String setting, java.util.function.Supplier<T> check) {
+  /**
+   * Builds a value from already read {@code fields}; a validation failure is reported at the line
+   * of the field it names, or at {@code whole} when the field is not in the file.
+   */
+  <T> T build(Node whole, Map<String, Node> fields, String setting, java.util.function.Supplier<T> build) {
     try {
-      return check.get();
+      return build.get();
     } catch (ConfigException e) {
       throw e;
     } catch (ValidationException e) {
-      throw error(node, setting + "." + e.field(), problemOf(e));
+      throw error(fields.getOrDefault(e.field(), whole), setting + "." + e.field(), problemOf(e));
     }
   }
 

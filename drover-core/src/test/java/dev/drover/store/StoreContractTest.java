@@ -23,6 +23,8 @@ import dev.drover.model.TaskType;
 import dev.drover.model.WorkerGroup;
 import dev.drover.schedule.PriorityShares;
 import dev.drover.store.Store.UpsertResult;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,14 +54,19 @@ abstract class StoreContractTest {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
 
+  StoreLocation location;
   Store store;
 
   /** A location for a new, empty store. */
   abstract StoreLocation freshLocation() throws Exception;
 
+  /** A plain JDBC connection to the same database, bypassing the store. */
+  abstract Connection connect() throws Exception;
+
   @BeforeEach
   void open() throws Exception {
-    store = Stores.open(freshLocation());
+    location = freshLocation();
+    store = Stores.open(location);
   }
 
   @AfterEach
@@ -85,6 +92,31 @@ abstract class StoreContractTest {
 
   Task createOne(NewTask t) {
     return store.taskCreate(List.of(t), T0).get(0);
+  }
+
+  // ---- schema
+
+  @Test
+  void reopeningAMigratedStoreKeepsItsData() {
+    store.taskTypeCreate(gitType());
+    store.close();
+    store = Stores.open(location);
+    assertThat(store.taskTypeGet("load-git")).contains(gitType());
+  }
+
+  @Test
+  void aSchemaNewerThanTheProgramIsRefused() throws Exception {
+    store.close();
+    try (Connection c = connect(); Statement s = c.createStatement()) {
+      s.executeUpdate("INSERT INTO flyway_schema_history (installed_rank, version, description, type, script,"
+          + " checksum, installed_by, execution_time, success)"
+          + " VALUES (999, '999', 'from the future', 'SQL', 'V999__future.sql', 0, 'test', 0, TRUE)");
+    }
+    assertThatThrownBy(() -> Stores.open(location))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("version 999, newer than this Drover understands")
+        .hasMessageNotContaining("\n");
+    store = Stores.open(freshLocation());
   }
 
   // ---- task types
