@@ -1,0 +1,121 @@
+package dev.drover.app;
+
+import dev.drover.Drover;
+import dev.drover.ValidationException;
+import dev.drover.config.ConfigFile;
+import dev.drover.store.StoreLocation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/**
+ * The root {@code drover} command: holds the global options, which every subcommand inherits, and
+ * opens the store they name.
+ */
+@Command(
+    name = "drover",
+    scope = ScopeType.INHERIT,
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    sortOptions = false,
+    description = {
+      "Drover, a durable task scheduler.",
+      "",
+      "Task types, tasks and their runs are kept in a store: an embedded SQLite database in a data "
+          + "directory (the default), or PostgreSQL (--db). Bad input exits with code 2 and changes nothing; "
+          + "other failures exit with code 1."
+    },
+    subcommands = {
+      InitCommand.class,
+      DemoCommand.class,
+      ConfigCommand.class,
+      TaskTypeCommand.class,
+      TaskCommand.class,
+      TaskRunCommand.class,
+      StatusCommand.class,
+      ArchiveCommand.class,
+      HelpCommand.class
+    })
+public final class DroverCommand {
+  @Option(names = "--data-dir", paramLabel = "DIR", scope = ScopeType.INHERIT,
+      description = "Data directory holding the embedded store (drover.db). Default: ./drover-data.")
+  private Path dataDir = StoreLocation.DEFAULT_DATA_DIR;
+
+  @Option(names = "--db", paramLabel = "URL", scope = ScopeType.INHERIT, defaultValue = "${env:DROVER_DB}",
+      description = "PostgreSQL JDBC URL (jdbc:postgresql://HOST/DB?user=...); wins over --data-dir. "
+          + "Default: the DROVER_DB environment variable.")
+  private String db;
+
+  @Option(names = "--config", paramLabel = "FILE", scope = ScopeType.INHERIT,
+      description = "Configuration file (YAML) that 'init' applies. Default: drover.yaml in the data directory, if it exists.")
+  private Path config;
+
+  @Option(names = "--verbose", scope = ScopeType.INHERIT,
+      description = "Show stack traces of errors.")
+  private boolean verbose;
+
+  boolean verbose() {
+    return verbose;
+  }
+
+  /** The store the options name; validates a database URL without connecting. */
+  StoreLocation location() {
+    try {
+      return StoreLocation.of(dataDir, db);
+    } catch (ValidationException e) {
+      throw asOption(e);
+    }
+  }
+
+  /** The configuration file to apply on init: {@code --config}, or drover.yaml in the data dir; null if none. */
+  Path configFile() {
+    if (config != null) {
+      ValidationException.check(Files.isRegularFile(config), "--config", "no such file '" + config + "'");
+      return config;
+    }
+    Path inDataDir = dataDir.resolve(ConfigFile.DEFAULT_NAME);
+    return Files.isRegularFile(inDataDir) ? inDataDir : null;
+  }
+
+  /** Where init looks for a configuration file when --config is not given. */
+  Path defaultConfigFile() {
+    return dataDir.resolve(ConfigFile.DEFAULT_NAME);
+  }
+
+  /** True if the store exists already (always assumed for PostgreSQL, which init migrates in place). */
+  boolean storeExists() {
+    StoreLocation location = location();
+    return !location.isSqlite() || Files.isRegularFile(location.dataDir().resolve(StoreLocation.DATABASE_FILE));
+  }
+
+  /**
+   * Opens the store. Only commands that set things up ({@code create}) may create a missing
+   * embedded store; the others refuse, so a typo in --data-dir never leaves an empty store behind.
+   */
+  Drover open(boolean create) {
+    StoreLocation location = location();
+    if (location.isSqlite() && !create && !storeExists()) {
+      Path dir = location.dataDir();
+      ValidationException.check(!Files.exists(dir) || Files.isDirectory(dir), "--data-dir",
+          "'" + dir + "' exists and is not a directory");
+      throw new ValidationException("--data-dir", "no Drover store in '" + dir
+          + "' (run 'drover init' first, or point --data-dir or --db at a store)");
+    }
+    try {
+      return Drover.open(location);
+    } catch (ValidationException e) {
+      throw asOption(e);
+    }
+  }
+
+  // The core names the store settings "data-dir" and "db"; on the command line they are options.
+  private static ValidationException asOption(ValidationException e) {
+    if (e.field().equals("data-dir") || e.field().equals("db")) {
+      return new ValidationException("--" + e.field(), ErrorHandler.problem(e));
+    }
+    return e;
+  }
+}

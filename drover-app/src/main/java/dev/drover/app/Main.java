@@ -1,0 +1,36 @@
+package dev.drover.app;
+
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+
+/** The {@code drover} command: parses the command line, runs one command and exits with its code. */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  /** Runs the command line and returns the exit code: 0 done, 1 failed, 2 bad input. */
+  public static int run(String... args) {
+    ErrorHandler errors = new ErrorHandler();
+    CommandLine cli = new CommandLine(new DroverCommand())
+        .setOut(utf8(System.out))
+        .setErr(utf8(System.err))
+        .setCaseInsensitiveEnumValuesAllowed(true)
+        .setUsageHelpAutoWidth(true)
+        .setParameterExceptionHandler(errors)
+        .setExecutionExceptionHandler(errors);
+    int code = cli.execute(args);
+    cli.getOut().flush();
+    cli.getErr().flush();
+    return code;
+  }
+
+  // The platform charset may be ASCII (LANG unset in CI); Drover always speaks UTF-8.
+  private static PrintWriter utf8(java.io.PrintStream stream) {
+    return new PrintWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), true);
+  }
+}

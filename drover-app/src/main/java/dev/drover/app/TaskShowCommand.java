@@ -1,0 +1,64 @@
+package dev.drover.app;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.Drover;
+import dev.drover.ValidationException;
+import dev.drover.internal.Json;
+import dev.drover.model.DurationText;
+import dev.drover.model.Task;
+import dev.drover.model.TaskRun;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code drover task show ID}: one task and its most recent runs. */
+@Command(name = "show", description = "Show one task and its most recent runs.")
+final class TaskShowCommand extends BaseCommand {
+  @Parameters(paramLabel = "ID", description = "The task id.")
+  String id;
+
+  @Option(names = "--runs", paramLabel = "N", description = "How many recent runs to show. Default: 10.")
+  Integer runs = 10;
+
+  @Mixin
+  JsonOption output;
+
+  @Override
+  public Integer call() {
+    long taskId = Inputs.ids("ID", List.of(id)).get(0);
+    Inputs.positive("--runs", runs);
+    try (Drover drover = root().open(false)) {
+      Task t = drover.task(taskId).orElseThrow(() -> new ValidationException("ID", "no task " + taskId));
+      List<TaskRun> recent = drover.taskRuns(List.of(taskId), null, runs);
+      if (output.json) {
+        ObjectNode o = Json.object();
+        o.set("task", JsonViews.task(t));
+        o.set("runs", JsonViews.array(recent, JsonViews::taskRun));
+        JsonViews.print(out(), o);
+        return 0;
+      }
+      new Table("FIELD", "VALUE")
+          .row("id", t.id())
+          .row("type", t.type())
+          .row("args", JsonViews.compact(t.arguments().args()))
+          .row("kwargs", JsonViews.compact(t.arguments().kwargs()))
+          .row("policy", Tables.name(t.policy()))
+          .row("priority", Tables.name(t.priority()))
+          .row("status", Tables.name(t.status()))
+          .row("next_run", Tables.time(t.nextRun()))
+          .row("current_interval", DurationText.format(t.currentInterval()))
+          .row("retries_left", t.retriesLeft())
+          .print(out());
+      out().println();
+      if (recent.isEmpty()) {
+        out().println("no runs yet");
+      } else {
+        out().println("most recent runs:");
+        Tables.runs(recent).print(out());
+      }
+    }
+    return 0;
+  }
+}

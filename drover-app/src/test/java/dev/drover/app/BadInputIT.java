@@ -1,0 +1,211 @@
+package dev.drover.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.drover.store.StoreLocation;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Bad input through the real CLI, one row per mistake. Each must exit with code 2, print exactly
+ * one line on stderr that names the field or option (and nothing on stdout), and leave every row
+ * of the database as it was; a command on a fresh directory must not create a database.
+ */
+class BadInputIT {
+
+  /** What the data directory holds before the command runs. */
+  enum Start {
+    /** Nothing: the data directory does not exist. */
+    NOTHING,
+    /** A store with task types, waiting tasks and a completed one (see {@link Fixtures#seed}). */
+    SEEDED,
+    /** A seeded store whose schema history claims a version newer than this program. */
+    NEWER_SCHEMA
+  }
+
+  /** Where a case runs: a scratch directory and the data directory inside it. */
+  record Ctx(Path root, Path dataDir) {
+    /** The command line with {@code --data-dir} first. */
+    List<Object> cli(Object... args) {
+      List<Object> all = new ArrayList<>(List.of("--data-dir", dataDir));
+      all.addAll(Arrays.asList(args));
+      return all;
+    }
+
+    Path file(String name, String text) {
+      return Fixtures.write(root.resolve(name), text);
+    }
+  }
+
+  /** One mistake: how to make it, and the words its error line must contain. */
+  record Case(String name, Start start, Function<Ctx, List<Object>> args, List<String> mentions) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Case seeded(String name, Function<Ctx, List<Object>> args, String... mentions) {
+    return new Case(name, Start.SEEDED, args, List.of(mentions));
+  }
+
+  static Case fresh(String name, Function<Ctx, List<Object>> args, String... mentions) {
+    return new Case(name, Start.NOTHING, args, List.of(mentions));
+  }
+
+  static Stream<Case> cases() {
+    return Stream.of(
+        // task types
+        seeded("min interval above max", c -> c.cli("task-type", "add", "--name", "t",
+            "--default-interval", "1h", "--min-interval", "2h", "--max-interval", "1h"), "--min-interval"),
+        seeded("default interval below min", c -> c.cli("task-type", "add", "--name", "t",
+            "--default-interval", "1m", "--min-interval", "10m", "--max-interval", "1h"), "--default-interval"),
+        seeded("default interval above max", c -> c.cli("task-type", "add", "--name", "t",
+            "--default-interval", "2d", "--min-interval", "10m", "--max-interval", "1d"), "--default-interval"),
+        seeded("backoff factor below 1", c -> c.cli("task-type", "add", "--name", "t",
+            "--backoff-factor", "0.5"), "--backoff-factor"),
+        seeded("negative num retries", c -> c.cli("task-type", "add", "--name", "t",
+            "--num-retries", "-1"), "--num-retries"),
+        seeded("zero max queue length", c -> c.cli("task-type", "add", "--name", "t",
+            "--max-queue-length", "0"), "--max-queue-length"),
+        seeded("negative max queue length", c -> c.cli("task-type", "add", "--name", "t",
+            "--max-queue-length", "-5"), "--max-queue-length"),
+        seeded("unreadable duration", c -> c.cli("task-type", "add", "--name", "t", "--lease", "forever"),
+            "--lease", "forever"),
+        seeded("unknown worker group", c -> c.cli("task-type", "add", "--name", "t", "--group", "gpu"),
+            "--group", "gpu"),
+        fresh("unknown worker group on a fresh dir", c -> c.cli("task-type", "add", "--name", "t",
+            "--group", "gpu"), "--group"),
+        // tasks
+        seeded("unknown task type", c -> c.cli("task", "add", "--type", "load-svn"), "--type", "load-svn"),
+        seeded("recurring task of a oneshot-only type", c -> c.cli("task", "add", "--type", "check"), "--policy"),
+        seeded("malformed JSON args", c -> c.cli("task", "add", "--type", "load-git", "--args", "[1,"), "--args"),
+        seeded("args not an array", c -> c.cli("task", "add", "--type", "load-git", "--args", "{\"a\": 1}"), "--args"),
+        seeded("kwargs not an object", c -> c.cli("task", "add", "--type", "load-git", "--kwargs", "[1]"), "--kwargs"),
+        seeded("unknown priority", c -> c.cli("task", "add", "--type", "load-git", "--priority", "urgent"),
+            "--priority", "urgent"),
+        seeded("unknown policy", c -> c.cli("task", "add", "--type", "load-git", "--policy", "sometimes"),
+            "--policy", "sometimes"),
+        seeded("negative retries", c -> c.cli("task", "add", "--type", "load-git", "--retries", "-1"), "--retries"),
+        seeded("unparsable next run", c -> c.cli("task", "add", "--type", "load-git", "--next-run", "tomorrow"),
+            "--next-run", "tomorrow"),
+        seeded("unknown task status", c -> c.cli("task", "search", "--status", "running"), "--status", "running"),
+        seeded("unparsable search timestamp", c -> c.cli("task", "search", "--after", "2026-13-45"), "--after"),
+        seeded("unknown run status", c -> c.cli("task-run", "list", "--status", "done"), "--status", "done"),
+        seeded("enable a non-numeric id", c -> c.cli("task", "enable", "abc"), "ID", "abc"),
+        seeded("disable a non-numeric id", c -> c.cli("task", "disable", "1", "x2"), "ID", "x2"),
+        seeded("disable a missing task", c -> c.cli("task", "disable", "1", "999"), "ID", "999"),
+        seeded("show a missing task", c -> c.cli("task", "show", "999"), "ID", "999"),
+        seeded("batch with a bad line", c -> c.cli("task", "add", "--file", c.file("tasks.jsonl", """
+            {"type": "load-git", "kwargs": {"path": "/srv/new1.git"}}
+            {"type": "load-git", "kwargs": {"path": "/srv/new2.git"}}
+            {"type": "load-git", "kwargs": {"path": "/srv/new3.git"}, "priority": "urgent"}
+            """)), "tasks.jsonl:3", "priority"),
+        seeded("batch with an unknown type", c -> c.cli("task", "add", "--file", c.file("tasks.jsonl", """
+            {"type": "load-git", "kwargs": {"path": "/srv/new1.git"}}
+
+            {"type": "load-svn", "kwargs": {"path": "/srv/new2.svn"}}
+            """)), "tasks.jsonl:3", "type", "load-svn"),
+        seeded("batch with malformed JSON", c -> c.cli("task", "add", "--file", c.file("tasks.jsonl", """
+            {"type": "load-git", "kwargs": {"path": "/srv/new1.git"}}
+            {"type": "load-git", "kwargs": {"path":
+            """)), "tasks.jsonl:2"),
+        // archive
+        seeded("archive with after later than before", c -> c.cli("archive", "--after", "2026-02-01",
+            "--before", "2026-01-01", "--export", c.root().resolve("out.jsonl"), "--delete"), "--after"),
+        seeded("archive delete without export", c -> c.cli("archive", "--after", "2000-01-01",
+            "--before", "2100-01-01", "--delete"), "--delete"),
+        seeded("archive over an existing file", c -> c.cli("archive", "--after", "2000-01-01",
+            "--before", "2100-01-01", "--export", c.file("old.jsonl", "keep me\n"), "--delete"), "--export"),
+        // configuration files
+        seeded("config with an invalid value", c -> c.cli("config", "apply", c.file("bad.yaml", """
+            task_types:
+              load-hg:
+                default_interval: 1h
+                min_interval: 2h
+            """)), "bad.yaml:3", "default_interval"),
+        seeded("config with an unknown key", c -> c.cli("config", "apply", c.file("bad.yaml", """
+            worker_groups:
+              vcs: {max_workers: 9}
+            task_types:
+              load-hg:
+                colour: red
+            """)), "bad.yaml:5", "colour"),
+        seeded("config with a YAML syntax error", c -> c.cli("config", "apply", c.file("bad.yaml", """
+            limits:
+              total_workers: 9
+            task_types: [
+              load-hg
+            """)), "bad.yaml:", "yaml"),
+        seeded("init with an invalid drover.yaml in the data dir", c -> {
+          c.file("data/drover.yaml", "limits:\n  total_workers: -3\n");
+          return c.cli("init");
+        }, "drover.yaml:2", "total_workers"),
+        // command lines
+        seeded("unknown command option", c -> c.cli("task", "list", "--colour"), "--colour"),
+        seeded("option without its value", c -> c.cli("task", "add", "--type"), "--type"),
+        // stores
+        fresh("unknown database URL scheme", c -> List.of("--db", "mysql://localhost/drover", "init"), "--db", "mysql"),
+        fresh("data dir is a regular file", c -> List.of("--data-dir", c.file("plain", "x"), "init"), "--data-dir"),
+        fresh("data dir's parent is a regular file", c -> List.of("--data-dir",
+            c.file("plain", "x").resolve("data"), "init"), "--data-dir"),
+        fresh("no store in the data dir", c -> c.cli("task", "list"), "--data-dir", "init"),
+        new Case("schema newer than the program", Start.NEWER_SCHEMA, c -> c.cli("task", "list"),
+            List.of("--data-dir", "999")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void isRefusedInOneLineAndChangesNothing(Case c, @TempDir Path tmp) throws Exception {
+    Ctx ctx = new Ctx(tmp, tmp.resolve("data"));
+    if (c.start() != Start.NOTHING) {
+      Fixtures.seed(StoreLocation.dataDir(ctx.dataDir()), tmp);
+    }
+    if (c.start() == Start.NEWER_SCHEMA) {
+      claimNewerSchema(ctx.dataDir());
+    }
+    List<Object> args = c.args().apply(ctx);
+    List<String> before = DbSnapshot.ofDataDir(ctx.dataDir());
+
+    DroverCli.Result r = DroverCli.in(tmp).run(args.toArray());
+
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(2);
+    assertThat(r.stderrLines()).as(r.toString()).hasSize(1);
+    assertThat(r.stderrLines().get(0)).startsWith("drover: ").contains(c.mentions());
+    assertThat(r.stdout()).as(r.toString()).isEmpty();
+    assertThat(DbSnapshot.ofDataDir(ctx.dataDir())).isEqualTo(before);
+    if (c.start() == Start.NOTHING) {
+      assertThat(databasesUnder(tmp)).as("databases created").isEmpty();
+    }
+  }
+
+  /** Records a migration 999 in Flyway's history, as a newer Drover would have. */
+  private static void claimNewerSchema(Path dataDir) throws SQLException {
+    String url = "jdbc:sqlite:" + dataDir.resolve(StoreLocation.DATABASE_FILE).toAbsolutePath();
+    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      s.executeUpdate("INSERT INTO flyway_schema_history (installed_rank, version, description, type, script, "
+          + "checksum, installed_by, installed_on, execution_time, success) "
+          + "VALUES (999, '999', 'from the future', 'SQL', 'V999__from_the_future.sql', 0, 'test', "
+          + "'2030-01-01 00:00:00.000', 1, 1)");
+    }
+  }
+
+  private static List<Path> databasesUnder(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files.filter(f -> f.getFileName().toString().startsWith(StoreLocation.DATABASE_FILE)).toList();
+    }
+  }
+}
