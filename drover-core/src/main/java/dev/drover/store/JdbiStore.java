@@ -6,6 +6,9 @@ import dev.drover.ValidationException;
 import dev.drover.internal.Json;
 import dev.drover.model.ArchivableRun;
 import dev.drover.model.ArchivePage;
+import dev.drover.model.Claim;
+import dev.drover.model.Completion;
+import dev.drover.model.Lease;
 import dev.drover.model.Named;
 import dev.drover.model.NewTask;
 import dev.drover.model.RunToSchedule;
@@ -20,8 +23,7 @@ import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.model.WorkerGroup;
 import dev.drover.schedule.PriorityShares;
-import dev.drover.schedule.Rescheduler;
-import dev.drover.schedule.TaskUpdate;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -51,6 +53,8 @@ final class JdbiStore implements Store {
   private final SqlFiles sql;
   private final Rows rows;
   private final AutoCloseable pool;
+  private final RunEnder runEnder;
+  private final Leases leases;
 
   JdbiStore(Jdbi jdbi, Dialect dialect, AutoCloseable pool) {
     this.jdbi = jdbi;
@@ -58,6 +62,8 @@ final class JdbiStore implements Store {
     this.sql = new SqlFiles(dialect);
     this.rows = new Rows(dialect);
     this.pool = pool;
+    this.runEnder = new RunEnder(sql, rows);
+    this.leases = new Leases(jdbi, sql, rows, runEnder);
   }
 
   @Override
@@ -329,29 +335,9 @@ final class JdbiStore implements Store {
       if (found.isEmpty()) {
         return found;
       }
-      TaskRun ended = h.createQuery(sql.get("taskRunEnd"))
-          .bind("id", found.get().id())
-          .bind("ended", at)
-          .bind("status", status.dbName())
-          .bind("metadata", Json.canonical(Json.merge(found.get().metadata(), metadata)))
-          .map(rows.taskRun).one();
-      reschedule(h, ended.taskId(), status, at);
+      TaskRun ended = runEnder.end(h, found.get(), status, metadata, at);
       return Optional.of(ended);
     });
-  }
-
-  private void reschedule(Handle h, long taskId, TaskRunStatus status, Instant ended) {
-    Task task = h.createQuery(sql.get("taskGet")).bindList("ids", List.of(taskId)).map(rows.task).one();
-    TaskType type = taskTypeGet(h, task.type())
-        .orElseThrow(() -> new DroverException("task " + taskId + " has no task type " + task.type()));
-    TaskUpdate u = Rescheduler.afterRun(task, type, status, ended);
-    h.createUpdate(sql.get("taskUpdateAfterRun"))
-        .bind("id", taskId)
-        .bind("status", u.status().dbName())
-        .bind("next_run", u.nextRun())
-        .bind("current_interval_ms", Columns.millis(u.currentInterval()))
-        .bind("retries_left", u.retriesLeft())
-        .execute();
   }
 
   @Override
@@ -371,6 +357,33 @@ final class JdbiStore implements Store {
     return jdbi.withHandle(h -> where.bind(h.createQuery(
             "SELECT * FROM task_run" + where.sql() + " ORDER BY id DESC LIMIT :limit"))
         .bind("limit", limit).map(rows.taskRun).list());
+  }
+
+  // ---- claims and leases
+
+  @Override
+  public List<Claim> taskClaim(String type, String owner, Instant now, Duration lease, int limit, PriorityShares shares) {
+    return leases.claim(type, owner, now, lease, limit, shares);
+  }
+
+  @Override
+  public List<Lease> taskHeartbeat(String owner, List<Lease> held, Instant leaseUntil) {
+    return leases.heartbeat(owner, held, leaseUntil);
+  }
+
+  @Override
+  public List<Lease> taskComplete(String owner, List<Completion> completions, Instant at) {
+    return leases.complete(owner, completions, at);
+  }
+
+  @Override
+  public List<Long> taskRescueExpired(Instant now, int limit) {
+    return leases.rescueExpired(now, limit);
+  }
+
+  @Override
+  public int taskRelease(String owner, List<Lease> held, Instant now) {
+    return leases.release(owner, held, now);
   }
 
   // ---- archival

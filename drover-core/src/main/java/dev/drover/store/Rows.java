@@ -18,6 +18,8 @@ final class Rows {
   final RowMapper<TaskType> taskType;
   final RowMapper<Task> task;
   final RowMapper<TaskRun> taskRun;
+  /** A task row with its lease columns, as claims and the rescuer read it. */
+  final RowMapper<Leased> leased;
   final RowMapper<ArchivableRun> archivableRun;
   final RowMapper<WorkerGroup> workerGroup =
       (rs, ctx) -> new WorkerGroup(rs.getString("name"), rs.getInt("max_workers"));
@@ -54,6 +56,7 @@ final class Rows {
           rs.getInt("retries_left"),
           priority == null ? null : TaskPriority.parse("priority", priority));
     };
+    leased = (rs, ctx) -> new Leased(task.map(rs, ctx), rs.getInt("attempt"));
     taskRun = (rs, ctx) -> new TaskRun(
         rs.getLong("id"),
         rs.getLong("task"),
@@ -77,4 +80,7 @@ final class Rows {
         c.instant(rs, "ended"),
         TaskRunStatus.parse("status", rs.getString("run_status")));
   }
+
+  /** A task and the attempt its current (or last) claim counted. */
+  record Leased(Task task, int attempt) {}
 }

@@ -2,6 +2,9 @@ package dev.drover.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.model.ArchivePage;
+import dev.drover.model.Claim;
+import dev.drover.model.Completion;
+import dev.drover.model.Lease;
 import dev.drover.model.NewTask;
 import dev.drover.model.RunToSchedule;
 import dev.drover.model.StatusCount;
@@ -13,6 +16,7 @@ import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.model.WorkerGroup;
 import dev.drover.schedule.PriorityShares;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -102,6 +106,39 @@ public interface Store extends AutoCloseable {
 
   /** Runs, newest first, of the given tasks (all tasks when empty), optionally of one status. */
   List<TaskRun> taskRunList(List<Long> taskIds, TaskRunStatus status, int limit);
+
+  // ---- claims and leases (the runner's protocol; see DESIGN.md, "claim before you act")
+
+  /**
+   * Claims up to {@code limit} due tasks of {@code type} for {@code owner}, split between priority
+   * levels by {@code shares}: each becomes {@code next_run_scheduled} with {@code next_run = now +
+   * lease} (the lease), the owner recorded, the attempt counted, and a started run opened. Safe
+   * under concurrent claimers: no task is claimed twice.
+   */
+  List<Claim> taskClaim(String type, String owner, Instant now, Duration lease, int limit, PriorityShares shares);
+
+  /** Extends the leases {@code owner} still holds to {@code leaseUntil}; returns those it lost. */
+  List<Lease> taskHeartbeat(String owner, List<Lease> leases, Instant leaseUntil);
+
+  /**
+   * Ends the runs of leases {@code owner} still holds and reschedules their tasks, in one
+   * transaction. A completion whose lease was lost (rescued, or claimed again) is not written;
+   * those are returned.
+   */
+  List<Lease> taskComplete(String owner, List<Completion> completions, Instant at);
+
+  /**
+   * Finds up to {@code limit} leases that expired before {@code now}, marks their runs {@code lost}
+   * and reschedules their tasks as a failed attempt. Returns the rescued task ids.
+   */
+  List<Long> taskRescueExpired(Instant now, int limit);
+
+  /**
+   * Gives back leases {@code owner} holds without charging an attempt: the task is due at
+   * {@code now}, and its open run is ended {@code lost} with {@code released: true}. Returns how
+   * many were released.
+   */
+  int taskRelease(String owner, List<Lease> leases, Instant now);
 
   // ---- archival
 

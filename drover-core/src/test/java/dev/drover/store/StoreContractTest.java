@@ -49,8 +49,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The behaviour every {@link Store} must have, written once and run on each database by a
  * subclass that says where the store lives.
  */
-abstract class StoreContractTest {
-  static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+abstract class StoreContractTest implements LeaseContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
 
@@ -67,6 +66,11 @@ abstract class StoreContractTest {
   void open() throws Exception {
     location = freshLocation();
     store = Stores.open(location);
+  }
+
+  @Override
+  public Store store() {
+    return store;
   }
 
   @AfterEach

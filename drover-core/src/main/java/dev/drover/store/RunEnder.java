@@ -1,0 +1,53 @@
+package dev.drover.store;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.DroverException;
+import dev.drover.internal.Json;
+import dev.drover.model.Task;
+import dev.drover.model.TaskRun;
+import dev.drover.model.TaskRunStatus;
+import dev.drover.model.TaskType;
+import dev.drover.schedule.Rescheduler;
+import dev.drover.schedule.TaskUpdate;
+import java.time.Instant;
+import java.util.List;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * Ends a run and reschedules its task, inside the caller's transaction. Every way a run ends
+ * (reported, completed by its owner, rescued) goes through here, so the rules are applied once.
+ */
+final class RunEnder {
+  private final SqlFiles sql;
+  private final Rows rows;
+
+  RunEnder(SqlFiles sql, Rows rows) {
+    this.sql = sql;
+    this.rows = rows;
+  }
+
+  TaskRun end(Handle h, TaskRun run, TaskRunStatus status, ObjectNode metadata, Instant at) {
+    TaskRun ended = h.createQuery(sql.get("taskRunEnd"))
+        .bind("id", run.id())
+        .bind("ended", at)
+        .bind("status", status.dbName())
+        .bind("metadata", Json.canonical(Json.merge(run.metadata(), metadata)))
+        .map(rows.taskRun).one();
+    Task task = h.createQuery(sql.get("taskGet")).bindList("ids", List.of(run.taskId())).map(rows.task).one();
+    reschedule(h, task, status, at);
+    return ended;
+  }
+
+  void reschedule(Handle h, Task task, TaskRunStatus status, Instant at) {
+    TaskType type = h.createQuery(sql.get("taskTypeGet")).bind("name", task.type()).map(rows.taskType).findOne()
+        .orElseThrow(() -> new DroverException("task " + task.id() + " has no task type " + task.type()));
+    TaskUpdate u = Rescheduler.afterRun(task, type, status, at);
+    h.createUpdate(sql.get("taskUpdateAfterRun"))
+        .bind("id", task.id())
+        .bind("status", u.status().dbName())
+        .bind("next_run", u.nextRun())
+        .bind("current_interval_ms", Columns.millis(u.currentInterval()))
+        .bind("retries_left", u.retriesLeft())
+        .execute();
+  }
+}

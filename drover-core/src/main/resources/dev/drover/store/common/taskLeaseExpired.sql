@@ -1,0 +1,9 @@
+-- Tasks whose owner stopped heartbeating: still claimed, lease (next_run) over.
+-- Served by task_leased_by_next_run.
+SELECT *
+FROM task
+WHERE owner IS NOT NULL
+  AND status = 'next_run_scheduled'
+  AND next_run <= :now
+ORDER BY next_run, id
+LIMIT :limit

@@ -1,0 +1,214 @@
+package dev.drover.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.drover.internal.Json;
+import dev.drover.model.Claim;
+import dev.drover.model.Completion;
+import dev.drover.model.Lease;
+import dev.drover.model.NewTask;
+import dev.drover.model.Task;
+import dev.drover.model.TaskArguments;
+import dev.drover.model.TaskPriority;
+import dev.drover.model.TaskRun;
+import dev.drover.model.TaskRunStatus;
+import dev.drover.model.TaskStatus;
+import dev.drover.model.TaskType;
+import dev.drover.schedule.PriorityShares;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The claim protocol's contract: claims, heartbeats, fenced completion, rescue and release. Mixed
+ * into {@link StoreContractTest}, so it runs on every database.
+ */
+interface LeaseContract {
+  Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+  Duration LEASE = Duration.ofSeconds(60);
+
+  Store store();
+
+  private Store prepared(int tasks) {
+    Store s = store();
+    s.taskTypeCreate(TaskType.builder("work").intervals(Duration.ofHours(1), Duration.ofMinutes(1), Duration.ofDays(1))
+        .backoffFactor(2).numRetries(1).retryDelay(Duration.ofMinutes(5)).build());
+    s.taskCreate(IntStream.range(0, tasks)
+        .mapToObj(i -> NewTask.oneshot("work", TaskArguments.of(List.of(i), null)).withNextRun(T0.minusSeconds(tasks - i)))
+        .toList(), T0);
+    return s;
+  }
+
+  private static Task reload(Store s, long id) {
+    return s.taskGet(List.of(id)).get(0);
+  }
+
+  @Test
+  default void aClaimLeasesTasksAndOpensStartedRuns() {
+    Store s = prepared(3);
+    List<Claim> claims = s.taskClaim("work", "runner-a", T0, LEASE, 2, PriorityShares.DEFAULT);
+    assertThat(claims).hasSize(2);
+    Claim first = claims.get(0);
+    assertThat(first.task().arguments().args().get(0).asInt()).isZero();
+    assertThat(first.leaseUntil()).isEqualTo(T0.plus(LEASE));
+    assertThat(first.lease().attempt()).isEqualTo(1);
+    assertThat(first.run().status()).isEqualTo(TaskRunStatus.STARTED);
+    assertThat(first.run().started()).isEqualTo(T0);
+    assertThat(first.run().backendId()).isEqualTo(first.task().id() + ".1");
+    assertThat(first.run().metadata().get("worker").asText()).isEqualTo("runner-a");
+    assertThat(reload(s, first.task().id()).status()).isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
+    assertThat(s.taskClaim("work", "runner-b", T0, LEASE, 5, PriorityShares.DEFAULT)).hasSize(1);
+    assertThat(s.taskClaim("work", "runner-b", T0.plus(Duration.ofHours(1)), LEASE, 5, PriorityShares.DEFAULT))
+        .as("a lease is not a due task, whatever the time").isEmpty();
+  }
+
+  @Test
+  default void claimsTakePriorityTasksFirst() {
+    Store s = prepared(3);
+    s.taskCreate(List.of(NewTask.oneshot("work", TaskArguments.of(List.of("urgent"), null)).withPriority(TaskPriority.HIGH)), T0);
+    List<Claim> claims = s.taskClaim("work", "r", T0, LEASE, 2, PriorityShares.DEFAULT);
+    assertThat(claims.get(0).task().priority()).isEqualTo(TaskPriority.HIGH);
+    assertThat(claims).hasSize(2);
+  }
+
+  @Test
+  default void heartbeatsExtendHeldLeasesAndReportLostOnes() {
+    Store s = prepared(2);
+    List<Claim> claims = s.taskClaim("work", "r", T0, LEASE, 2, PriorityShares.DEFAULT);
+    Lease stale = new Lease(claims.get(1).lease().taskId(), 7);
+    List<Lease> lost = s.taskHeartbeat("r", List.of(claims.get(0).lease(), stale), T0.plus(Duration.ofMinutes(5)));
+    assertThat(lost).containsExactly(stale);
+    assertThat(reload(s, claims.get(0).task().id()).nextRun()).isEqualTo(T0.plus(Duration.ofMinutes(5)));
+    assertThat(s.taskHeartbeat("someone-else", List.of(claims.get(0).lease()), T0.plus(Duration.ofHours(1))))
+        .containsExactly(claims.get(0).lease());
+  }
+
+  @Test
+  default void aCompletionEndsTheRunAndReschedules() {
+    Store s = prepared(1);
+    Claim c = s.taskClaim("work", "r", T0, LEASE, 1, PriorityShares.DEFAULT).get(0);
+    List<Lease> rejected = s.taskComplete("r", List.of(new Completion(c.lease(), TaskRunStatus.EVENTFUL,
+        Json.parseObject("metadata", "{\"result\": {\"n\": 1}}"))), T0.plusSeconds(9));
+    assertThat(rejected).isEmpty();
+    TaskRun run = s.taskRunGet(c.run().backendId()).orElseThrow();
+    assertThat(run.status()).isEqualTo(TaskRunStatus.EVENTFUL);
+    assertThat(run.ended()).isEqualTo(T0.plusSeconds(9));
+    assertThat(run.metadata().get("worker").asText()).isEqualTo("r");
+    assertThat(run.metadata().get("result").get("n").asInt()).isEqualTo(1);
+    assertThat(reload(s, c.task().id()).status()).isEqualTo(TaskStatus.COMPLETED);
+  }
+
+  @Test
+  default void anExpiredLeaseIsRescuedAsALostAttemptAndTheOldOwnerIsFencedOut() {
+    Store s = prepared(1);
+    Claim old = s.taskClaim("work", "crashed", T0, LEASE, 1, PriorityShares.DEFAULT).get(0);
+    assertThat(s.taskRescueExpired(T0.plus(LEASE).minusMillis(1), 10)).as("not expired yet").isEmpty();
+
+    Instant expiry = T0.plus(LEASE);
+    assertThat(s.taskRescueExpired(expiry, 10)).containsExactly(old.task().id());
+    TaskRun lost = s.taskRunGet(old.run().backendId()).orElseThrow();
+    assertThat(lost.status()).isEqualTo(TaskRunStatus.LOST);
+    assertThat(lost.metadata().get("rescued").asBoolean()).isTrue();
+    Task after = reload(s, old.task().id());
+    assertThat(after.status()).isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
+    assertThat(after.retriesLeft()).as("charged as a failed attempt").isZero();
+    assertThat(after.nextRun()).isEqualTo(expiry.plus(Duration.ofMinutes(5)));
+
+    // Someone else claims it again; the old owner can neither heartbeat, complete nor release it.
+    Instant later = after.nextRun();
+    Claim next = s.taskClaim("work", "fresh", later, LEASE, 1, PriorityShares.DEFAULT).get(0);
+    assertThat(next.lease().attempt()).isEqualTo(2);
+    assertThat(s.taskHeartbeat("crashed", List.of(old.lease()), later.plus(LEASE))).containsExactly(old.lease());
+    assertThat(s.taskComplete("crashed", List.of(new Completion(old.lease(), TaskRunStatus.EVENTFUL, null)), later))
+        .containsExactly(old.lease());
+    assertThat(s.taskRelease("crashed", List.of(old.lease()), later)).isZero();
+    assertThat(s.taskRunGet(old.run().backendId()).orElseThrow().status()).isEqualTo(TaskRunStatus.LOST);
+    assertThat(reload(s, next.task().id()).status()).isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
+
+    assertThat(s.taskComplete("fresh", List.of(new Completion(next.lease(), TaskRunStatus.UNEVENTFUL, null)), later))
+        .isEmpty();
+    assertThat(reload(s, next.task().id()).status()).isEqualTo(TaskStatus.COMPLETED);
+  }
+
+  @Test
+  default void aRescuedLeaseWithoutRetriesDisablesAOneshotTask() {
+    Store s = prepared(1);
+    Claim c = s.taskClaim("work", "r", T0, LEASE, 1, PriorityShares.DEFAULT).get(0);
+    s.taskRescueExpired(T0.plus(LEASE), 10);
+    Claim again = s.taskClaim("work", "r", T0.plus(Duration.ofHours(1)), LEASE, 1, PriorityShares.DEFAULT).get(0);
+    s.taskRescueExpired(T0.plus(Duration.ofHours(2)), 10);
+    assertThat(again.task().id()).isEqualTo(c.task().id());
+    assertThat(reload(s, c.task().id()).status()).isEqualTo(TaskStatus.DISABLED);
+  }
+
+  @Test
+  default void aReleaseGivesTheTaskBackWithoutChargingIt() {
+    Store s = prepared(1);
+    Claim c = s.taskClaim("work", "r", T0, LEASE, 1, PriorityShares.DEFAULT).get(0);
+    assertThat(s.taskRelease("r", List.of(c.lease()), T0.plusSeconds(3))).isEqualTo(1);
+    Task after = reload(s, c.task().id());
+    assertThat(after.status()).isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
+    assertThat(after.nextRun()).isEqualTo(T0.plusSeconds(3));
+    assertThat(after.retriesLeft()).isEqualTo(1);
+    TaskRun run = s.taskRunGet(c.run().backendId()).orElseThrow();
+    assertThat(run.status()).isEqualTo(TaskRunStatus.LOST);
+    assertThat(run.metadata().get("released").asBoolean()).isTrue();
+    assertThat(s.taskRescueExpired(T0.plus(Duration.ofDays(1)), 10)).as("a released task is not leased").isEmpty();
+  }
+
+  @Test
+  default void concurrentClaimersAndARescuerNeverRunATaskTwiceAtOnce() throws Exception {
+    Store s = prepared(2_000);
+    ConcurrentLinkedQueue<Lease> completedLeases = new ConcurrentLinkedQueue<>();
+    ConcurrentLinkedQueue<Lease> rejectedLeases = new ConcurrentLinkedQueue<>();
+    CountDownLatch start = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<?>> workers = new ArrayList<>();
+      for (int w = 0; w < 3; w++) {
+        String owner = "runner-" + w;
+        workers.add(pool.submit(() -> {
+          start.await();
+          List<Claim> got;
+          int round = 0;
+          while (!(got = s.taskClaim("work", owner, T0, LEASE, 25, PriorityShares.DEFAULT)).isEmpty()) {
+            // Every third batch is "slow": it completes after its lease has been rescued.
+            Instant at = ++round % 3 == 0 ? T0.plus(LEASE).plusSeconds(1) : T0.plusSeconds(1);
+            if (round % 3 == 0) {
+              s.taskRescueExpired(at, 1_000);
+            }
+            List<Completion> done = got.stream()
+                .map(c -> new Completion(c.lease(), TaskRunStatus.EVENTFUL, null)).toList();
+            List<Lease> rejected = s.taskComplete(owner, done, at);
+            rejectedLeases.addAll(rejected);
+            got.stream().map(Claim::lease).filter(l -> !rejected.contains(l)).forEach(completedLeases::add);
+          }
+          return null;
+        }));
+      }
+      start.countDown();
+      for (Future<?> f : workers) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    // Each task was completed by exactly one lease; a rescued lease's late completion was refused.
+    List<Long> completedTasks = completedLeases.stream().map(Lease::taskId).toList();
+    assertThat(new HashSet<>(completedTasks)).hasSize(completedTasks.size());
+    assertThat(rejectedLeases).allSatisfy(l -> assertThat(completedLeases).doesNotContain(l));
+    long completedOrDisabled = s.taskCountByTypeAndStatus().stream()
+        .filter(c -> c.status() == TaskStatus.COMPLETED || c.status() == TaskStatus.DISABLED)
+        .mapToLong(c -> c.count()).sum();
+    assertThat(completedOrDisabled + s.taskPeekReady("work", T0.plus(Duration.ofDays(1)), 10_000).size()).isEqualTo(2_000);
+  }
+}
