@@ -386,6 +386,15 @@ final class JdbiStore implements Store {
     return leases.release(owner, held, now);
   }
 
+  @Override
+  public long taskCountOutstanding(List<String> types, Instant now) {
+    if (types.isEmpty()) {
+      return 0;
+    }
+    return jdbi.withHandle(h -> h.createQuery(sql.get("taskCountOutstanding"))
+        .bindList("types", types).bind("now", now).mapTo(Long.class).one());
+  }
+
   // ---- archival
 
   @Override

@@ -140,6 +140,12 @@ public interface Store extends AutoCloseable {
    */
   int taskRelease(String owner, List<Lease> leases, Instant now);
 
+  /**
+   * How many tasks of {@code types} are due at {@code now}, leased, or waiting for a retry: a
+   * runner that exits when idle keeps going while this is not zero.
+   */
+  long taskCountOutstanding(List<String> types, Instant now);
+
   // ---- archival
 
   /** A page of runs of finished tasks with run time in {@code [after, before)}. */

@@ -1,0 +1,320 @@
+package dev.drover.engine;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.internal.Json;
+import dev.drover.model.Claim;
+import dev.drover.model.Completion;
+import dev.drover.model.Lease;
+import dev.drover.model.TaskRunStatus;
+import dev.drover.model.TaskType;
+import dev.drover.model.WorkerGroup;
+import dev.drover.schedule.PriorityShares;
+import dev.drover.store.Store;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Claims due work and executes it: one loop thread talks to the store, worker threads execute.
+ *
+ * <p>Why it is safe: the loop claims tasks in batches sized to the free worker slots of each type
+ * (under the type's {@code max_workers}, its worker group's cap and the runner's total), and only
+ * then hands them to workers — claim before you act. Workers never touch the database: they post
+ * their outcome to a queue, and the loop writes outcomes in batches, fenced by the lease, so a run
+ * whose lease was rescued meanwhile cannot overwrite the newer attempt. The loop heartbeats every
+ * lease at a third of its length; a heartbeat that finds a lease lost interrupts its worker. No
+ * transaction is open while work executes. The loop sleeps on the outcome queue, so a finishing
+ * worker wakes it at once.
+ */
+public final class Runner {
+  private static final Logger log = LoggerFactory.getLogger(Runner.class);
+  private static final int RESCUE_BATCH = 1000;
+
+  private final Store store;
+  private final Clock clock;
+  private final RunnerOptions options;
+  private final Map<String, TaskHandler> handlers;
+  private final CommandRunner commands;
+  private final ExecutorService workers;
+  private final LinkedBlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
+  private final Map<Lease, Running> running = new HashMap<>();
+  private final RunnerStats stats = new RunnerStats();
+  private volatile boolean stopRequested;
+  private volatile Instant stopDeadline;
+
+  /** Why the loop interrupted a worker. */
+  private enum Cancel { NONE, TIMEOUT, LEASE_LOST, SHUTDOWN }
+
+  /** A task executing on a worker. Mutated only by the loop thread, but for {@code cancel}. */
+  private static final class Running {
+    final Claim claim;
+    final TaskType type;
+    final Instant started;
+    Future<?> future;
+    Instant nextHeartbeat;
+    volatile Cancel cancel = Cancel.NONE;
+
+    Running(Claim claim, TaskType type, Instant started) {
+      this.claim = claim;
+      this.type = type;
+      this.started = started;
+      this.nextHeartbeat = started.plus(type.lease().dividedBy(3));
+    }
+  }
+
+  /** A worker's result; a null outcome means "write nothing" (its lease is gone). */
+  private record Finished(Running run, Outcome outcome) {}
+
+  public Runner(Store store, Clock clock, RunnerOptions options, Map<String, TaskHandler> handlers, CommandRunner commands) {
+    this.store = store;
+    this.clock = clock;
+    this.options = options;
+    this.handlers = Map.copyOf(handlers);
+    this.commands = commands;
+    AtomicInteger n = new AtomicInteger();
+    this.workers = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "drover-worker-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** Counters of what this runner did so far. */
+  public RunnerStats stats() {
+    return stats;
+  }
+
+  /**
+   * Asks the runner to stop: it claims nothing more, lets running work finish within {@code grace},
+   * then interrupts what is left and gives its leases back without charging an attempt.
+   */
+  public void stop(Duration grace) {
+    stopDeadline = clock.instant().plus(grace);
+    stopRequested = true;
+    finished.add(new Finished(null, null));
+  }
+
+  /**
+   * Runs until stopped, or, with {@code exitOnIdle}, until nothing is due, running or waiting for
+   * a retry. Returns what it did.
+   */
+  public RunnerStats run() throws InterruptedException {
+    log.info("runner {} started (total workers {})", options.owner(), options.totalWorkers());
+    try {
+      while (true) {
+        Tick tick = runOnce();
+        if (running.isEmpty() && (stopRequested || (options.exitOnIdle() && tick.claimed() == 0 && idle()))) {
+          break;
+        }
+        awaitWork();
+      }
+    } finally {
+      workers.shutdownNow();
+    }
+    log.info("runner {} stopped: {}", options.owner(), stats);
+    return stats;
+  }
+
+  /** What one pass of the loop did. */
+  record Tick(int completed, int claimed, int rescued, int leasesLost) {}
+
+  /** One pass: write outcomes, rescue expired leases, heartbeat, enforce timeouts, claim. */
+  Tick runOnce() {
+    Instant now = clock.instant();
+    int completed = writeOutcomes(now);
+    int rescued = store.taskRescueExpired(now, RESCUE_BATCH).size();
+    stats.rescued.addAndGet(rescued);
+    int lost = heartbeat(now);
+    enforceTimeouts(now);
+    int claimed = 0;
+    if (stopRequested) {
+      if (now.isAfter(stopDeadline)) {
+        releaseAll(now);
+      }
+    } else {
+      claimed = claim(now);
+    }
+    return new Tick(completed, claimed, rescued, lost);
+  }
+
+  private boolean idle() {
+    return finished.isEmpty() && store.taskCountOutstanding(executableTypes(), clock.instant()) == 0;
+  }
+
+  private void awaitWork() throws InterruptedException {
+    Finished f = finished.poll(options.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
+    if (f != null) {
+      finished.add(f);
+    }
+  }
+
+  // ---- outcomes
+
+  private int writeOutcomes(Instant now) {
+    List<Finished> batch = new ArrayList<>();
+    finished.drainTo(batch);
+    List<Completion> completions = new ArrayList<>();
+    for (Finished f : batch) {
+      if (f.run() == null) {
+        continue; // a wake-up
+      }
+      running.remove(f.run().claim.lease());
+      if (f.outcome() != null) {
+        ObjectNode meta = Json.object();
+        meta.set("result", f.outcome().result());
+        completions.add(new Completion(f.run().claim.lease(), f.outcome().status(), meta));
+        stats.count(f.outcome().status());
+      }
+    }
+    List<Lease> rejected = store.taskComplete(options.owner(), completions, now);
+    for (Lease l : rejected) {
+      log.warn("task {} attempt {}: lease lost before its result was written; result discarded", l.taskId(), l.attempt());
+    }
+    stats.leasesLost.addAndGet(rejected.size());
+    return completions.size() - rejected.size();
+  }
+
+  // ---- leases
+
+  private int heartbeat(Instant now) {
+    Map<Duration, List<Running>> due = new HashMap<>();
+    for (Running r : running.values()) {
+      if (!r.nextHeartbeat.isAfter(now) && r.cancel == Cancel.NONE) {
+        due.computeIfAbsent(r.type.lease(), k -> new ArrayList<>()).add(r);
+      }
+    }
+    int lost = 0;
+    for (Map.Entry<Duration, List<Running>> e : due.entrySet()) {
+      List<Lease> leases = e.getValue().stream().map(r -> r.claim.lease()).toList();
+      List<Lease> gone = store.taskHeartbeat(options.owner(), leases, now.plus(e.getKey()));
+      for (Running r : e.getValue()) {
+        r.nextHeartbeat = now.plus(e.getKey().dividedBy(3));
+        if (gone.contains(r.claim.lease())) {
+          log.warn("task {} attempt {}: lease lost; cancelling", r.claim.task().id(), r.claim.lease().attempt());
+          cancel(r, Cancel.LEASE_LOST);
+          lost++;
+        }
+      }
+    }
+    stats.leasesLost.addAndGet(lost);
+    return lost;
+  }
+
+  private void enforceTimeouts(Instant now) {
+    for (Running r : running.values()) {
+      // Command tasks time out inside the command runner, which kills the process tree.
+      if (r.type.command() == null && r.type.timeout() != null && r.cancel == Cancel.NONE
+          && now.isAfter(r.started.plus(r.type.timeout()))) {
+        cancel(r, Cancel.TIMEOUT);
+      }
+    }
+  }
+
+  private void releaseAll(Instant now) {
+    List<Running> left = new ArrayList<>(running.values());
+    left.forEach(r -> cancel(r, Cancel.SHUTDOWN));
+    int released = store.taskRelease(options.owner(), left.stream().map(r -> r.claim.lease()).toList(), now);
+    left.forEach(r -> running.remove(r.claim.lease()));
+    log.info("released {} unfinished tasks without charging an attempt", released);
+    stats.released.addAndGet(released);
+  }
+
+  private static void cancel(Running r, Cancel why) {
+    r.cancel = why;
+    r.future.cancel(true);
+  }
+
+  // ---- claims
+
+  private int claim(Instant now) {
+    List<TaskType> types = store.taskTypeList();
+    Map<String, Integer> groupCaps = new HashMap<>();
+    for (WorkerGroup g : store.workerGroupList()) {
+      groupCaps.put(g.name(), g.maxWorkers());
+    }
+    int claimed = 0;
+    for (TaskType type : types) {
+      if (!executable(type)) {
+        continue;
+      }
+      int free = Math.min(type.maxWorkers() - runningOf(type), options.totalWorkers() - running.size());
+      if (type.workerGroup() != null && groupCaps.containsKey(type.workerGroup())) {
+        free = Math.min(free, groupCaps.get(type.workerGroup()) - runningInGroup(type.workerGroup()));
+      }
+      if (free <= 0) {
+        continue;
+      }
+      for (Claim c : store.taskClaim(type.name(), options.owner(), now, type.lease(), free, PriorityShares.DEFAULT)) {
+        Running r = new Running(c, type, now);
+        running.put(c.lease(), r);
+        r.future = workers.submit(() -> execute(r));
+        claimed++;
+      }
+    }
+    stats.claimed.addAndGet(claimed);
+    return claimed;
+  }
+
+  private boolean executable(TaskType type) {
+    return type.command() != null || handlers.containsKey(type.name());
+  }
+
+  private List<String> executableTypes() {
+    return store.taskTypeList().stream().filter(this::executable).map(TaskType::name).toList();
+  }
+
+  private int runningOf(TaskType type) {
+    return (int) running.values().stream().filter(r -> r.type.name().equals(type.name())).count();
+  }
+
+  private int runningInGroup(String group) {
+    return (int) running.values().stream().filter(r -> group.equals(r.type.workerGroup())).count();
+  }
+
+  // ---- execution (worker threads)
+
+  private void execute(Running r) {
+    Outcome outcome;
+    try {
+      outcome = attempt(r);
+    } catch (InterruptedException e) {
+      outcome = switch (r.cancel) {
+        case TIMEOUT -> Outcome.failed("timed out after " + r.type.timeout());
+        default -> null; // lease lost or shutdown: the loop handles the lease
+      };
+    } catch (Exception e) {
+      outcome = Outcome.failed(String.valueOf(e));
+    }
+    finished.add(new Finished(r, outcome));
+  }
+
+  private Outcome attempt(Running r) throws Exception {
+    Path runDir = options.runsDir().resolve(r.type.name()).resolve(r.claim.run().backendId());
+    if (r.type.command() != null) {
+      Map<String, String> env = Map.of(
+          "DROVER_TASK_ID", Long.toString(r.claim.task().id()),
+          "DROVER_RUN_ID", r.claim.run().backendId());
+      return commands.run(r.type, r.claim.task().arguments(), runDir, env);
+    }
+    Files.createDirectories(runDir);
+    Outcome o = handlers.get(r.type.name()).handle(new TaskContext(r.claim, r.type, runDir));
+    if (Thread.interrupted()) {
+      throw new InterruptedException();
+    }
+    return o == null ? Outcome.failed("handler returned no outcome") : o;
+  }
+}

@@ -1,0 +1,38 @@
+package dev.drover.engine;
+
+import dev.drover.model.TaskRunStatus;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** What a runner did: counters safe to read from any thread. */
+public final class RunnerStats {
+  final AtomicLong claimed = new AtomicLong();
+  final AtomicLong eventful = new AtomicLong();
+  final AtomicLong uneventful = new AtomicLong();
+  final AtomicLong failed = new AtomicLong();
+  final AtomicLong rescued = new AtomicLong();
+  final AtomicLong leasesLost = new AtomicLong();
+  final AtomicLong released = new AtomicLong();
+
+  void count(TaskRunStatus status) {
+    switch (status) {
+      case EVENTFUL -> eventful.incrementAndGet();
+      case UNEVENTFUL -> uneventful.incrementAndGet();
+      default -> failed.incrementAndGet();
+    }
+  }
+
+  public long claimed() { return claimed.get(); }
+  public long eventful() { return eventful.get(); }
+  public long uneventful() { return uneventful.get(); }
+  /** Runs that ended failed or permfailed. */
+  public long failed() { return failed.get(); }
+  public long rescued() { return rescued.get(); }
+  public long leasesLost() { return leasesLost.get(); }
+  public long released() { return released.get(); }
+
+  @Override
+  public String toString() {
+    return "claimed " + claimed + ", eventful " + eventful + ", uneventful " + uneventful + ", failed " + failed
+        + ", rescued " + rescued + ", leases lost " + leasesLost + ", released " + released;
+  }
+}

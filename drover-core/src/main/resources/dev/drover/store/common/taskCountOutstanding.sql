@@ -1,0 +1,14 @@
+-- What keeps a runner that exits when idle from exiting: among the given types, tasks that are due,
+-- leased (running somewhere), or waiting for a retry (their last run failed or was lost). The next
+-- regular run of a recurring task does not count.
+SELECT count(*)
+FROM task t
+WHERE t.type IN (<types>)
+  AND ((t.status = 'next_run_not_scheduled' AND t.next_run <= :now)
+       OR (t.status = 'next_run_scheduled' AND t.owner IS NOT NULL)
+       OR (t.status = 'next_run_not_scheduled'
+           AND EXISTS (SELECT 1
+                       FROM task_run r
+                       WHERE r.task = t.id
+                         AND r.status IN ('failed', 'lost')
+                         AND r.id = (SELECT max(last.id) FROM task_run last WHERE last.task = t.id))))

@@ -1,0 +1,228 @@
+package dev.drover.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.drover.model.NewTask;
+import dev.drover.model.Task;
+import dev.drover.model.TaskArguments;
+import dev.drover.model.TaskQuery;
+import dev.drover.model.TaskRun;
+import dev.drover.model.TaskRunStatus;
+import dev.drover.model.TaskStatus;
+import dev.drover.model.TaskType;
+import dev.drover.model.WorkerGroup;
+import dev.drover.store.Store;
+import dev.drover.store.StoreLocation;
+import dev.drover.store.Stores;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The runner against a real store, on every database. */
+@Timeout(120)
+abstract class RunnerContractTest {
+  @TempDir Path dir;
+  Store store;
+  final ExecutorService background = Executors.newCachedThreadPool();
+
+  abstract StoreLocation freshLocation();
+
+  @BeforeEach
+  void open() {
+    store = Stores.open(freshLocation());
+  }
+
+  @AfterEach
+  void close() {
+    background.shutdownNow();
+    store.close();
+  }
+
+  RunnerOptions options() {
+    return RunnerOptions.defaults(dir.resolve("runs")).withPollInterval(Duration.ofMillis(20));
+  }
+
+  Runner runner(RunnerOptions options, Map<String, TaskHandler> handlers) {
+    return new Runner(store, Clock.systemUTC(), options, handlers, (t, a, d, e) -> {
+      throw new IllegalStateException("no command tasks here");
+    });
+  }
+
+  void oneshots(String type, int n) {
+    store.taskCreate(IntStream.range(0, n)
+        .mapToObj(i -> NewTask.oneshot(type, TaskArguments.of(List.of(i), null))).toList(), Clock.systemUTC().instant());
+  }
+
+  List<Task> tasks() {
+    return store.taskSearch(TaskQuery.all());
+  }
+
+  @Test
+  void runsEveryDueTaskOnceAndExitsWhenIdle() throws Exception {
+    store.taskTypeCreate(TaskType.builder("work").maxWorkers(4).build());
+    oneshots("work", 200);
+    Map<Long, AtomicInteger> executions = new ConcurrentHashMap<>();
+    RunnerStats stats = runner(options(), Map.of("work", ctx -> {
+      executions.computeIfAbsent(ctx.taskId(), k -> new AtomicInteger()).incrementAndGet();
+      return ctx.arguments().args().get(0).asInt() % 2 == 0 ? Outcome.eventful() : Outcome.uneventful();
+    })).run();
+
+    assertThat(executions).hasSize(200).allSatisfy((id, n) -> assertThat(n.get()).isEqualTo(1));
+    assertThat(tasks()).allMatch(t -> t.status() == TaskStatus.COMPLETED);
+    assertThat(stats.claimed()).isEqualTo(200);
+    assertThat(stats.eventful()).isEqualTo(100);
+    assertThat(stats.uneventful()).isEqualTo(100);
+    assertThat(store.taskRunList(List.of(), null, 1000)).hasSize(200)
+        .allMatch(r -> r.status() == TaskRunStatus.EVENTFUL || r.status() == TaskRunStatus.UNEVENTFUL);
+  }
+
+  @Test
+  void failuresAndExceptionsAreRecordedAndRetried() throws Exception {
+    store.taskTypeCreate(TaskType.builder("flaky").numRetries(1).retryDelay(Duration.ofMillis(50)).build());
+    oneshots("flaky", 2);
+    Set<Long> seen = ConcurrentHashMap.newKeySet();
+    runner(options(), Map.of("flaky", ctx -> {
+      boolean first = seen.add(ctx.taskId());
+      if (ctx.arguments().args().get(0).asInt() == 0) {
+        throw new IllegalStateException("disk full");
+      }
+      return first ? Outcome.failed("try again") : Outcome.eventful();
+    })).run();
+
+    Map<Long, List<TaskRun>> runs = Map.of(
+        tasks().get(0).id(), store.taskRunList(List.of(tasks().get(0).id()), null, 10),
+        tasks().get(1).id(), store.taskRunList(List.of(tasks().get(1).id()), null, 10));
+    List<TaskRun> thrower = runs.get(tasks().get(0).id());
+    assertThat(thrower).extracting(TaskRun::status).containsExactly(TaskRunStatus.FAILED, TaskRunStatus.FAILED);
+    assertThat(thrower.get(0).metadata().get("result").get("error").asText()).contains("disk full");
+    assertThat(tasks().get(0).status()).isEqualTo(TaskStatus.DISABLED);
+    assertThat(runs.get(tasks().get(1).id())).extracting(TaskRun::status)
+        .containsExactly(TaskRunStatus.EVENTFUL, TaskRunStatus.FAILED);
+    assertThat(tasks().get(1).status()).isEqualTo(TaskStatus.COMPLETED);
+  }
+
+  @Test
+  void neverRunsMoreThanTheTypeGroupAndTotalCaps() throws Exception {
+    store.workerGroupUpsert(new WorkerGroup("shared", 3));
+    store.taskTypeCreate(TaskType.builder("a").maxWorkers(2).workerGroup("shared").build());
+    store.taskTypeCreate(TaskType.builder("b").maxWorkers(2).workerGroup("shared").build());
+    store.taskTypeCreate(TaskType.builder("c").maxWorkers(5).build());
+    oneshots("a", 20);
+    oneshots("b", 20);
+    oneshots("c", 20);
+    Map<String, AtomicInteger> now = new ConcurrentHashMap<>();
+    Map<String, AtomicInteger> peak = new ConcurrentHashMap<>();
+    TaskHandler tracked = ctx -> {
+      String[] keys = {ctx.type().name(), ctx.type().workerGroup() == null ? "-" : "group", "total"};
+      for (String k : keys) {
+        int n = now.computeIfAbsent(k, x -> new AtomicInteger()).incrementAndGet();
+        peak.computeIfAbsent(k, x -> new AtomicInteger()).accumulateAndGet(n, Math::max);
+      }
+      Thread.sleep(5);
+      for (String k : keys) {
+        now.get(k).decrementAndGet();
+      }
+      return Outcome.eventful();
+    };
+    runner(options().withTotalWorkers(6), Map.of("a", tracked, "b", tracked, "c", tracked)).run();
+
+    assertThat(tasks()).allMatch(t -> t.status() == TaskStatus.COMPLETED);
+    assertThat(peak.get("a").get()).isBetween(1, 2);
+    assertThat(peak.get("b").get()).isBetween(1, 2);
+    assertThat(peak.get("group").get()).isLessThanOrEqualTo(3);
+    assertThat(peak.get("c").get()).isLessThanOrEqualTo(5);
+    assertThat(peak.get("total").get()).isLessThanOrEqualTo(6);
+  }
+
+  @Test
+  void typesWithoutAHandlerAreLeftAlone() throws Exception {
+    store.taskTypeCreate(TaskType.builder("mine").build());
+    store.taskTypeCreate(TaskType.builder("someone-elses").build());
+    oneshots("mine", 1);
+    oneshots("someone-elses", 1);
+    runner(options(), Map.of("mine", ctx -> Outcome.eventful())).run();
+    assertThat(tasks()).extracting(Task::status)
+        .containsExactly(TaskStatus.COMPLETED, TaskStatus.NEXT_RUN_NOT_SCHEDULED);
+  }
+
+  @Test
+  void aStopLetsRunningWorkFinishWithinTheGrace() throws Exception {
+    store.taskTypeCreate(TaskType.builder("work").maxWorkers(2).build());
+    oneshots("work", 10);
+    CountDownLatch started = new CountDownLatch(2);
+    CountDownLatch release = new CountDownLatch(1);
+    Runner runner = runner(options().withExitOnIdle(false), Map.of("work", ctx -> {
+      started.countDown();
+      release.await();
+      return Outcome.eventful();
+    }));
+    Future<RunnerStats> run = background.submit(runner::run);
+    assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+    runner.stop(Duration.ofMinutes(1));
+    release.countDown();
+    RunnerStats stats = run.get(30, TimeUnit.SECONDS);
+    assertThat(stats.claimed()).isEqualTo(2);
+    assertThat(stats.eventful()).isEqualTo(2);
+    assertThat(tasks().stream().filter(t -> t.status() == TaskStatus.COMPLETED)).hasSize(2);
+    assertThat(tasks().stream().filter(t -> t.status() == TaskStatus.NEXT_RUN_NOT_SCHEDULED)).hasSize(8);
+  }
+
+  @Test
+  void aStopPastItsGraceReleasesWorkWithoutChargingAnAttempt() throws Exception {
+    store.taskTypeCreate(TaskType.builder("stuck").numRetries(0).build());
+    oneshots("stuck", 1);
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch interrupted = new CountDownLatch(1);
+    Runner runner = runner(options().withExitOnIdle(false), Map.of("stuck", ctx -> {
+      started.countDown();
+      try {
+        new CountDownLatch(1).await();
+      } catch (InterruptedException e) {
+        interrupted.countDown();
+        throw e;
+      }
+      return Outcome.eventful();
+    }));
+    Future<RunnerStats> run = background.submit(runner::run);
+    assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+    runner.stop(Duration.ZERO);
+    RunnerStats stats = run.get(30, TimeUnit.SECONDS);
+
+    assertThat(interrupted.await(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(stats.released()).isEqualTo(1);
+    Task task = tasks().get(0);
+    assertThat(task.status()).as("due again, not disabled").isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
+    assertThat(task.retriesLeft()).isZero();
+    TaskRun run0 = store.taskRunList(List.of(task.id()), null, 10).get(0);
+    assertThat(run0.metadata().get("released").asBoolean()).isTrue();
+  }
+
+  @Test
+  void aHandlerPastItsTimeoutIsInterruptedAndFails() throws Exception {
+    store.taskTypeCreate(TaskType.builder("slow").timeout(Duration.ofMillis(200)).build());
+    oneshots("slow", 1);
+    runner(options(), Map.of("slow", ctx -> {
+      new CountDownLatch(1).await();
+      return Outcome.eventful();
+    })).run();
+    TaskRun run = store.taskRunList(List.of(), null, 10).get(0);
+    assertThat(run.status()).isEqualTo(TaskRunStatus.FAILED);
+    assertThat(run.metadata().get("result").get("error").asText()).startsWith("timed out");
+  }
+}
