@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -105,7 +106,7 @@ public final class Runner {
   public void stop(Duration grace) {
     stopDeadline = clock.instant().plus(grace);
     stopRequested = true;
-    finished.add(new Finished(null, null));
+    wake();
   }
 
   /**
@@ -114,6 +115,10 @@ public final class Runner {
    */
   public RunnerStats run() throws InterruptedException {
     log.info("runner {} started (total workers {})", options.owner(), options.totalWorkers());
+    ObjectNode startDetail = Json.object();
+    startDetail.put("total_workers", options.totalWorkers());
+    startDetail.put("exit_on_idle", options.exitOnIdle());
+    event("runner_started", null, startDetail);
     try {
       while (true) {
         Tick tick = runOnce();
@@ -126,6 +131,7 @@ public final class Runner {
       workers.shutdownNow();
     }
     log.info("runner {} stopped: {}", options.owner(), stats);
+    event("runner_stopped", null, Json.MAPPER.valueToTree(stats.asMap()));
     return stats;
   }
 
@@ -136,7 +142,9 @@ public final class Runner {
   Tick runOnce() {
     Instant now = clock.instant();
     int completed = writeOutcomes(now);
-    int rescued = store.taskRescueExpired(now, RESCUE_BATCH).size();
+    List<Long> rescuedIds = store.taskRescueExpired(now, RESCUE_BATCH);
+    rescuedIds.forEach(id -> event("task_rescued", id, null));
+    int rescued = rescuedIds.size();
     stats.rescued.addAndGet(rescued);
     int lost = heartbeat(now);
     enforceTimeouts(now);
@@ -155,8 +163,26 @@ public final class Runner {
     return finished.isEmpty() && store.taskCountOutstanding(executableTypes(), clock.instant()) == 0;
   }
 
+  /** Wakes the loop now, e.g. because work was just created in this process. */
+  public void wake() {
+    finished.add(new Finished(null, null));
+  }
+
+  /**
+   * Sleeps until a worker finishes, {@link #wake()} is called, the next waiting task comes due, or
+   * the poll interval passes, whichever is first; so future tasks start when they come due.
+   */
   private void awaitWork() throws InterruptedException {
-    Finished f = finished.poll(options.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
+    Instant now = clock.instant();
+    long waitMs = options.pollInterval().toMillis();
+    if (!stopRequested) {
+      Optional<Instant> next = store.taskNextDue(executableTypes());
+      // A due time in the past means work is waiting for a free slot: a finishing worker wakes us.
+      if (next.isPresent() && next.get().isAfter(now)) {
+        waitMs = Math.max(0, Math.min(waitMs, Duration.between(now, next.get()).toMillis() + 1));
+      }
+    }
+    Finished f = finished.poll(waitMs, TimeUnit.MILLISECONDS);
     if (f != null) {
       finished.add(f);
     }
@@ -183,6 +209,7 @@ public final class Runner {
     List<Lease> rejected = store.taskComplete(options.owner(), completions, now);
     for (Lease l : rejected) {
       log.warn("task {} attempt {}: lease lost before its result was written; result discarded", l.taskId(), l.attempt());
+      event("lease_lost", l.taskId(), attemptDetail(l));
     }
     stats.leasesLost.addAndGet(rejected.size());
     return completions.size() - rejected.size();
@@ -205,6 +232,7 @@ public final class Runner {
         r.nextHeartbeat = now.plus(e.getKey().dividedBy(3));
         if (gone.contains(r.claim.lease())) {
           log.warn("task {} attempt {}: lease lost; cancelling", r.claim.task().id(), r.claim.lease().attempt());
+          event("lease_lost", r.claim.task().id(), attemptDetail(r.claim.lease()));
           cancel(r, Cancel.LEASE_LOST);
           lost++;
         }
@@ -230,7 +258,18 @@ public final class Runner {
     int released = store.taskRelease(options.owner(), left.stream().map(r -> r.claim.lease()).toList(), now);
     left.forEach(r -> running.remove(r.claim.lease()));
     log.info("released {} unfinished tasks without charging an attempt", released);
+    left.forEach(r -> event("task_released", r.claim.task().id(), attemptDetail(r.claim.lease())));
     stats.released.addAndGet(released);
+  }
+
+  private void event(String kind, Long taskId, ObjectNode detail) {
+    store.eventAppend(List.of(dev.drover.model.Event.of(clock.instant(), kind, options.owner(), taskId, detail)));
+  }
+
+  private static ObjectNode attemptDetail(Lease lease) {
+    ObjectNode d = Json.object();
+    d.put("attempt", lease.attempt());
+    return d;
   }
 
   private static void cancel(Running r, Cancel why) {

@@ -30,6 +30,19 @@ public final class RunnerStats {
   public long leasesLost() { return leasesLost.get(); }
   public long released() { return released.get(); }
 
+  /** The counters by name, for JSON and the event log. */
+  public java.util.Map<String, Long> asMap() {
+    java.util.Map<String, Long> m = new java.util.LinkedHashMap<>();
+    m.put("claimed", claimed());
+    m.put("eventful", eventful());
+    m.put("uneventful", uneventful());
+    m.put("failed", failed());
+    m.put("rescued", rescued());
+    m.put("leases_lost", leasesLost());
+    m.put("released", released());
+    return m;
+  }
+
   @Override
   public String toString() {
     return "claimed " + claimed + ", eventful " + eventful + ", uneventful " + uneventful + ", failed " + failed

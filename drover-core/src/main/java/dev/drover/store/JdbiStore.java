@@ -8,6 +8,7 @@ import dev.drover.model.ArchivableRun;
 import dev.drover.model.ArchivePage;
 import dev.drover.model.Claim;
 import dev.drover.model.Completion;
+import dev.drover.model.Event;
 import dev.drover.model.Lease;
 import dev.drover.model.Named;
 import dev.drover.model.NewTask;
@@ -393,6 +394,39 @@ final class JdbiStore implements Store {
     }
     return jdbi.withHandle(h -> h.createQuery(sql.get("taskCountOutstanding"))
         .bindList("types", types).bind("now", now).mapTo(Long.class).one());
+  }
+
+  @Override
+  public Optional<Instant> taskNextDue(List<String> types) {
+    if (types.isEmpty()) {
+      return Optional.empty();
+    }
+    Columns columns = new Columns(dialect);
+    return jdbi.withHandle(h -> h.createQuery(sql.get("taskNextDue")).bindList("types", types)
+        .map((rs, ctx) -> Optional.ofNullable(columns.instant(rs, "next_due"))).one());
+  }
+
+  // ---- event log
+
+  @Override
+  public void eventAppend(List<Event> events) {
+    if (events.isEmpty()) {
+      return;
+    }
+    jdbi.useTransaction(h -> {
+      var batch = h.prepareBatch(sql.get("eventInsert"));
+      for (Event e : events) {
+        batch.bind("at", e.at()).bind("kind", e.kind()).bind("runner", e.runner())
+            .bind("task", e.taskId()).bind("detail", Json.canonical(e.detail())).add();
+      }
+      batch.execute();
+    });
+  }
+
+  @Override
+  public List<Event> eventList(long afterId, int limit) {
+    return jdbi.withHandle(h -> h.createQuery(sql.get("eventList")).bind("after_id", afterId).bind("limit", limit)
+        .map(rows.event).list());
   }
 
   // ---- archival

@@ -2,6 +2,7 @@ package dev.drover.store;
 
 import dev.drover.internal.Json;
 import dev.drover.model.ArchivableRun;
+import dev.drover.model.Event;
 import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskPolicy;
@@ -21,6 +22,7 @@ final class Rows {
   /** A task row with its lease columns, as claims and the rescuer read it. */
   final RowMapper<Leased> leased;
   final RowMapper<ArchivableRun> archivableRun;
+  final RowMapper<Event> event;
   final RowMapper<WorkerGroup> workerGroup =
       (rs, ctx) -> new WorkerGroup(rs.getString("name"), rs.getInt("max_workers"));
 
@@ -66,6 +68,12 @@ final class Rows {
         c.instant(rs, "ended"),
         Json.readObject(rs.getString("metadata")),
         TaskRunStatus.parse("status", rs.getString("status")));
+    event = (rs, ctx) -> {
+      long task = rs.getLong("task");
+      Long taskId = rs.wasNull() ? null : task;
+      return new Event(rs.getLong("id"), c.instant(rs, "at"), rs.getString("kind"), rs.getString("runner"),
+          taskId, Json.readObject(rs.getString("detail")));
+    };
     archivableRun = (rs, ctx) -> new ArchivableRun(
         rs.getLong("task_id"),
         TaskPolicy.parse("policy", rs.getString("task_policy")),

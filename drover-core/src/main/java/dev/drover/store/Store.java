@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.model.ArchivePage;
 import dev.drover.model.Claim;
 import dev.drover.model.Completion;
+import dev.drover.model.Event;
 import dev.drover.model.Lease;
 import dev.drover.model.NewTask;
 import dev.drover.model.RunToSchedule;
@@ -145,6 +146,19 @@ public interface Store extends AutoCloseable {
    * runner that exits when idle keeps going while this is not zero.
    */
   long taskCountOutstanding(List<String> types, Instant now);
+
+  /**
+   * When the next task of {@code types} waiting for its next run comes due, or the next lease
+   * ends; empty when there is none.
+   */
+  Optional<Instant> taskNextDue(List<String> types);
+
+  // ---- event log
+
+  void eventAppend(List<Event> events);
+
+  /** Up to {@code limit} events with an id above {@code afterId}, oldest first. */
+  List<Event> eventList(long afterId, int limit);
 
   // ---- archival
 

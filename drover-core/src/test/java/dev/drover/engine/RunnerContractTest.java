@@ -225,4 +225,35 @@ abstract class RunnerContractTest {
     assertThat(run.status()).isEqualTo(TaskRunStatus.FAILED);
     assertThat(run.metadata().get("result").get("error").asText()).startsWith("timed out");
   }
+
+  @Test
+  @Timeout(60)
+  void aTaskDueLaterStartsWhenItComesDueNotAtTheNextPoll() throws Exception {
+    store.taskTypeCreate(TaskType.builder("later").build());
+    store.taskCreate(List.of(NewTask.oneshot("later", null).withNextRun(Clock.systemUTC().instant().plusMillis(300))),
+        Clock.systemUTC().instant());
+    // With a ten-minute poll, only the due-time wake-up can finish this within the test's timeout.
+    RunnerStats stats = runner(options().withPollInterval(Duration.ofMinutes(10)), Map.of("later", ctx -> Outcome.eventful())).run();
+    assertThat(stats.eventful()).isEqualTo(1);
+  }
+
+  @Test
+  void theEventLogShowsTheRunnersLifeAndRescues() throws Exception {
+    store.taskTypeCreate(TaskType.builder("work").numRetries(1).retryDelay(Duration.ofMillis(10)).build());
+    java.time.Instant past = Clock.systemUTC().instant().minusSeconds(20);
+    store.taskCreate(List.of(NewTask.oneshot("work", null).withNextRun(past)), past);
+    // A runner that died holding a lease: the next runner rescues it, then runs its retry.
+    assertThat(store.taskClaim("work", "dead-runner", past, Duration.ofMillis(100), 1,
+        dev.drover.schedule.PriorityShares.DEFAULT)).hasSize(1);
+    RunnerOptions options = options();
+    RunnerStats stats = runner(options, Map.of("work", ctx -> Outcome.eventful())).run();
+    assertThat(stats.eventful()).isEqualTo(1);
+
+    List<String> kinds = store.eventList(0, 100).stream().map(dev.drover.model.Event::kind).toList();
+    assertThat(kinds).containsSubsequence("runner_started", "task_rescued", "runner_stopped");
+    assertThat(store.eventList(0, 100)).allMatch(e -> e.runner().equals(options.owner()));
+    dev.drover.model.Event stopped = store.eventList(0, 100).get(kinds.size() - 1);
+    assertThat(stopped.detail().get("rescued").asLong()).isEqualTo(1);
+    assertThat(store.eventList(store.eventList(0, 1).get(0).id(), 100)).hasSize(kinds.size() - 1);
+  }
 }

@@ -1,10 +1,10 @@
 -- What keeps a runner that exits when idle from exiting: among the given types, tasks that are due,
--- leased (running somewhere), or waiting for a retry (their last run failed or was lost). The next
--- regular run of a recurring task does not count.
+-- one-shot tasks waiting for their time, leased tasks (running somewhere), and tasks waiting for a
+-- retry (their last run failed or was lost). The next regular run of a recurring task does not count.
 SELECT count(*)
 FROM task t
 WHERE t.type IN (<types>)
-  AND ((t.status = 'next_run_not_scheduled' AND t.next_run <= :now)
+  AND ((t.status = 'next_run_not_scheduled' AND (t.next_run <= :now OR t.policy = 'oneshot'))
        OR (t.status = 'next_run_scheduled' AND t.owner IS NOT NULL)
        OR (t.status = 'next_run_not_scheduled'
            AND EXISTS (SELECT 1

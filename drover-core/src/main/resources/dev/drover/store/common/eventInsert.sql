@@ -1,0 +1,2 @@
+INSERT INTO event (at, kind, runner, task, detail)
+VALUES (:at, :kind, :runner, :task, :detail)
