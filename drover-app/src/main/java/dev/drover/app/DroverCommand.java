@@ -31,12 +31,14 @@ import picocli.CommandLine.ScopeType;
     subcommands = {
       InitCommand.class,
       DemoCommand.class,
+      RunCommand.class,
       ConfigCommand.class,
       TaskTypeCommand.class,
       TaskCommand.class,
       TaskRunCommand.class,
       StatusCommand.class,
       ArchiveCommand.class,
+      EventsCommand.class,
       HelpCommand.class
     })
 public final class DroverCommand {
@@ -59,6 +61,11 @@ public final class DroverCommand {
 
   boolean verbose() {
     return verbose;
+  }
+
+  /** The data directory as given (or the default), whichever store is used: it also holds the demo's files. */
+  Path dataDir() {
+    return dataDir;
   }
 
   /** The store the options name; validates a database URL without connecting. */

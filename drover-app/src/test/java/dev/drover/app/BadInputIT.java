@@ -154,6 +154,12 @@ class BadInputIT {
           c.file("data/drover.yaml", "limits:\n  total_workers: -3\n");
           return c.cli("init");
         }, "drover.yaml:2", "total_workers"),
+        // the runner
+        seeded("run with zero workers", c -> c.cli("run", "--workers", "0"), "--workers"),
+        seeded("run with an unreadable grace", c -> c.cli("run", "--grace", "nonsense"), "--grace", "nonsense"),
+        seeded("run an unknown task type", c -> c.cli("run", "--type", "load-svn"), "--type", "load-svn"),
+        seeded("run a type nothing can execute", c -> c.cli("run", "--type", "check"), "--type", "check"),
+        fresh("run without a store", c -> c.cli("run"), "--data-dir", "init"),
         // command lines
         seeded("unknown command option", c -> c.cli("task", "list", "--colour"), "--colour"),
         seeded("option without its value", c -> c.cli("task", "add", "--type"), "--type"),

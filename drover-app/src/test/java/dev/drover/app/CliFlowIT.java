@@ -178,31 +178,13 @@ class CliFlowIT {
   }
 
   @Test
-  void demoTwiceAddsNothingTheSecondTime() throws Exception {
-    Path repoRoot = Path.of("").toAbsolutePath().getParent();
-    int exampleTasks = (int) Files.readAllLines(repoRoot.resolve("examples/tasks.jsonl")).stream()
-        .filter(l -> !l.isBlank()).count();
-    // From the repository root it reads examples/; from anywhere else, the copy in the jar.
-    for (Path workDir : List.of(repoRoot, tmp)) {
-      Path data = tmp.resolve("demo-" + workDir.getFileName());
-      DroverCli.Result first = DroverCli.in(workDir).run("--data-dir", data, "demo").ok();
-      assertThat(first.stdout()).contains(exampleTasks + " added, 0 already present", "due now:", "mirror-git",
-          "(all types)");
-      DroverCli.Result second = DroverCli.in(workDir).run("--data-dir", data, "demo").ok();
-      assertThat(second.stdout()).contains("0 added, " + exampleTasks + " already present", "unchanged");
-      JsonNode all = DroverCli.in(workDir).run("--data-dir", data, "task", "list", "--all", "--json").ok().json();
-      assertThat(all).hasSize(exampleTasks);
-      assertThat(first.stderr()).isEmpty();
-    }
-  }
-
-  @Test
   void helpAndVersion() {
     DroverCli cli = DroverCli.in(tmp);
     assertThat(cli.run("--version").ok().stdout()).startsWith("drover 0.1");
-    assertThat(cli.run("--help").ok().stdout()).contains("task-type", "archive", "--data-dir", "--db");
+    assertThat(cli.run("--help").ok().stdout()).contains("task-type", "archive", "run", "--data-dir", "--db");
     for (List<String> command : List.of(List.of("task", "add"), List.of("task-type", "add"), List.of("archive"),
-        List.of("task", "search"), List.of("task-run", "list"), List.of("config", "apply"), List.of("demo"))) {
+        List.of("task", "search"), List.of("task-run", "list"), List.of("config", "apply"), List.of("demo"),
+        List.of("run"))) {
       assertThat(cli.run(withHelp(command)).ok().stdout()).startsWith("Usage: drover " + String.join(" ", command));
     }
   }

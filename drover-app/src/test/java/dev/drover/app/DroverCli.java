@@ -38,6 +38,15 @@ final class DroverCli {
     return this;
   }
 
+  /** Parses JSON a command printed, failing the test with the text when it is not JSON. */
+  static JsonNode parseJson(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (IOException e) {
+      throw new AssertionError("not JSON: " + text, e);
+    }
+  }
+
   /** What one run printed and returned. */
   record Result(int exitCode, String stdout, String stderr) {
     List<String> stderrLines() {
@@ -45,11 +54,7 @@ final class DroverCli {
     }
 
     JsonNode json() {
-      try {
-        return JSON.readTree(stdout);
-      } catch (IOException e) {
-        throw new AssertionError("stdout is not JSON: " + stdout, e);
-      }
+      return parseJson(stdout);
     }
 
     /** Fails with everything printed unless the exit code is 0. */
@@ -67,6 +72,17 @@ final class DroverCli {
   }
 
   Result run(Object... args) {
+    Started started = start(args);
+    try {
+      return started.finish(TIMEOUT_SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
+  }
+
+  /** Starts the CLI without waiting for it, e.g. to signal it while it runs. */
+  Started start(Object... args) {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-XX:TieredStopAtLevel=1",
@@ -78,28 +94,47 @@ final class DroverCli {
     try {
       Path out = Files.createTempFile("drover-out", ".txt");
       Path err = Files.createTempFile("drover-err", ".txt");
-      try {
-        ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile())
-            .redirectOutput(out.toFile()).redirectError(err.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
-        pb.environment().remove("DROVER_DB");
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-          p.destroyForcibly();
-          throw new AssertionError("drover " + List.of(args) + " did not finish in " + TIMEOUT_SECONDS + "s");
-        }
-        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-            Files.readString(err, StandardCharsets.UTF_8));
-      } finally {
-        Files.deleteIfExists(out);
-        Files.deleteIfExists(err);
-      }
+      ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile())
+          .redirectOutput(out.toFile()).redirectError(err.toFile())
+          .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+      pb.environment().remove("DROVER_DB");
+      pb.environment().putAll(env);
+      return new Started(pb.start(), List.of(args), out, err);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
+    }
+  }
+
+  /** A CLI process that was started and may still run. */
+  record Started(Process process, List<Object> args, Path out, Path err) {
+    /** What it printed to stderr so far. */
+    String stderrSoFar() {
+      try {
+        return Files.readString(err, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    /** Waits for it to end (killing it after {@code timeoutSeconds}) and returns what it printed. */
+    Result finish(long timeoutSeconds) throws InterruptedException {
+      try {
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+          throw new AssertionError("drover " + args + " did not finish in " + timeoutSeconds + "s");
+        }
+        return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+            Files.readString(err, StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } finally {
+        try {
+          Files.deleteIfExists(out);
+          Files.deleteIfExists(err);
+        } catch (IOException e) {
+          // a leftover temporary file is harmless
+        }
+      }
     }
   }
 

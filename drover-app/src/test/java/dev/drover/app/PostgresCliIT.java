@@ -54,4 +54,22 @@ class PostgresCliIT {
     }
     assertThat(DbSnapshot.of(url)).isEqualTo(before);
   }
+
+  @Test
+  void runsCommandTasksUntilIdleOnPostgres() throws Exception {
+    String url = TestPostgres.freshUrl();
+    DroverCli cli = DroverCli.in(tmp).env("DROVER_DB", url);
+    cli.run("init").ok();
+    cli.run("task-type", "add", "--name", "hello", "--default-interval", "1h",
+        "--command", "sh", "--command", "-c", "--command", "echo hi from {args.0}").ok();
+    cli.run("task", "add", "--type", "hello", "--args", "[\"pg\"]").ok();
+    JsonNode summary = cli.run("run", "--json").ok().json();
+    assertThat(summary.get("claimed").asInt()).isEqualTo(1);
+    assertThat(summary.get("eventful").asInt()).isEqualTo(1);
+    JsonNode run = cli.run("task-run", "list", "--json").ok().json().get(0);
+    // Without a data directory, run output goes under the working directory.
+    Path stdout = tmp.resolve("drover-runs/hello").resolve(run.get("backend_id").asText()).resolve("stdout.log");
+    assertThat(Files.readString(stdout)).isEqualTo("hi from pg\n");
+    assertThat(cli.run("task", "list", "--json").ok().json()).as("due now").isEmpty();
+  }
 }

@@ -429,6 +429,11 @@ final class JdbiStore implements Store {
         .map(rows.event).list());
   }
 
+  @Override
+  public List<Event> eventTail(int limit) {
+    return jdbi.withHandle(h -> h.createQuery(sql.get("eventTail")).bind("limit", limit).map(rows.event).list());
+  }
+
   // ---- archival
 
   @Override

@@ -160,6 +160,9 @@ public interface Store extends AutoCloseable {
   /** Up to {@code limit} events with an id above {@code afterId}, oldest first. */
   List<Event> eventList(long afterId, int limit);
 
+  /** The newest {@code limit} events, oldest first. */
+  List<Event> eventTail(int limit);
+
   // ---- archival
 
   /** A page of runs of finished tasks with run time in {@code [after, before)}. */

@@ -1,0 +1,171 @@
+package dev.drover.app;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.Drover;
+import dev.drover.ValidationException;
+import dev.drover.config.ConfigFile;
+import dev.drover.config.ConfigReport;
+import dev.drover.engine.CommandRunner;
+import dev.drover.engine.Runner;
+import dev.drover.engine.RunnerOptions;
+import dev.drover.engine.RunnerStats;
+import dev.drover.engine.TaskHandler;
+import dev.drover.internal.Json;
+import dev.drover.model.TaskType;
+import dev.drover.store.Store;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code drover run}: claims due tasks and executes them until idle, or until stopped with --daemon. */
+@Command(name = "run", sortOptions = false, description = {
+    "Claim due tasks and execute them: command task types run their command, built-in Java handlers "
+        + "(checksum) run in process.",
+    "",
+    "Without --daemon it exits 0 once nothing is due, running or waiting for a retry (the next regular "
+        + "run of a recurring task does not hold it) and prints what it did. With --daemon it runs until "
+        + "stopped. SIGTERM or Ctrl-C stops claiming, lets running work finish within --grace, then gives "
+        + "back what is left without charging an attempt, and exits 0. The configuration file is applied "
+        + "first, as 'drover init' does. Lifecycle lines go to stderr; on a terminal a progress line "
+        + "shows, per task type, the tasks due and running and the runs done and failed."})
+final class RunCommand extends BaseCommand {
+  private static final Logger log = LoggerFactory.getLogger(RunCommand.class);
+
+  @Option(names = "--daemon", description = "Keep running when idle, until stopped (SIGTERM, Ctrl-C).")
+  boolean daemon;
+
+  @Option(names = "--workers", paramLabel = "N",
+      description = "Most tasks executing at once. Default: limits.total_workers of the configuration, else "
+          + RunnerOptions.DEFAULT_TOTAL_WORKERS + ".")
+  Integer workers;
+
+  @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "30s",
+      description = "When stopped, how long running work may take to finish before it is released. Default: ${DEFAULT-VALUE}.")
+  String grace;
+
+  @Option(names = "--type", paramLabel = "TYPE",
+      description = "Run only tasks of this type (repeatable, or comma-separated). Default: every type with a "
+          + "command or a built-in handler.")
+  List<String> types;
+
+  @Mixin
+  JsonOption output;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    Inputs.positive("--workers", workers);
+    Duration graceTime = Inputs.duration("--grace", grace);
+    ValidationException.check(!graceTime.isNegative(), "--grace", "must not be negative, got " + grace);
+    Set<String> only = new LinkedHashSet<>(Inputs.each("--type", types, (option, text) -> {
+      ValidationException.check(!text.isEmpty(), option, "a task type name is required");
+      return text;
+    }));
+    Path configPath = root().configFile();
+    ConfigFile config = configPath == null ? null : ConfigFile.read(configPath);
+    Map<String, TaskHandler> handlers = RunnerSetup.handlers(root().dataDir());
+    CommandRunner commands = RunnerSetup.commands();
+    GracefulStop stop = null;
+    try (Drover drover = root().open(config != null)) {
+      Store store = drover.store();
+      checkTypes(only, store, config, handlers);
+      if (config != null) {
+        ConfigReport r = config.applyTo(store);
+        log.info("applied {}: {} created, {} updated, {} unchanged", configPath, r.created(), r.updated(), r.unchanged());
+      }
+      Store view = only.isEmpty() ? store : TypeFilter.only(store, only);
+      RunnerOptions options = RunnerOptions.defaults(RunnerSetup.runsDir(root().location()))
+          .withTotalWorkers(RunnerSetup.totalWorkers(workers, store))
+          .withExitOnIdle(!daemon);
+      Clock clock = Clock.systemUTC();
+      RunProgress progress = System.console() != null && !output.json ? new RunProgress(view, clock, out()) : null;
+      if (progress != null) {
+        handlers = progress.counting(handlers);
+        commands = progress.counting(commands);
+      }
+      Runner runner = new Runner(view, clock, options, handlers, commands);
+      log.info("run output goes to {}", options.runsDir());
+      Instant started = clock.instant();
+      stop = GracefulStop.install(runner, graceTime);
+      RunnerStats stats;
+      if (progress != null) {
+        progress.start(executable(view, handlers), runner.stats());
+      }
+      try {
+        stats = runner.run();
+      } finally {
+        if (progress != null) {
+          progress.close();
+        }
+      }
+      Duration took = Duration.between(started, clock.instant());
+      if (output.json) {
+        JsonViews.print(out(), json(stats, stop.signalled(), took));
+      } else {
+        out().println(summary(stats, stop.signalled(), took));
+      }
+      out().flush();
+      stop.succeeded();
+    } finally {
+      if (stop != null) {
+        stop.close();
+      }
+    }
+    return 0;
+  }
+
+  /** Every --type must name a type that exists (or the configuration declares) and that something can execute. */
+  private static void checkTypes(Set<String> only, Store store, ConfigFile config, Map<String, TaskHandler> handlers) {
+    Map<String, TaskType> known = new LinkedHashMap<>();
+    store.taskTypeList().forEach(t -> known.put(t.name(), t));
+    if (config != null) {
+      config.taskTypes().forEach(t -> known.put(t.name(), t));
+    }
+    for (String name : only) {
+      TaskType type = known.get(name);
+      ValidationException.check(type != null, "--type", "unknown task type '" + name + "'");
+      ValidationException.check(type.command() != null || handlers.containsKey(name), "--type",
+          "task type '" + name + "' has no command and no built-in handler, so nothing can execute it");
+    }
+  }
+
+  private static List<String> executable(Store view, Map<String, TaskHandler> handlers) {
+    return view.taskTypeList().stream()
+        .filter(t -> t.command() != null || handlers.containsKey(t.name()))
+        .map(TaskType::name)
+        .toList();
+  }
+
+  static String summary(RunnerStats s, boolean signalled, Duration took) {
+    String why = signalled ? "stopped on request" : "idle: nothing due, running or waiting for a retry";
+    return String.format(Locale.ROOT, "drover run: %s after %.1fs. Claimed %d %s: %d eventful, %d uneventful, "
+            + "%d failed; %d rescued from expired leases, %d released unfinished, %d leases lost.",
+        why, took.toMillis() / 1000.0, s.claimed(), s.claimed() == 1 ? "task" : "tasks", s.eventful(),
+        s.uneventful(), s.failed(), s.rescued(), s.released(), s.leasesLost());
+  }
+
+  private static ObjectNode json(RunnerStats s, boolean signalled, Duration took) {
+    ObjectNode o = Json.object();
+    o.put("stopped", signalled ? "signal" : "idle");
+    o.put("seconds", took.toMillis() / 1000.0);
+    o.put("claimed", s.claimed());
+    o.put("eventful", s.eventful());
+    o.put("uneventful", s.uneventful());
+    o.put("failed", s.failed());
+    o.put("rescued", s.rescued());
+    o.put("released", s.released());
+    o.put("leases_lost", s.leasesLost());
+    return o;
+  }
+}

@@ -1,0 +1,187 @@
+package dev.drover.engine.command;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.ValidationException;
+import dev.drover.engine.Outcome;
+import dev.drover.model.DurationText;
+import dev.drover.model.TaskArguments;
+import dev.drover.model.TaskType;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one attempt of a command task: fills the task type's argv from the task's arguments, starts
+ * it without a shell, keeps its stdout and stderr in the run directory, and maps how it ended to an
+ * {@link Outcome} (see {@link CommandOutcomes}).
+ *
+ * <p>Output goes to files rather than pipes, so a chatty process can never block on a full pipe
+ * that nobody reads. Stdin is closed at once, so a program that reads it sees end of input instead
+ * of waiting forever. Past the task type's timeout, or when the calling thread is interrupted (a
+ * lost lease or a shutdown), the whole process tree is killed (see {@link ProcessTree}).
+ *
+ * <p>Thread-safe and stateless: one instance serves every worker.
+ */
+public final class CommandExecutor {
+  /** How long a killed process gets between SIGTERM and SIGKILL. */
+  public static final Duration DEFAULT_KILL_GRACE = Duration.ofSeconds(2);
+  /** The command's standard output, in the run directory. */
+  public static final String STDOUT_FILE = "stdout.log";
+  /** The command's standard error, in the run directory. */
+  public static final String STDERR_FILE = "stderr.log";
+
+  private static final Logger log = LoggerFactory.getLogger(CommandExecutor.class);
+
+  private final Duration killGrace;
+
+  /** An executor with {@link #DEFAULT_KILL_GRACE}. */
+  public CommandExecutor() {
+    this(DEFAULT_KILL_GRACE);
+  }
+
+  /**
+   * @param killGrace how long a process gets to exit after SIGTERM before SIGKILL; zero or more
+   */
+  public CommandExecutor(Duration killGrace) {
+    Objects.requireNonNull(killGrace, "null killGrace");
+    ValidationException.check(!killGrace.isNegative(), "kill_grace", "must not be negative");
+    this.killGrace = killGrace;
+  }
+
+  /**
+   * Runs the command of {@code type} for a task and waits for it to end.
+   *
+   * @param type a task type with a command
+   * @param arguments the task's arguments, which fill the command's placeholders
+   * @param runDir where {@value #STDOUT_FILE} and {@value #STDERR_FILE} go; created if missing
+   * @param extraEnv set over the inherited environment and the type's {@code env}, e.g. {@code
+   *     DROVER_TASK_ID}; may be null
+   * @return the outcome; a command that cannot be filled in or started is a failed outcome, and a
+   *     timeout is a failed outcome with {@code timed_out: true}
+   * @throws InterruptedException if the calling thread is interrupted; the process tree has been
+   *     killed by then
+   */
+  public Outcome execute(TaskType type, TaskArguments arguments, Path runDir,
+      Map<String, String> extraEnv) throws InterruptedException {
+    if (type.command() == null) {
+      throw new IllegalArgumentException("task type " + type.name() + " has no command");
+    }
+    if (Thread.interrupted()) {
+      throw new InterruptedException("interrupted before starting " + type.name());
+    }
+    ProcessBuilder builder;
+    try {
+      builder = prepare(type, arguments, runDir, extraEnv);
+    } catch (ValidationException | Unstartable e) {
+      return Outcome.failed(e.getMessage());
+    }
+    Process process;
+    try {
+      process = builder.start();
+    } catch (IOException e) {
+      return Outcome.failed("cannot start '" + builder.command().get(0) + "': " + reason(e));
+    }
+    try {
+      closeStdin(process);
+      if (type.timeout() == null) {
+        process.waitFor();
+      } else if (!process.waitFor(type.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
+        return timedOut(type, process);
+      }
+    } catch (InterruptedException e) {
+      log.info("task type {}: interrupted, killing pid {} and its descendants", type.name(),
+          process.pid());
+      ProcessTree.kill(process.toHandle(), killGrace);
+      throw e;
+    }
+    return CommandOutcomes.of(process.exitValue(), runDir.resolve(STDOUT_FILE),
+        runDir.resolve(STDERR_FILE));
+  }
+
+  private static ProcessBuilder prepare(TaskType type, TaskArguments arguments, Path runDir,
+      Map<String, String> extraEnv) throws Unstartable {
+    List<String> argv = CommandTemplate.parse(type.command()).render(arguments);
+    ProcessBuilder builder = new ProcessBuilder(argv);
+    if (type.workingDir() != null) {
+      Path dir;
+      try {
+        dir = Path.of(type.workingDir()).toAbsolutePath();
+      } catch (InvalidPathException e) {
+        throw new Unstartable("working directory '" + type.workingDir() + "' is not a valid path");
+      }
+      if (!Files.isDirectory(dir)) {
+        throw new Unstartable("working directory " + dir + " does not exist");
+      }
+      builder.directory(dir.toFile());
+    }
+    try {
+      builder.environment().putAll(type.env());
+      if (extraEnv != null) {
+        builder.environment().putAll(extraEnv);
+      }
+    } catch (IllegalArgumentException e) { // a name with '=' or a NUL, which the OS cannot take
+      throw new Unstartable("bad environment variable: " + e.getMessage());
+    }
+    try {
+      Files.createDirectories(runDir);
+    } catch (IOException e) {
+      throw new Unstartable("cannot create the run directory " + runDir + ": " + e);
+    }
+    builder.redirectOutput(runDir.resolve(STDOUT_FILE).toFile());
+    builder.redirectError(runDir.resolve(STDERR_FILE).toFile());
+    return builder;
+  }
+
+  private Outcome timedOut(TaskType type, Process process) {
+    String after = DurationText.format(type.timeout());
+    log.warn("task type {}: timed out after {}, killing pid {} and its descendants", type.name(),
+        after, process.pid());
+    ProcessTree.kill(process.toHandle(), killGrace);
+    Outcome failed = Outcome.failed("timed out after " + after);
+    ObjectNode result = failed.result();
+    result.put("timed_out", true);
+    try {
+      // The tree is dead; this only waits for the JDK to collect the root's exit status.
+      if (process.waitFor(1, TimeUnit.SECONDS)) {
+        result.put("exit_code", process.exitValue());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return new Outcome(failed.status(), result);
+  }
+
+  private static void closeStdin(Process process) {
+    try {
+      process.getOutputStream().close();
+    } catch (IOException e) {
+      // The process already exited or closed its end; there is nothing to tell it.
+    }
+  }
+
+  /**
+   * The OS's words from "Cannot run program "x": error=2, No such file or directory" (the JDK puts
+   * them in the cause, prefixed with the errno).
+   */
+  private static String reason(IOException e) {
+    String text = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
+    return text == null ? e.toString() : text.replaceFirst("^error=\\d+, ", "");
+  }
+
+  /** A command that cannot be started for a reason found before trying. */
+  private static final class Unstartable extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Unstartable(String message) {
+      super(message);
+    }
+  }
+}
