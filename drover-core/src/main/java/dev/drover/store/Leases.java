@@ -172,10 +172,7 @@ final class Leases {
           ObjectNode meta = Json.object();
           meta.put("released", true);
           // The run is closed without rescheduling through the rules: a release charges nothing.
-          run.ifPresent(r -> h.createQuery(sql.get("taskRunEnd")).bind("id", r.id()).bind("ended", now)
-              .bind("status", TaskRunStatus.LOST.dbName())
-              .bind("metadata", Json.canonical(Json.merge(r.metadata(), meta)))
-              .map(rows.taskRun).one());
+          run.ifPresent(r -> runEnder.close(h, r, TaskRunStatus.LOST, meta, now));
         }
       }
       return released;

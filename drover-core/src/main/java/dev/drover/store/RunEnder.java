@@ -26,16 +26,22 @@ final class RunEnder {
     this.rows = rows;
   }
 
+  /** Ends {@code run} and reschedules its task by the rules. */
   TaskRun end(Handle h, TaskRun run, TaskRunStatus status, ObjectNode metadata, Instant at) {
-    TaskRun ended = h.createQuery(sql.get("taskRunEnd"))
+    TaskRun ended = close(h, run, status, metadata, at);
+    Task task = h.createQuery(sql.get("taskGet")).bindList("ids", List.of(run.taskId())).map(rows.task).one();
+    reschedule(h, task, status, at);
+    return ended;
+  }
+
+  /** Ends {@code run} with its metadata merged, leaving its task as it is. */
+  TaskRun close(Handle h, TaskRun run, TaskRunStatus status, ObjectNode metadata, Instant at) {
+    return h.createQuery(sql.get("taskRunEnd"))
         .bind("id", run.id())
         .bind("ended", at)
         .bind("status", status.dbName())
         .bind("metadata", Json.canonical(Json.merge(run.metadata(), metadata)))
         .map(rows.taskRun).one();
-    Task task = h.createQuery(sql.get("taskGet")).bindList("ids", List.of(run.taskId())).map(rows.task).one();
-    reschedule(h, task, status, at);
-    return ended;
   }
 
   void reschedule(Handle h, Task task, TaskRunStatus status, Instant at) {
