@@ -216,8 +216,9 @@ final class DemoCommand extends BaseCommand {
    */
   private RunnerStats runUntilDone(Store store, String type, List<Long> ids) throws InterruptedException {
     RunnerOptions options = RunnerOptions.defaults(RunnerSetup.runsDir(root().location()))
-        .withTotalWorkers(RunnerSetup.totalWorkers(null, store));
-    Runner runner = new Runner(TypeFilter.only(store, Set.of(type)), clock, options,
+        .withTotalWorkers(RunnerSetup.totalWorkers(null, store))
+        .withTypes(Set.of(type));
+    Runner runner = new Runner(store, clock, options,
         RunnerSetup.handlers(root().dataDir()), RunnerSetup.commands());
     AtomicBoolean stopped = new AtomicBoolean();
     ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {

@@ -84,23 +84,23 @@ final class RunCommand extends BaseCommand {
         ConfigReport r = config.applyTo(store);
         log.info("applied {}: {} created, {} updated, {} unchanged", configPath, r.created(), r.updated(), r.unchanged());
       }
-      Store view = only.isEmpty() ? store : TypeFilter.only(store, only);
       RunnerOptions options = RunnerOptions.defaults(RunnerSetup.runsDir(root().location()))
           .withTotalWorkers(RunnerSetup.totalWorkers(workers, store))
-          .withExitOnIdle(!daemon);
+          .withExitOnIdle(!daemon)
+          .withTypes(only);
       Clock clock = Clock.systemUTC();
-      RunProgress progress = System.console() != null && !output.json ? new RunProgress(view, clock, out()) : null;
+      RunProgress progress = System.console() != null && !output.json ? new RunProgress(store, clock, out()) : null;
       if (progress != null) {
         handlers = progress.counting(handlers);
         commands = progress.counting(commands);
       }
-      Runner runner = new Runner(view, clock, options, handlers, commands);
+      Runner runner = new Runner(store, clock, options, handlers, commands);
       log.info("run output goes to {}", options.runsDir());
       Instant started = clock.instant();
       stop = GracefulStop.install(runner, graceTime);
       RunnerStats stats;
       if (progress != null) {
-        progress.start(executable(view, handlers), runner.stats());
+        progress.start(executable(store, handlers, only), runner.stats());
       }
       try {
         stats = runner.run();
@@ -140,8 +140,10 @@ final class RunCommand extends BaseCommand {
     }
   }
 
-  private static List<String> executable(Store view, Map<String, TaskHandler> handlers) {
-    return view.taskTypeList().stream()
+  /** The types the runner will claim: those in {@code only} (all when empty) that something can execute. */
+  private static List<String> executable(Store store, Map<String, TaskHandler> handlers, Set<String> only) {
+    return store.taskTypeList().stream()
+        .filter(t -> only.isEmpty() || only.contains(t.name()))
         .filter(t -> t.command() != null || handlers.containsKey(t.name()))
         .map(TaskType::name)
         .toList();

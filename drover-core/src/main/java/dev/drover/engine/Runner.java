@@ -309,6 +309,9 @@ public final class Runner {
   }
 
   private boolean executable(TaskType type) {
+    if (!options.types().isEmpty() && !options.types().contains(type.name())) {
+      return false;
+    }
     return type.command() != null || handlers.containsKey(type.name());
   }
 

@@ -5,6 +5,7 @@ import static dev.drover.ValidationException.check;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -15,8 +16,10 @@ import java.util.UUID;
  * @param totalWorkers most tasks executing at once in this runner
  * @param pollInterval longest wait between looks for due work when nothing wakes the runner
  * @param exitOnIdle stop once nothing is due, running or waiting for a retry
+ * @param types the task types this runner claims; empty for every type it can execute
  */
-public record RunnerOptions(String owner, Path runsDir, int totalWorkers, Duration pollInterval, boolean exitOnIdle) {
+public record RunnerOptions(
+    String owner, Path runsDir, int totalWorkers, Duration pollInterval, boolean exitOnIdle, Set<String> types) {
   public static final int DEFAULT_TOTAL_WORKERS = 8;
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
 
@@ -26,23 +29,29 @@ public record RunnerOptions(String owner, Path runsDir, int totalWorkers, Durati
     check(totalWorkers > 0, "total_workers", "must be positive, got " + totalWorkers);
     check(pollInterval != null && !pollInterval.isNegative() && !pollInterval.isZero(), "poll_interval",
         "must be a positive duration");
+    types = types == null ? Set.of() : Set.copyOf(types);
   }
 
   /** Options with the defaults and an owner name made of host, pid and a random suffix. */
   public static RunnerOptions defaults(Path runsDir) {
-    return new RunnerOptions(defaultOwner(), runsDir, DEFAULT_TOTAL_WORKERS, DEFAULT_POLL_INTERVAL, true);
+    return new RunnerOptions(defaultOwner(), runsDir, DEFAULT_TOTAL_WORKERS, DEFAULT_POLL_INTERVAL, true, Set.of());
   }
 
   public RunnerOptions withTotalWorkers(int n) {
-    return new RunnerOptions(owner, runsDir, n, pollInterval, exitOnIdle);
+    return new RunnerOptions(owner, runsDir, n, pollInterval, exitOnIdle, types);
   }
 
   public RunnerOptions withPollInterval(Duration d) {
-    return new RunnerOptions(owner, runsDir, totalWorkers, d, exitOnIdle);
+    return new RunnerOptions(owner, runsDir, totalWorkers, d, exitOnIdle, types);
   }
 
   public RunnerOptions withExitOnIdle(boolean b) {
-    return new RunnerOptions(owner, runsDir, totalWorkers, pollInterval, b);
+    return new RunnerOptions(owner, runsDir, totalWorkers, pollInterval, b, types);
+  }
+
+  /** Claims only tasks of {@code names}; empty for every type the runner can execute. */
+  public RunnerOptions withTypes(Set<String> names) {
+    return new RunnerOptions(owner, runsDir, totalWorkers, pollInterval, exitOnIdle, names);
   }
 
   static String defaultOwner() {

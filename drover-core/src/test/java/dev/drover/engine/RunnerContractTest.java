@@ -162,6 +162,22 @@ abstract class RunnerContractTest {
   }
 
   @Test
+  void aRunnerLimitedToSomeTypesClaimsOnlyThose() throws Exception {
+    store.taskTypeCreate(TaskType.builder("wanted").build());
+    store.taskTypeCreate(TaskType.builder("other").build());
+    oneshots("wanted", 2);
+    oneshots("other", 2);
+    RunnerStats stats = runner(options().withTypes(Set.of("wanted")),
+        Map.of("wanted", ctx -> Outcome.eventful(), "other", ctx -> Outcome.eventful())).run();
+    assertThat(stats.claimed()).isEqualTo(2);
+    assertThat(tasks()).extracting(Task::type, Task::status).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("wanted", TaskStatus.COMPLETED),
+        org.assertj.core.groups.Tuple.tuple("wanted", TaskStatus.COMPLETED),
+        org.assertj.core.groups.Tuple.tuple("other", TaskStatus.NEXT_RUN_NOT_SCHEDULED),
+        org.assertj.core.groups.Tuple.tuple("other", TaskStatus.NEXT_RUN_NOT_SCHEDULED));
+  }
+
+  @Test
   void aStopLetsRunningWorkFinishWithinTheGrace() throws Exception {
     store.taskTypeCreate(TaskType.builder("work").maxWorkers(2).build());
     oneshots("work", 10);
