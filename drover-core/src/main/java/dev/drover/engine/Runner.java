@@ -54,6 +54,8 @@ public final class Runner {
   private final LinkedBlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
   private final Map<Lease, Running> running = new HashMap<>();
   private final RunnerStats stats = new RunnerStats();
+  /** The task types as read at the start of the current tick; loop thread only. */
+  private List<TaskType> types = List.of();
   private volatile boolean stopRequested;
   private volatile Instant stopDeadline;
 
@@ -141,6 +143,7 @@ public final class Runner {
   /** One pass: write outcomes, rescue expired leases, heartbeat, enforce timeouts, claim. */
   Tick runOnce() {
     Instant now = clock.instant();
+    types = store.taskTypeList();
     int completed = writeOutcomes(now);
     List<Long> rescuedIds = store.taskRescueExpired(now, RESCUE_BATCH);
     rescuedIds.forEach(id -> event("task_rescued", id, null));
@@ -280,7 +283,6 @@ public final class Runner {
   // ---- claims
 
   private int claim(Instant now) {
-    List<TaskType> types = store.taskTypeList();
     Map<String, Integer> groupCaps = new HashMap<>();
     for (WorkerGroup g : store.workerGroupList()) {
       groupCaps.put(g.name(), g.maxWorkers());
@@ -316,7 +318,7 @@ public final class Runner {
   }
 
   private List<String> executableTypes() {
-    return store.taskTypeList().stream().filter(this::executable).map(TaskType::name).toList();
+    return types.stream().filter(this::executable).map(TaskType::name).toList();
   }
 
   private int runningOf(TaskType type) {
