@@ -1,10 +1,16 @@
 package dev.drover.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.DroverException;
+import dev.drover.config.ConfigFile;
+import dev.drover.config.ConfigReport;
+import dev.drover.engine.command.Orphans;
 import dev.drover.internal.Json;
 import dev.drover.model.Claim;
 import dev.drover.model.Completion;
 import dev.drover.model.Lease;
+import dev.drover.model.RunnerRecord;
+import dev.drover.model.RunnerState;
 import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskType;
 import dev.drover.model.WorkerGroup;
@@ -20,12 +26,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,25 +42,44 @@ import org.slf4j.LoggerFactory;
  * whose lease was rescued meanwhile cannot overwrite the newer attempt. The loop heartbeats every
  * lease at a third of its length; a heartbeat that finds a lease lost interrupts its worker. No
  * transaction is open while work executes. The loop sleeps on the outcome queue, so a finishing
- * worker wakes it at once.
+ * worker wakes it at once, and so does new work ({@link Store#onWork}).
+ *
+ * <p>Around the loop: the runner registers in the process table and passes its {@link Gate} before
+ * it claims anything; it heartbeats its row, and stops when a newcomer asks it to (a takeover).
+ * Only the holder of the {@link Leadership} rescues expired leases and clears dead runners away.
+ * A configuration file, if given, is re-applied when it changes or on {@link #requestReload()}.
  */
 public final class Runner {
   private static final Logger log = LoggerFactory.getLogger(Runner.class);
   private static final int RESCUE_BATCH = 1000;
+  /** How often the runner's row is heartbeated and the configuration file looked at. */
+  private static final Duration HOUSEKEEPING = Duration.ofSeconds(1);
+  /** How often the leader looks for dead runners. */
+  private static final Duration PRUNE_INTERVAL = Duration.ofSeconds(2);
 
   private final Store store;
   private final Clock clock;
   private final RunnerOptions options;
   private final Map<String, TaskHandler> handlers;
   private final CommandRunner commands;
-  private final ExecutorService workers;
+  private final ProcessIdentity self = ProcessIdentity.current();
+  private final EventLog events;
+  private final WorkerPool workers;
+  private final DeadRunners dead;
+  private final Leadership leadership;
+  private final ConfigReloader reloader;
   private final LinkedBlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
   private final Map<Lease, Running> running = new HashMap<>();
   private final RunnerStats stats = new RunnerStats();
   /** The task types as read at the start of the current tick; loop thread only. */
   private List<TaskType> types = List.of();
+  private int totalWorkers;
+  private Instant nextHousekeeping = Instant.MIN;
+  private Instant nextPrune = Instant.MIN;
   private volatile boolean stopRequested;
   private volatile Instant stopDeadline;
+  private volatile String stopReason = "stopped on request";
+  private volatile boolean reloadRequested;
 
   /** Why the loop interrupted a worker. */
   private enum Cancel { NONE, TIMEOUT, LEASE_LOST, SHUTDOWN }
@@ -88,12 +110,12 @@ public final class Runner {
     this.options = options;
     this.handlers = Map.copyOf(handlers);
     this.commands = commands;
-    AtomicInteger n = new AtomicInteger();
-    this.workers = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "drover-worker-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    this.totalWorkers = options.totalWorkers();
+    this.events = new EventLog(store, clock, options.owner());
+    this.workers = new WorkerPool(totalWorkers, options.workerIdle(), events);
+    this.dead = new DeadRunners(store, self, options.runnerTimeout(), events);
+    this.leadership = new Leadership(store.runners(), options.owner(), options.leaderLease(), dead, events);
+    this.reloader = options.configFile() == null ? null : new ConfigReloader(options.configFile());
   }
 
   /** Counters of what this runner did so far. */
@@ -111,44 +133,81 @@ public final class Runner {
     wake();
   }
 
+  /** Why the runner stopped or is stopping: "stopped on request", or a takeover. */
+  public String stopReason() {
+    return stopReason;
+  }
+
+  /** Asks the runner to re-apply its configuration file at its next tick (what SIGHUP does). */
+  public void requestReload() {
+    reloadRequested = true;
+    wake();
+  }
+
   /**
    * Runs until stopped, or, with {@code exitOnIdle}, until nothing is due, running or waiting for
    * a retry. Returns what it did.
    */
   public RunnerStats run() throws InterruptedException {
-    log.info("runner {} started (total workers {})", options.owner(), options.totalWorkers());
-    ObjectNode startDetail = Json.object();
-    startDetail.put("total_workers", options.totalWorkers());
-    startDetail.put("exit_on_idle", options.exitOnIdle());
-    event("runner_started", null, startDetail);
-    try {
-      while (true) {
-        Tick tick = runOnce();
-        if (running.isEmpty() && (stopRequested || (options.exitOnIdle() && tick.claimed() == 0 && idle()))) {
-          break;
-        }
-        awaitWork();
+    Instant now = clock.instant();
+    store.runners().register(new RunnerRecord(options.owner(), self.host(), self.pid(), self.started(),
+        options.gate(), RunnerState.WAITING, now, now, null, null));
+    try (AutoCloseable subscription = store.onWork(this::wake)) {
+      Gate gate = new Gate(store.runners(), clock, options, self, dead, events);
+      if (options.gate() != null && !gate.enter(() -> stopRequested)) {
+        log.info("runner {} stopped before it became active", options.owner());
+        return stats;
       }
+      store.runners().activate(options.owner(), clock.instant());
+      log.info("runner {} started (total workers {})", options.owner(), totalWorkers);
+      ObjectNode startDetail = Json.object();
+      startDetail.put("total_workers", totalWorkers);
+      startDetail.put("exit_on_idle", options.exitOnIdle());
+      startDetail.put("pid", self.pid());
+      events.add("runner_started", null, startDetail);
+      loop();
+      log.info("runner {} stopped: {}", options.owner(), stats);
+      events.add("runner_stopped", null, Json.MAPPER.valueToTree(stats.asMap()));
+      return stats;
+    } catch (InterruptedException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new DroverException("cannot stop listening for new work", e);
     } finally {
       workers.shutdownNow();
+      leadership.release();
+      store.runners().remove(options.owner());
+      events.flush();
     }
-    log.info("runner {} stopped: {}", options.owner(), stats);
-    event("runner_stopped", null, Json.MAPPER.valueToTree(stats.asMap()));
-    return stats;
+  }
+
+  private void loop() throws InterruptedException {
+    while (true) {
+      Tick tick = runOnce();
+      if (running.isEmpty() && (stopRequested || (options.exitOnIdle() && tick.claimed() == 0 && idle()))) {
+        break;
+      }
+      awaitWork();
+    }
   }
 
   /** What one pass of the loop did. */
   record Tick(int completed, int claimed, int rescued, int leasesLost) {}
 
-  /** One pass: write outcomes, rescue expired leases, heartbeat, enforce timeouts, claim. */
+  /**
+   * One pass: write outcomes, housekeeping, the leader's services, heartbeat leases, enforce
+   * timeouts, claim.
+   */
   Tick runOnce() {
     Instant now = clock.instant();
+    housekeeping(now);
     types = store.taskTypeList();
     int completed = writeOutcomes(now);
-    List<Long> rescuedIds = store.taskRescueExpired(now, RESCUE_BATCH);
-    rescuedIds.forEach(id -> event("task_rescued", id, null));
-    int rescued = rescuedIds.size();
-    stats.rescued.addAndGet(rescued);
+    int rescued = 0;
+    if (leadership.tick(now)) {
+      rescued = rescueExpired(now);
+      pruneDeadRunners(now);
+    }
     int lost = heartbeat(now);
     enforceTimeouts(now);
     int claimed = 0;
@@ -159,7 +218,85 @@ public final class Runner {
     } else {
       claimed = claim(now);
     }
+    events.flush();
     return new Tick(completed, claimed, rescued, lost);
+  }
+
+  /** Heartbeats this runner's row (and obeys a takeover), and reloads the configuration if due. */
+  private void housekeeping(Instant now) {
+    if (now.isBefore(nextHousekeeping) && !reloadRequested) {
+      return;
+    }
+    nextHousekeeping = now.plus(HOUSEKEEPING);
+    Optional<RunnerRecord> me = store.runners().heartbeat(options.owner(), now);
+    if (me.isEmpty() && !stopRequested) {
+      // Another runner took us for dead and rescued our leases; work in hand may run twice.
+      log.error("runner {} was pruned from the process table (was it paused?); stopping", options.owner());
+      stopReason = "pruned from the process table";
+      stop(Duration.ZERO);
+    } else if (me.isPresent() && me.get().stopRequestedBy() != null && !stopRequested) {
+      RunnerRecord r = me.get();
+      Duration grace = Duration.between(now, r.stopDeadline());
+      log.info("runner {} takes over this data dir; finishing running work within {}", r.stopRequestedBy(),
+          grace.isNegative() ? Duration.ZERO : grace);
+      stopReason = "taken over by runner " + r.stopRequestedBy();
+      stop(grace.isNegative() ? Duration.ZERO : grace);
+    }
+    reload(now);
+  }
+
+  private void reload(Instant now) {
+    boolean forced = reloadRequested;
+    reloadRequested = false;
+    if (reloader == null) {
+      return;
+    }
+    try {
+      Optional<ConfigFile> config = reloader.changed(forced);
+      if (config.isEmpty()) {
+        return;
+      }
+      ConfigReport report = config.get().applyTo(store);
+      String total = config.get().limits().get("total_workers");
+      if (total != null && !options.totalWorkersFixed()) {
+        totalWorkers = Integer.parseInt(total);
+        workers.resize(totalWorkers);
+      }
+      log.info("reloaded {}: {} created, {} updated, {} unchanged; total workers {}", reloader.file(),
+          report.created(), report.updated(), report.unchanged(), totalWorkers);
+      ObjectNode d = Json.object();
+      d.put("file", reloader.file().toString());
+      d.put("created", report.created());
+      d.put("updated", report.updated());
+      d.put("unchanged", report.unchanged());
+      d.put("total_workers", totalWorkers);
+      events.add("config_reloaded", null, d);
+    } catch (DroverException e) {
+      log.warn("configuration not reloaded, the previous one stays: {}", e.getMessage());
+      ObjectNode d = Json.object();
+      d.put("file", reloader.file().toString());
+      d.put("error", e.getMessage());
+      events.add("config_reload_failed", null, d);
+    }
+  }
+
+  private int rescueExpired(Instant now) {
+    List<Long> rescuedIds = store.taskRescueExpired(now, RESCUE_BATCH);
+    rescuedIds.forEach(id -> events.add("task_rescued", id, null));
+    stats.rescued.addAndGet(rescuedIds.size());
+    return rescuedIds.size();
+  }
+
+  private void pruneDeadRunners(Instant now) {
+    if (now.isBefore(nextPrune)) {
+      return;
+    }
+    nextPrune = now.plus(PRUNE_INTERVAL);
+    for (RunnerRecord r : store.runners().list()) {
+      if (!r.name().equals(options.owner()) && dead.isDead(r, now)) {
+        dead.bury(r, now);
+      }
+    }
   }
 
   private boolean idle() {
@@ -266,7 +403,7 @@ public final class Runner {
   }
 
   private void event(String kind, Long taskId, ObjectNode detail) {
-    store.eventAppend(List.of(dev.drover.model.Event.of(clock.instant(), kind, options.owner(), taskId, detail)));
+    events.add(kind, taskId, detail);
   }
 
   private static ObjectNode attemptDetail(Lease lease) {
@@ -292,7 +429,7 @@ public final class Runner {
       if (!executable(type)) {
         continue;
       }
-      int free = Math.min(type.maxWorkers() - runningOf(type), options.totalWorkers() - running.size());
+      int free = Math.min(type.maxWorkers() - runningOf(type), totalWorkers - running.size());
       if (type.workerGroup() != null && groupCaps.containsKey(type.workerGroup())) {
         free = Math.min(free, groupCaps.get(type.workerGroup()) - runningInGroup(type.workerGroup()));
       }
@@ -351,7 +488,8 @@ public final class Runner {
     if (r.type.command() != null) {
       Map<String, String> env = Map.of(
           "DROVER_TASK_ID", Long.toString(r.claim.task().id()),
-          "DROVER_RUN_ID", r.claim.run().backendId());
+          "DROVER_RUN_ID", r.claim.run().backendId(),
+          Orphans.RUNNER_ENV, options.owner());
       return commands.run(r.type, r.claim.task().arguments(), runDir, env);
     }
     Files.createDirectories(runDir);

@@ -56,8 +56,14 @@ final class JdbiStore implements Store {
   private final AutoCloseable pool;
   private final RunEnder runEnder;
   private final Leases leases;
+  private final RunnerTable runners;
+  private final WorkSignal work;
 
-  JdbiStore(Jdbi jdbi, Dialect dialect, AutoCloseable pool) {
+  /**
+   * @param database identifies the database within this process, for in-process wake-ups
+   * @param postgresUrl the JDBC URL other processes are notified through, or null on SQLite
+   */
+  JdbiStore(Jdbi jdbi, Dialect dialect, AutoCloseable pool, String database, String postgresUrl) {
     this.jdbi = jdbi;
     this.dialect = dialect;
     this.sql = new SqlFiles(dialect);
@@ -65,6 +71,26 @@ final class JdbiStore implements Store {
     this.pool = pool;
     this.runEnder = new RunEnder(sql, rows);
     this.leases = new Leases(jdbi, sql, rows, runEnder);
+    this.runners = new JdbiRunnerTable(jdbi, sql, dialect);
+    this.work = new WorkSignal(database, jdbi, postgresUrl);
+  }
+
+  @Override
+  public RunnerTable runners() {
+    return runners;
+  }
+
+  @Override
+  public AutoCloseable onWork(Runnable listener) {
+    return work.subscribe(listener);
+  }
+
+  /** Wakes runners if {@code changed}, then returns {@code result}. */
+  private <T> T signalIf(boolean changed, T result) {
+    if (changed) {
+      work.signal();
+    }
+    return result;
   }
 
   @Override
@@ -156,7 +182,7 @@ final class JdbiStore implements Store {
 
   @Override
   public List<Task> taskCreate(List<NewTask> tasks, Instant now) {
-    return jdbi.inTransaction(h -> {
+    List<Task> out = jdbi.inTransaction(h -> {
       Map<String, TaskType> types = new LinkedHashMap<>();
       Map<DuplicateKey, Task> created = new LinkedHashMap<>();
       List<Task> result = new ArrayList<>();
@@ -178,6 +204,7 @@ final class JdbiStore implements Store {
       }
       return result;
     });
+    return signalIf(!out.isEmpty(), out);
   }
 
   /** The fields that make two tasks the same task (next_run only matters for one-shot tasks). */
@@ -244,11 +271,12 @@ final class JdbiStore implements Store {
       return 0;
     }
     String query = exceptCompleted ? "taskSetStatusExceptCompleted" : "taskSetStatus";
-    return jdbi.withHandle(h -> {
+    int changed = jdbi.withHandle(h -> {
       Update update = h.createUpdate(sql.get(query)).bindList("ids", ids)
           .bind("status", status.dbName()).bind("next_run", nextRun);
       return exceptCompleted ? update.bind("now", now).execute() : update.execute();
     });
+    return signalIf(changed > 0 && status == TaskStatus.NEXT_RUN_NOT_SCHEDULED, changed);
   }
 
   @Override
@@ -256,8 +284,9 @@ final class JdbiStore implements Store {
     if (ids.isEmpty()) {
       return 0;
     }
-    return jdbi.withHandle(h -> h.createUpdate(sql.get("taskEnable"))
+    int enabled = jdbi.withHandle(h -> h.createUpdate(sql.get("taskEnable"))
         .bindList("ids", ids).bind("next_run", Objects.requireNonNull(nextRun, "null nextRun")).execute());
+    return signalIf(enabled > 0, enabled);
   }
 
   @Override
@@ -379,12 +408,20 @@ final class JdbiStore implements Store {
 
   @Override
   public List<Long> taskRescueExpired(Instant now, int limit) {
-    return leases.rescueExpired(now, limit);
+    List<Long> rescued = leases.rescueExpired(now, limit);
+    return signalIf(!rescued.isEmpty(), rescued);
+  }
+
+  @Override
+  public List<Long> taskRescueOwner(String owner, Instant now, boolean charge) {
+    List<Long> rescued = leases.rescueOwner(owner, now, charge);
+    return signalIf(!rescued.isEmpty(), rescued);
   }
 
   @Override
   public int taskRelease(String owner, List<Lease> held, Instant now) {
-    return leases.release(owner, held, now);
+    int released = leases.release(owner, held, now);
+    return signalIf(released > 0, released);
   }
 
   @Override
@@ -464,6 +501,7 @@ final class JdbiStore implements Store {
 
   @Override
   public void close() {
+    work.close();
     try {
       pool.close();
     } catch (Exception e) {

@@ -137,45 +137,63 @@ final class Leases {
   }
 
   List<Long> rescueExpired(Instant now, int limit) {
+    return jdbi.inTransaction(h -> rescue(h, h.createQuery(sql.get("taskLeaseExpired"))
+        .bind("now", now).bind("limit", limit).map(rows.leased).list(), now));
+  }
+
+  /** Takes back the leases of a runner that is gone: rescued (charged) or released (not). */
+  List<Long> rescueOwner(String owner, Instant now, boolean charge) {
     return jdbi.inTransaction(h -> {
-      List<Rows.Leased> expired = h.createQuery(sql.get("taskLeaseExpired"))
-          .bind("now", now).bind("limit", limit).map(rows.leased).list();
-      List<Long> rescued = new ArrayList<>();
-      for (Rows.Leased e : expired) {
-        Task t = e.task();
-        int attempt = e.attempt();
-        ObjectNode meta = Json.object();
-        meta.put("rescued", true);
-        Optional<TaskRun> run = openRun(h, new Lease(t.id(), attempt));
-        if (run.isPresent()) {
-          runEnder.end(h, run.get(), TaskRunStatus.LOST, meta, now);
-        } else {
-          runEnder.reschedule(h, t, TaskRunStatus.LOST, now);
-        }
-        rescued.add(t.id());
+      List<Rows.Leased> held = h.createQuery(sql.get("taskLeasedBy")).bind("owner", owner).map(rows.leased).list();
+      if (charge) {
+        return rescue(h, held, now);
       }
-      return rescued;
+      List<Long> released = new ArrayList<>();
+      for (Rows.Leased l : held) {
+        if (release(h, owner, new Lease(l.task().id(), l.attempt()), now)) {
+          released.add(l.task().id());
+        }
+      }
+      return released;
     });
+  }
+
+  /** Ends the open runs of {@code leased} as {@code lost} and reschedules them as a failed attempt. */
+  private List<Long> rescue(Handle h, List<Rows.Leased> leased, Instant now) {
+    List<Long> rescued = new ArrayList<>();
+    for (Rows.Leased e : leased) {
+      Task t = e.task();
+      ObjectNode meta = Json.object();
+      meta.put("rescued", true);
+      Optional<TaskRun> run = openRun(h, new Lease(t.id(), e.attempt()));
+      if (run.isPresent()) {
+        runEnder.end(h, run.get(), TaskRunStatus.LOST, meta, now);
+      } else {
+        runEnder.reschedule(h, t, TaskRunStatus.LOST, now);
+      }
+      rescued.add(t.id());
+    }
+    return rescued;
   }
 
   int release(String owner, List<Lease> leases, Instant now) {
     if (leases.isEmpty()) {
       return 0;
     }
-    return jdbi.inTransaction(h -> {
-      int released = 0;
-      for (Lease l : leases) {
-        Optional<TaskRun> run = heldRun(h, owner, l);
-        if (h.createUpdate(sql.get("taskRelease")).bind("id", l.taskId()).bind("owner", owner)
-            .bind("attempt", l.attempt()).bind("now", now).execute() == 1) {
-          released++;
-          ObjectNode meta = Json.object();
-          meta.put("released", true);
-          // The run is closed without rescheduling through the rules: a release charges nothing.
-          run.ifPresent(r -> runEnder.close(h, r, TaskRunStatus.LOST, meta, now));
-        }
-      }
-      return released;
-    });
+    return jdbi.inTransaction(h -> (int) leases.stream().filter(l -> release(h, owner, l, now)).count());
+  }
+
+  /** Gives one lease back without charging it; false if {@code owner} no longer holds it. */
+  private boolean release(Handle h, String owner, Lease l, Instant now) {
+    Optional<TaskRun> run = heldRun(h, owner, l);
+    if (h.createUpdate(sql.get("taskRelease")).bind("id", l.taskId()).bind("owner", owner)
+        .bind("attempt", l.attempt()).bind("now", now).execute() != 1) {
+      return false;
+    }
+    ObjectNode meta = Json.object();
+    meta.put("released", true);
+    // The run is closed without rescheduling through the rules: a release charges nothing.
+    run.ifPresent(r -> runEnder.close(h, r, TaskRunStatus.LOST, meta, now));
+    return true;
   }
 }

@@ -33,6 +33,16 @@ public interface Store extends AutoCloseable {
   /** Which database this store runs on. */
   Dialect dialect();
 
+  /** The process table and leader leases. */
+  RunnerTable runners();
+
+  /**
+   * Calls {@code listener}, from any thread, whenever tasks may have become due: created, enabled,
+   * released or rescued, by this process or (on PostgreSQL) by another. Runners use it to wake up;
+   * it is a hint, so they still poll. Closing the returned handle unsubscribes.
+   */
+  AutoCloseable onWork(Runnable listener);
+
   // ---- task types, worker groups, settings
 
   /** Creates {@code type} unless one of that name exists (the first definition wins); true if created. */
@@ -133,6 +143,13 @@ public interface Store extends AutoCloseable {
    * and reschedules their tasks as a failed attempt. Returns the rescued task ids.
    */
   List<Long> taskRescueExpired(Instant now, int limit);
+
+  /**
+   * Takes back every lease {@code owner} holds, because that runner is gone: with {@code charge}
+   * as the rescuer does (runs {@code lost}, a failed attempt), else as a release (due now, nothing
+   * charged). Returns the task ids.
+   */
+  List<Long> taskRescueOwner(String owner, Instant now, boolean charge);
 
   /**
    * Gives back leases {@code owner} holds without charging an attempt: the task is due at

@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * <p>A process that detaches itself (double fork and {@code setsid}) before the listing escapes;
  * Java cannot create process groups or cgroups to catch it.
  */
-final class ProcessTree {
+public final class ProcessTree {
   private static final Logger log = LoggerFactory.getLogger(ProcessTree.class);
   private static final Duration KILL_WAIT = Duration.ofSeconds(5);
   private static final int KILL_ROUNDS = 3;
@@ -45,7 +45,7 @@ final class ProcessTree {
    * every process is gone or the kill rounds are spent. An interrupt during the wait cuts the grace
    * short (SIGKILL follows at once) and is restored on return.
    */
-  static void kill(ProcessHandle root, Duration grace) {
+  public static void kill(ProcessHandle root, Duration grace) {
     Set<ProcessHandle> tree = snapshot(List.of(root));
     tree.stream().filter(p -> !p.equals(root)).forEach(ProcessHandle::destroy);
     root.destroy();
@@ -94,7 +94,7 @@ final class ProcessTree {
   }
 
   /** Alive and able to run: not gone, and not a zombie waiting for its parent to collect it. */
-  static boolean isRunning(ProcessHandle process) {
+  public static boolean isRunning(ProcessHandle process) {
     if (!process.isAlive()) {
       return false;
     }

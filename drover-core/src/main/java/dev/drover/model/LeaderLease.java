@@ -1,0 +1,6 @@
+package dev.drover.model;
+
+import java.time.Instant;
+
+/** Who runs a singleton service, and until when unless renewed. */
+public record LeaderLease(String service, String holder, Instant leaseUntil) {}

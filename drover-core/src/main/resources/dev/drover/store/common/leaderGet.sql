@@ -1,0 +1,1 @@
+SELECT * FROM leader WHERE service = :service

@@ -1,0 +1,1 @@
+DELETE FROM leader WHERE service = :service AND holder = :holder

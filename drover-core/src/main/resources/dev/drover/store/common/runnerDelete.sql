@@ -1,0 +1,1 @@
+DELETE FROM runner WHERE name = :name

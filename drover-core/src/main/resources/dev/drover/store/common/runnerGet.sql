@@ -1,0 +1,1 @@
+SELECT * FROM runner WHERE name = :name

@@ -1,0 +1,1 @@
+UPDATE runner SET heartbeat = :now WHERE name = :name

@@ -1,0 +1,7 @@
+-- The leases a runner holds, for rescuing them when it is found dead. Scans
+-- task_leased_by_next_run, which holds only leased tasks.
+SELECT *
+FROM task
+WHERE owner = :owner
+  AND status = 'next_run_scheduled'
+ORDER BY id
