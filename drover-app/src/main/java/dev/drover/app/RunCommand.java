@@ -6,6 +6,7 @@ import dev.drover.ValidationException;
 import dev.drover.config.ConfigFile;
 import dev.drover.config.ConfigReport;
 import dev.drover.engine.CommandRunner;
+import dev.drover.engine.ProcessIdentity;
 import dev.drover.engine.Runner;
 import dev.drover.engine.RunnerOptions;
 import dev.drover.engine.RunnerStats;
@@ -39,7 +40,15 @@ import picocli.CommandLine.Option;
         + "stopped. SIGTERM or Ctrl-C stops claiming, lets running work finish within --grace, then gives "
         + "back what is left without charging an attempt, and exits 0. The configuration file is applied "
         + "first, as 'drover init' does. Lifecycle lines go to stderr; on a terminal a progress line "
-        + "shows, per task type, the tasks due and running and the runs done and failed."})
+        + "shows, per task type, the tasks due and running and the runs done and failed.",
+    "",
+    "One data dir has one active runner. A second 'drover run' on it takes over: the active runner is asked "
+        + "to stop, gets --takeover-grace to finish its work (then it is killed, if on this host), and the "
+        + "newcomer starts once it is gone. With --standby the newcomer waits instead, and starts when the "
+        + "active runner has gone. A runner killed outright never blocks its successor.",
+    "",
+    "The configuration file is re-applied when it changes, or on SIGHUP: task types, worker groups and "
+        + "limits.total_workers (unless --workers is given) take effect without dropping running work."})
 final class RunCommand extends BaseCommand {
   private static final Logger log = LoggerFactory.getLogger(RunCommand.class);
 
@@ -60,6 +69,15 @@ final class RunCommand extends BaseCommand {
           + "command or a built-in handler.")
   List<String> types;
 
+  @Option(names = "--takeover-grace", paramLabel = "DURATION", defaultValue = "5s",
+      description = "When taking over this data dir, how long the active runner gets to finish before it is "
+          + "killed. Default: ${DEFAULT-VALUE}.")
+  String takeoverGrace;
+
+  @Option(names = "--standby", description = "If a runner is active on this data dir, wait for it to go "
+      + "instead of taking over.")
+  boolean standby;
+
   @Mixin
   JsonOption output;
 
@@ -68,6 +86,9 @@ final class RunCommand extends BaseCommand {
     Inputs.positive("--workers", workers);
     Duration graceTime = Inputs.duration("--grace", grace);
     ValidationException.check(!graceTime.isNegative(), "--grace", "must not be negative, got " + grace);
+    Duration takeoverTime = Inputs.duration("--takeover-grace", takeoverGrace);
+    ValidationException.check(!takeoverTime.isNegative(), "--takeover-grace",
+        "must not be negative, got " + takeoverGrace);
     Set<String> only = new LinkedHashSet<>(Inputs.each("--type", types, (option, text) -> {
       ValidationException.check(!text.isEmpty(), option, "a task type name is required");
       return text;
@@ -87,7 +108,9 @@ final class RunCommand extends BaseCommand {
       RunnerOptions options = RunnerOptions.defaults(RunnerSetup.runsDir(root().location()))
           .withTotalWorkers(RunnerSetup.totalWorkers(workers, store))
           .withExitOnIdle(!daemon)
-          .withTypes(only);
+          .withTypes(only)
+          .withGate(gate(), takeoverTime, standby)
+          .withConfigFile(configPath, workers != null);
       Clock clock = Clock.systemUTC();
       RunProgress progress = System.console() != null && !output.json ? new RunProgress(store, clock, out()) : null;
       if (progress != null) {
@@ -98,6 +121,7 @@ final class RunCommand extends BaseCommand {
       log.info("run output goes to {}", options.runsDir());
       Instant started = clock.instant();
       stop = GracefulStop.install(runner, graceTime);
+      ReloadSignal.install(runner);
       RunnerStats stats;
       if (progress != null) {
         progress.start(executable(store, handlers, only), runner.stats());
@@ -111,9 +135,9 @@ final class RunCommand extends BaseCommand {
       }
       Duration took = Duration.between(started, clock.instant());
       if (output.json) {
-        JsonViews.print(out(), json(stats, stop.signalled(), took));
+        JsonViews.print(out(), json(stats, why(stop, runner), took));
       } else {
-        out().println(summary(stats, stop.signalled(), took));
+        out().println(summary(stats, why(stop, runner), took));
       }
       out().flush();
       stop.succeeded();
@@ -149,17 +173,28 @@ final class RunCommand extends BaseCommand {
         .toList();
   }
 
-  static String summary(RunnerStats s, boolean signalled, Duration took) {
-    String why = signalled ? "stopped on request" : "idle: nothing due, running or waiting for a retry";
+  /** The gate of this data dir on this host: one active runner each. */
+  private String gate() {
+    Path dir = root().dataDir().toAbsolutePath().normalize();
+    return ProcessIdentity.current().host() + ":" + dir;
+  }
+
+  /** Why the runner stopped: a signal, a takeover (or pruning), or idleness; null for idle. */
+  private static String why(GracefulStop stop, Runner runner) {
+    return stop.signalled() ? "stopped on request" : runner.stopReason();
+  }
+
+  static String summary(RunnerStats s, String stopReason, Duration took) {
+    String why = stopReason != null ? stopReason : "idle: nothing due, running or waiting for a retry";
     return String.format(Locale.ROOT, "drover run: %s after %.1fs. Claimed %d %s: %d eventful, %d uneventful, "
             + "%d failed; %d rescued from expired leases, %d released unfinished, %d leases lost.",
         why, took.toMillis() / 1000.0, s.claimed(), s.claimed() == 1 ? "task" : "tasks", s.eventful(),
         s.uneventful(), s.failed(), s.rescued(), s.released(), s.leasesLost());
   }
 
-  private static ObjectNode json(RunnerStats s, boolean signalled, Duration took) {
+  private static ObjectNode json(RunnerStats s, String stopReason, Duration took) {
     ObjectNode o = Json.object();
-    o.put("stopped", signalled ? "signal" : "idle");
+    o.put("stopped", stopReason != null ? stopReason : "idle");
     o.put("seconds", took.toMillis() / 1000.0);
     o.put("claimed", s.claimed());
     o.put("eventful", s.eventful());
