@@ -36,8 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The runner against a real store, on every database. */
 @Timeout(120)
-abstract class RunnerContractTest {
+abstract class RunnerContractTest implements RunnerLifecycleContract {
   @TempDir Path dir;
+  StoreLocation location;
   Store store;
   final ExecutorService background = Executors.newCachedThreadPool();
 
@@ -45,7 +46,28 @@ abstract class RunnerContractTest {
 
   @BeforeEach
   void open() {
-    store = Stores.open(freshLocation());
+    location = freshLocation();
+    store = Stores.open(location);
+  }
+
+  @Override
+  public Store store() {
+    return store;
+  }
+
+  @Override
+  public Store openAnother() {
+    return Stores.open(location);
+  }
+
+  @Override
+  public ExecutorService background() {
+    return background;
+  }
+
+  @Override
+  public Path dir() {
+    return dir;
   }
 
   @AfterEach
@@ -54,11 +76,13 @@ abstract class RunnerContractTest {
     store.close();
   }
 
-  RunnerOptions options() {
+  @Override
+  public RunnerOptions options() {
     return RunnerOptions.defaults(dir.resolve("runs")).withPollInterval(Duration.ofMillis(20));
   }
 
-  Runner runner(RunnerOptions options, Map<String, TaskHandler> handlers) {
+  @Override
+  public Runner runner(RunnerOptions options, Map<String, TaskHandler> handlers) {
     return new Runner(store, Clock.systemUTC(), options, handlers, (t, a, d, e) -> {
       throw new IllegalStateException("no command tasks here");
     });
