@@ -1,0 +1,220 @@
+package dev.drover.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.drover.Drover;
+import dev.drover.model.Event;
+import dev.drover.model.NewTask;
+import dev.drover.model.RunnerRecord;
+import dev.drover.model.Task;
+import dev.drover.model.TaskArguments;
+import dev.drover.model.TaskQuery;
+import dev.drover.model.TaskRun;
+import dev.drover.model.TaskRunStatus;
+import dev.drover.model.TaskStatus;
+import dev.drover.store.StoreLocation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runner processes on one data dir, through the real jar: a newcomer takes over after the active
+ * runner drains, a standby waits, a runner killed with SIGKILL blocks nobody and leaves no process
+ * behind, and SIGHUP reloads the configuration. On every database (subclasses).
+ */
+abstract class RunnerProcessIT {
+  private static final String CONFIG = """
+      task_types:
+        slow:
+          max_workers: 2
+          command: [sleep, "0.2"]
+        hang:
+          num_retries: 0
+          command: [sh, -c, "echo $$ > \\"$0\\"; exec sleep 59.25", "{args.0}"]
+      """;
+
+  @TempDir
+  Path tmp;
+
+  /** Options naming the database (e.g. --db URL), put before the command. */
+  abstract List<Object> dbOptions();
+
+  abstract StoreLocation location();
+
+  private Path data() {
+    return tmp.resolve("data");
+  }
+
+  private Object[] args(Object... command) {
+    List<Object> all = new ArrayList<>(List.of("--data-dir", data()));
+    all.addAll(dbOptions());
+    all.addAll(List.of(command));
+    return all.toArray();
+  }
+
+  private DroverCli.Result drover(Object... command) {
+    return DroverCli.in(tmp).run(args(command));
+  }
+
+  private DroverCli.Started start(Object... command) {
+    return DroverCli.in(tmp).start(args(command));
+  }
+
+  private void init() {
+    Fixtures.write(data().resolve("drover.yaml"), CONFIG);
+    drover("init").ok();
+  }
+
+  private List<Event> events(Drover api, String kind) {
+    return api.store().eventList(0, 100_000).stream().filter(e -> e.kind().equals(kind)).toList();
+  }
+
+  @Test
+  void aSecondRunnerTakesOverOnlyAfterTheFirstHasDrainedAndLeft() throws Exception {
+    init();
+    DroverCli.Started first = null;
+    try (Drover api = Drover.open(location())) {
+      // Enough work that the newcomer's start-up does not outlast it.
+      api.taskCreate(IntStream.range(0, 60)
+          .mapToObj(i -> NewTask.oneshot("slow", TaskArguments.of(List.of(i), null))).toList());
+      first = start("run", "--daemon", "--workers", "2", "--json");
+      waitFor(() -> !api.taskRuns(List.of(), null, 10).isEmpty(), first);
+      DroverCli.Started second = start("run", "--json", "--takeover-grace", "30s");
+
+      DroverCli.Result a = first.finish(60);
+      assertThat(a.exitCode()).as(a.toString()).isZero();
+      assertThat(a.json().get("stopped").asText()).startsWith("taken over by runner");
+      DroverCli.Result b = second.finish(120);
+      assertThat(b.exitCode()).as(b.toString()).isZero();
+
+      assertThat(api.taskSearch(TaskQuery.all())).extracting(Task::status).containsOnly(TaskStatus.COMPLETED);
+      Map<String, List<TaskRun>> byRunner = api.taskRuns(List.of(), null, 1000).stream()
+          .collect(Collectors.groupingBy(r -> r.metadata().get("worker").asText()));
+      assertThat(byRunner).hasSize(2);
+      String firstOwner = events(api, "runner_started").get(0).runner();
+      List<TaskRun> ofFirst = byRunner.get(firstOwner);
+      List<TaskRun> ofSecond = byRunner.entrySet().stream().filter(e -> !e.getKey().equals(firstOwner))
+          .findFirst().orElseThrow().getValue();
+      assertThat(ofFirst).as("drained, none released").allMatch(r -> r.status() == TaskRunStatus.EVENTFUL);
+      Instant lastEnd = ofFirst.stream().map(TaskRun::ended).max(Instant::compareTo).orElseThrow();
+      Instant firstStart = ofSecond.stream().map(TaskRun::started).min(Instant::compareTo).orElseThrow();
+      assertThat(firstStart).as("the newcomer claims nothing before the old runner is done").isAfterOrEqualTo(lastEnd);
+      assertThat(events(api, "runner_took_over")).singleElement()
+          .satisfies(e -> assertThat(e.detail().get("from").asText()).isEqualTo(firstOwner));
+      assertThat(api.store().runners().list()).isEmpty();
+    } finally {
+      if (first != null) {
+        first.process().destroyForcibly();
+      }
+    }
+  }
+
+  @Test
+  void aStandbyStartsOnlyAfterTheActiveRunnerIsGone() throws Exception {
+    init();
+    DroverCli.Started active = start("run", "--daemon");
+    DroverCli.Started standby = null;
+    try (Drover api = Drover.open(location())) {
+      waitFor(() -> events(api, "runner_started").size() == 1, active);
+      standby = start("run", "--standby", "--json");
+      waitFor(() -> api.store().runners().list().size() == 2, standby);
+      Thread.sleep(2000);
+      assertThat(active.process().isAlive()).isTrue();
+      assertThat(standby.process().isAlive()).as("still waiting").isTrue();
+      assertThat(api.store().runners().list()).extracting(RunnerRecord::stopRequestedBy).containsOnlyNulls();
+      assertThat(events(api, "runner_started")).hasSize(1);
+
+      active.process().destroy(); // SIGTERM
+      assertThat(active.finish(60).exitCode()).isZero();
+      DroverCli.Result b = standby.finish(60);
+      assertThat(b.exitCode()).as(b.toString()).isZero();
+      List<Event> started = events(api, "runner_started");
+      assertThat(started).hasSize(2);
+      assertThat(started.get(1).id()).isGreaterThan(events(api, "runner_stopped").get(0).id());
+    } finally {
+      active.process().destroyForcibly();
+      if (standby != null) {
+        standby.process().destroyForcibly();
+      }
+    }
+  }
+
+  @Test
+  void aRunnerKilledWithSigkillBlocksNobodyAndLeavesNoProcessBehind() throws Exception {
+    init();
+    Path pidFile = tmp.resolve("hang.pid");
+    drover("task", "add", "--type", "hang", "--policy", "oneshot", "--args", "[\"" + pidFile + "\"]").ok();
+    DroverCli.Started killed = start("run", "--daemon");
+    try (Drover api = Drover.open(location())) {
+      waitFor(() -> Files.exists(pidFile) && !readPid(pidFile).isEmpty(), killed);
+      long orphan = Long.parseLong(readPid(pidFile));
+      killed.process().destroyForcibly(); // SIGKILL: no chance to clean up
+      killed.process().waitFor();
+      assertThat(ProcessHandle.of(orphan).map(ProcessHandle::isAlive)).as("its command outlives it").contains(true);
+
+      DroverCli.Result next = drover("run", "--json");
+      assertThat(next.exitCode()).as(next.toString()).isZero();
+      waitFor(() -> ProcessHandle.of(orphan).map(p -> !p.isAlive()).orElse(true), null);
+      assertThat(events(api, "runner_pruned")).singleElement().satisfies(e -> {
+        assertThat(e.detail().get("rescued").asInt()).isEqualTo(1);
+        assertThat(e.detail().get("orphans_killed").asInt()).isGreaterThanOrEqualTo(1);
+      });
+      TaskRun run = api.taskRuns(List.of(), null, 10).get(0);
+      assertThat(run.status()).isEqualTo(TaskRunStatus.LOST);
+      assertThat(run.metadata().get("rescued").asBoolean()).isTrue();
+      assertThat(api.store().runners().list()).isEmpty();
+    } finally {
+      killed.process().destroyForcibly();
+    }
+  }
+
+  @Test
+  void sighupReloadsTheConfigurationWithoutStopping() throws Exception {
+    init();
+    DroverCli.Started daemon = start("run", "--daemon");
+    try (Drover api = Drover.open(location())) {
+      waitFor(() -> events(api, "runner_started").size() == 1, daemon);
+      Fixtures.write(data().resolve("drover.yaml"), CONFIG.replace("max_workers: 2", "max_workers: 5"));
+      waitFor(() -> api.taskType("slow").orElseThrow().maxWorkers() == 5, daemon);
+      int reloads = events(api, "config_reloaded").size();
+      new ProcessBuilder("kill", "-HUP", Long.toString(daemon.process().pid())).start().waitFor();
+      waitFor(() -> events(api, "config_reloaded").size() == reloads + 1, daemon);
+      assertThat(daemon.process().isAlive()).isTrue();
+      daemon.process().destroy();
+      DroverCli.Result r = daemon.finish(60);
+      assertThat(r.exitCode()).as(r.toString()).isZero();
+      assertThat(r.stderr()).contains("SIGHUP", "reloaded");
+    } finally {
+      daemon.process().destroyForcibly();
+    }
+  }
+
+  private static String readPid(Path file) {
+    try {
+      return Files.readString(file).trim();
+    } catch (java.io.IOException e) {
+      return "";
+    }
+  }
+
+  private static void waitFor(BooleanSupplier condition, DroverCli.Started process) throws InterruptedException {
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
+    while (!condition.getAsBoolean()) {
+      if (Instant.now().isAfter(deadline)) {
+        throw new AssertionError("condition not met within 60s"
+            + (process == null ? "" : "; stderr so far:\n" + process.stderrSoFar()));
+      }
+      Thread.sleep(100);
+    }
+  }
+}
