@@ -39,6 +39,7 @@ import picocli.CommandLine.ScopeType;
       StatusCommand.class,
       ArchiveCommand.class,
       EventsCommand.class,
+      RunnersCommand.class,
       HelpCommand.class
     })
 public final class DroverCommand {
