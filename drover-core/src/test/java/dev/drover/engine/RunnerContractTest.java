@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The runner against a real store, on every database. */
 @Timeout(120)
-abstract class RunnerContractTest {
+abstract class RunnerContractTest implements PerKeyRunnerContract {
   @TempDir Path dir;
   Store store;
   final ExecutorService background = Executors.newCachedThreadPool();
