@@ -32,7 +32,7 @@ import java.util.Objects;
  *     maxPerKey}, e.g. {@code owner}; null for no per-key limit
  * @param maxPerKey most tasks of one key value running at once (across all runners); null when
  *     {@code concurrencyKey} is null. Claims of such a type take keys round-robin and ignore
- *     priorities.
+ *     priorities; {@code taskGrabReady} (no leases) does not apply the limit.
  */
 public record TaskType(
     String name,
