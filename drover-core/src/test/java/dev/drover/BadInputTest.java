@@ -45,6 +45,7 @@ class BadInputTest {
     drover = Drover.open(StoreLocation.dataDir(dir.resolve("data")), TestClock.at("2026-01-01T00:00:00Z"));
     drover.taskTypeCreate(TaskType.builder("load-git").intervals(HOUR, HOUR, HOUR).build());
     drover.taskTypeCreate(TaskType.builder("checksum").build());
+    drover.taskTypeCreate(TaskType.builder("build").perKeyLimit("owner", 2).build());
     drover.taskCreate(List.of(NewTask.recurring("load-git", TaskArguments.of(List.of("a"), null))));
   }
 
@@ -72,6 +73,14 @@ class BadInputTest {
         bad("retry_delay", d -> d.taskTypeCreate(TaskType.builder("t").retryDelay(Duration.ofSeconds(-1)).build())),
         bad("name", d -> d.taskTypeCreate(TaskType.builder("has space").build())),
         bad("command", d -> d.taskTypeCreate(TaskType.builder("t").command(List.of()).build())),
+        bad("max_per_key", d -> d.taskTypeCreate(TaskType.builder("t").concurrencyKey("owner").build())),
+        bad("concurrency_key", d -> d.taskTypeCreate(TaskType.builder("t").maxPerKey(2).build())),
+        bad("concurrency_key", d -> d.taskTypeCreate(TaskType.builder("t").perKeyLimit(" ", 2).build())),
+        bad("max_per_key", d -> d.taskTypeCreate(TaskType.builder("t").perKeyLimit("owner", 0).build())),
+        bad("kwargs.owner", d -> d.taskCreate(List.of(
+            NewTask.oneshot("build", TaskArguments.of(null, java.util.Map.of("owner", "alice"))),
+            NewTask.oneshot("build", TaskArguments.of(null, java.util.Map.of("user", "bob")))))),
+        bad("kwargs.owner", d -> d.taskCreate(List.of(NewTask.oneshot("build", TaskArguments.parse(null, "{\"owner\": null}"))))),
         bad("retries_left", d -> d.taskCreate(List.of(new NewTask("load-git", null, null, TaskPolicy.ONESHOT, null, -2)))),
         bad("args", d -> d.taskCreate(List.of(NewTask.oneshot("load-git", TaskArguments.parse("[1, 2", null))))),
         bad("args", d -> d.taskCreate(List.of(NewTask.oneshot("load-git", TaskArguments.parse("{\"a\": 1}", null))))),

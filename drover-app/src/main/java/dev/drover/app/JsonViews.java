@@ -40,6 +40,8 @@ final class JsonViews {
     o.put("timeout", duration(t.timeout()));
     o.put("max_workers", t.maxWorkers());
     o.put("group", t.workerGroup());
+    o.put("concurrency_key", t.concurrencyKey());
+    o.put("max_per_key", t.maxPerKey());
     o.set("command", t.command() == null ? null : Json.MAPPER.valueToTree(t.command()));
     o.put("working_dir", t.workingDir());
     o.set("env", Json.MAPPER.valueToTree(t.env()));

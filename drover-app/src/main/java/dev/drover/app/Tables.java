@@ -25,10 +25,12 @@ final class Tables {
   }
 
   static Table taskTypes(List<TaskType> types) {
-    Table t = new Table("NAME", "INTERVAL (MIN..MAX)", "BACKOFF", "RETRIES", "QUEUE", "WORKERS", "GROUP", "RUNS", "DESCRIPTION");
+    Table t = new Table("NAME", "INTERVAL (MIN..MAX)", "BACKOFF", "RETRIES", "QUEUE", "WORKERS", "PER KEY", "GROUP",
+        "RUNS", "DESCRIPTION");
     for (TaskType type : types) {
       t.row(type.name(), intervals(type), type.backoffFactor(), type.numRetries(), type.maxQueueLength(),
-          type.maxWorkers(), type.workerGroup(), type.command() == null ? "java handler" : "command",
+          type.maxWorkers(), type.maxPerKey() == null ? null : type.maxPerKey() + " per " + type.concurrencyKey(),
+          type.workerGroup(), type.command() == null ? "java handler" : "command",
           type.description().isEmpty() ? null : type.description());
     }
     return t;

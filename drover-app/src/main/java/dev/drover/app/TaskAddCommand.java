@@ -122,6 +122,13 @@ final class TaskAddCommand extends BaseCommand {
         throw error(source, line, "policy", "task type '" + type.name()
             + "' has no default_interval, so its tasks must be oneshot");
       }
+      try {
+        type.concurrencyKeyOf(t.arguments());
+      } catch (ValidationException e) {
+        throw source == null
+            ? new ValidationException("--kwargs", "'" + type.concurrencyKey() + "' " + ErrorHandler.problem(e))
+            : TaskFile.error(source, line.number(), e.field(), ErrorHandler.problem(e));
+      }
     }
     return drover.taskCreate(tasks.stream().map(TaskFile.Line::task).toList());
   }

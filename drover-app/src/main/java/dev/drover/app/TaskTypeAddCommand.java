@@ -60,6 +60,14 @@ final class TaskTypeAddCommand extends BaseCommand {
   @Option(names = "--group", paramLabel = "GROUP", description = "Worker group that caps this type with others (declare it in a config file).")
   String group;
 
+  @Option(names = "--concurrency-key", paramLabel = "KWARG", description = "Keyword argument whose value groups "
+      + "the tasks for --max-per-key, e.g. owner; every task must then have it.")
+  String concurrencyKey;
+
+  @Option(names = "--max-per-key", paramLabel = "N", description = "Most tasks with the same --concurrency-key value "
+      + "running at once, across all runners; keys take turns. Needs --concurrency-key.")
+  Integer maxPerKey;
+
   @Option(names = "--command", paramLabel = "ARG", description = "One argv entry of the command to run, repeated in order "
       + "(--command git --command -C --command {kwargs.path}); without it, a Java handler runs the tasks.")
   List<String> command;
@@ -118,7 +126,9 @@ final class TaskTypeAddCommand extends BaseCommand {
         .workerGroup(group)
         .command(command)
         .workingDir(workingDir)
-        .env(env);
+        .env(env)
+        .concurrencyKey(concurrencyKey)
+        .maxPerKey(maxPerKey);
     if (backoffFactor != null) {
       b.backoffFactor(backoffFactor);
     }

@@ -41,6 +41,8 @@ final class TaskTypeShowCommand extends BaseCommand {
           .row("timeout", DurationText.format(t.timeout()))
           .row("max_workers", t.maxWorkers())
           .row("group", t.workerGroup())
+          .row("concurrency_key", t.concurrencyKey())
+          .row("max_per_key", t.maxPerKey())
           .row("runs", t.command() == null ? "java handler" : "command " + JsonViews.compact(JsonViews.taskType(t).get("command")))
           .row("working_dir", t.workingDir());
       for (Map.Entry<String, String> e : t.env().entrySet()) {

@@ -2,6 +2,8 @@ package dev.drover.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.drover.Drover;
+import dev.drover.model.TaskType;
 import dev.drover.store.StoreLocation;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -87,6 +89,12 @@ class BadInputIT {
             "--lease", "forever"),
         seeded("unknown worker group", c -> c.cli("task-type", "add", "--name", "t", "--group", "gpu"),
             "--group", "gpu"),
+        seeded("max per key without a concurrency key", c -> c.cli("task-type", "add", "--name", "t",
+            "--max-per-key", "2"), "--concurrency-key"),
+        seeded("concurrency key without max per key", c -> c.cli("task-type", "add", "--name", "t",
+            "--concurrency-key", "owner"), "--max-per-key"),
+        seeded("zero max per key", c -> c.cli("task-type", "add", "--name", "t",
+            "--concurrency-key", "owner", "--max-per-key", "0"), "--max-per-key"),
         fresh("unknown worker group on a fresh dir", c -> c.cli("task-type", "add", "--name", "t",
             "--group", "gpu"), "--group"),
         // tasks
@@ -123,6 +131,13 @@ class BadInputIT {
             {"type": "load-git", "kwargs": {"path": "/srv/new1.git"}}
             {"type": "load-git", "kwargs": {"path":
             """)), "tasks.jsonl:2"),
+        seeded("task without its type's concurrency key", c -> withPerKeyType(c).cli("task", "add", "--type", "build",
+            "--policy", "oneshot", "--kwargs", "{\"user\": \"bob\"}"), "--kwargs", "'owner'", "concurrency_key"),
+        seeded("batch with a line without the concurrency key", c -> withPerKeyType(c).cli("task", "add", "--file",
+            c.file("tasks.jsonl", """
+            {"type": "build", "policy": "oneshot", "kwargs": {"owner": "alice"}}
+            {"type": "build", "policy": "oneshot", "kwargs": {"user": "bob"}}
+            """)), "tasks.jsonl:2", "kwargs.owner"),
         // archive
         seeded("archive with after later than before", c -> c.cli("archive", "--after", "2026-02-01",
             "--before", "2026-01-01", "--export", c.root().resolve("out.jsonl"), "--delete"), "--after"),
@@ -171,6 +186,14 @@ class BadInputIT {
         fresh("no store in the data dir", c -> c.cli("task", "list"), "--data-dir", "init"),
         new Case("schema newer than the program", Start.NEWER_SCHEMA, c -> c.cli("task", "list"),
             List.of("--data-dir", "999")));
+  }
+
+  /** Adds a type limited per {@code owner} to the seeded store; runs before the snapshot is taken. */
+  static Ctx withPerKeyType(Ctx c) {
+    try (Drover drover = Drover.open(StoreLocation.dataDir(c.dataDir()))) {
+      drover.taskTypeCreate(TaskType.builder("build").perKeyLimit("owner", 2).build());
+    }
+    return c;
   }
 
   @ParameterizedTest(name = "{0}")

@@ -39,6 +39,9 @@ import org.yaml.snakeyaml.nodes.Node;
  *     backoff_factor: 2
  *     group: vcs
  *     command: [git, -C, "{kwargs.path}", fetch]
+ *   build:
+ *     concurrency_key: owner   # at most max_per_key tasks per kwargs.owner run at once,
+ *     max_per_key: 2           # and owners take turns
  * </pre>
  */
 public record ConfigFile(Map<String, String> limits, List<WorkerGroup> workerGroups, List<TaskType> taskTypes) {
@@ -50,7 +53,7 @@ public record ConfigFile(Map<String, String> limits, List<WorkerGroup> workerGro
   static final List<String> GROUP_KEYS = List.of("max_workers");
   static final List<String> TYPE_KEYS = List.of("description", "default_interval", "min_interval",
       "max_interval", "backoff_factor", "max_queue_length", "num_retries", "retry_delay", "lease",
-      "timeout", "max_workers", "group", "command", "working_dir", "env");
+      "timeout", "max_workers", "group", "command", "working_dir", "env", "concurrency_key", "max_per_key");
 
   /** Reads and validates {@code file}; throws a {@link ConfigException} naming line and setting. */
   public static ConfigFile read(Path file) {
@@ -133,6 +136,8 @@ public record ConfigFile(Map<String, String> limits, List<WorkerGroup> workerGro
         case "command" -> b.command(yaml.strings(value, setting));
         case "working_dir" -> b.workingDir(yaml.scalar(value, setting));
         case "env" -> b.env(yaml.stringMap(value, setting));
+        case "concurrency_key" -> b.concurrencyKey(yaml.scalar(value, setting));
+        case "max_per_key" -> b.maxPerKey(yaml.convert(value, setting, Integer::parseInt));
         default -> throw new IllegalStateException("unhandled setting " + key);
       }
     });

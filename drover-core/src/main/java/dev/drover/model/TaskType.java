@@ -2,6 +2,7 @@ package dev.drover.model;
 
 import static dev.drover.ValidationException.check;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,11 @@ import java.util.Objects;
  * @param command argv of a command task, with placeholders; null for a Java handler
  * @param workingDir working directory of a command task, or null
  * @param env extra environment of a command task
+ * @param concurrencyKey a keyword argument whose value groups this type's tasks for {@code
+ *     maxPerKey}, e.g. {@code owner}; null for no per-key limit
+ * @param maxPerKey most tasks of one key value running at once (across all runners); null when
+ *     {@code concurrencyKey} is null. Claims of such a type take keys round-robin and ignore
+ *     priorities; {@code taskGrabReady} (no leases) does not apply the limit.
  */
 public record TaskType(
     String name,
@@ -44,7 +50,9 @@ public record TaskType(
     String workerGroup,
     List<String> command,
     String workingDir,
-    Map<String, String> env) {
+    Map<String, String> env,
+    String concurrencyKey,
+    Integer maxPerKey) {
 
   public static final long DEFAULT_MAX_QUEUE_LENGTH = 1000;
   public static final Duration DEFAULT_RETRY_DELAY = Duration.ofHours(1);
@@ -81,6 +89,29 @@ public record TaskType(
         "command", "a command needs at least a program and no empty entries");
     command = command == null ? null : List.copyOf(command);
     env = env == null ? Map.of() : Map.copyOf(env);
+    check(concurrencyKey == null || !concurrencyKey.isBlank(), "concurrency_key", "must not be blank");
+    check(concurrencyKey == null || maxPerKey != null, "max_per_key",
+        "is required with concurrency_key '" + concurrencyKey + "'");
+    check(maxPerKey == null || concurrencyKey != null, "concurrency_key",
+        "is required with max_per_key (name the keyword argument that groups the tasks)");
+    check(maxPerKey == null || maxPerKey > 0, "max_per_key", "must be positive, got " + maxPerKey);
+  }
+
+  /**
+   * The value of this type's concurrency key in {@code arguments}: a string keyword argument as
+   * it is, any other JSON value as its JSON text; null when the type has no concurrency key. A
+   * JSON null counts as missing.
+   *
+   * @throws dev.drover.ValidationException when the type has a concurrency key and the argument is missing
+   */
+  public String concurrencyKeyOf(TaskArguments arguments) {
+    if (concurrencyKey == null) {
+      return null;
+    }
+    JsonNode value = arguments.kwargs().get(concurrencyKey);
+    check(value != null && !value.isNull(), "kwargs." + concurrencyKey,
+        "is required: it is the concurrency_key of task type '" + name + "'");
+    return value.isTextual() ? value.asText() : value.toString();
   }
 
   private static void checkPositive(String field, Duration d) {
@@ -102,7 +133,7 @@ public record TaskType(
         .maxInterval(maxInterval).backoffFactor(backoffFactor).maxQueueLength(maxQueueLength)
         .numRetries(numRetries).retryDelay(retryDelay).lease(lease).timeout(timeout)
         .maxWorkers(maxWorkers).workerGroup(workerGroup).command(command)
-        .workingDir(workingDir).env(env);
+        .workingDir(workingDir).env(env).concurrencyKey(concurrencyKey).maxPerKey(maxPerKey);
   }
 
   /** Builds a {@link TaskType} with the documented defaults for whatever is not set. */
@@ -123,6 +154,8 @@ public record TaskType(
     private List<String> command;
     private String workingDir;
     private Map<String, String> env = Map.of();
+    private String concurrencyKey;
+    private Integer maxPerKey;
 
     private Builder(String name) {
       this.name = name;
@@ -147,11 +180,15 @@ public record TaskType(
     public Builder command(List<String> v) { command = v; return this; }
     public Builder workingDir(String v) { workingDir = v; return this; }
     public Builder env(Map<String, String> v) { env = v; return this; }
+    public Builder concurrencyKey(String v) { concurrencyKey = v; return this; }
+    public Builder maxPerKey(Integer v) { maxPerKey = v; return this; }
+    /** At most {@code max} tasks with the same value of keyword argument {@code key} run at once. */
+    public Builder perKeyLimit(String key, int max) { return concurrencyKey(key).maxPerKey(max); }
 
     public TaskType build() {
       return new TaskType(name, description, defaultInterval, minInterval, maxInterval,
           backoffFactor, maxQueueLength, numRetries, retryDelay, lease, timeout, maxWorkers,
-          workerGroup, command, workingDir, env);
+          workerGroup, command, workingDir, env, concurrencyKey, maxPerKey);
     }
   }
 }

@@ -138,7 +138,9 @@ final class JdbiStore implements Store {
         .bind("worker_group", t.workerGroup())
         .bind("command", Columns.json(t.command()))
         .bind("working_dir", t.workingDir())
-        .bind("env", Columns.json(t.env()));
+        .bind("env", Columns.json(t.env()))
+        .bind("concurrency_key", t.concurrencyKey())
+        .bind("max_per_key", t.maxPerKey());
   }
 
   @Override
@@ -193,11 +195,12 @@ final class JdbiStore implements Store {
           throw new ValidationException("policy", "task type '" + type.name()
               + "' has no default_interval, so its tasks can only be oneshot");
         }
+        String concurrencyKey = type.concurrencyKeyOf(t.arguments());
         Instant nextRun = t.nextRun() == null ? now : t.nextRun();
         DuplicateKey key = DuplicateKey.of(t, nextRun);
         Task stored = created.get(key);
         if (stored == null) {
-          stored = findDuplicate(h, t, nextRun).orElseGet(() -> insertTask(h, t, type, nextRun));
+          stored = findDuplicate(h, t, nextRun).orElseGet(() -> insertTask(h, t, type, nextRun, concurrencyKey));
           created.put(key, stored);
         }
         result.add(stored);
@@ -227,7 +230,7 @@ final class JdbiStore implements Store {
         .findOne();
   }
 
-  private Task insertTask(Handle h, NewTask t, TaskType type, Instant nextRun) {
+  private Task insertTask(Handle h, NewTask t, TaskType type, Instant nextRun, String concurrencyKey) {
     return h.createQuery(sql.get("taskInsert"))
         .bind("type", t.type())
         .bind("arguments", t.arguments().toJson())
@@ -238,6 +241,7 @@ final class JdbiStore implements Store {
         .bind("policy", t.policy().dbName())
         .bind("retries_left", t.retriesLeft() == null ? type.numRetries() : t.retriesLeft())
         .bind("priority", dbName(t.priority()))
+        .bind("concurrency_key", concurrencyKey)
         .map(rows.task)
         .one();
   }

@@ -9,6 +9,7 @@ import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskPriority;
 import dev.drover.model.TaskRunStatus;
+import dev.drover.model.TaskType;
 import dev.drover.schedule.PriorityShares;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,6 +30,12 @@ import org.jdbi.v3.core.Jdbi;
  * PostgreSQL the fence check and the rescuer lock the rows they read ({@code FOR UPDATE}), so a
  * completion and a rescue of the same lease serialize and exactly one of them wins; on SQLite the
  * single writer gives the same.
+ *
+ * <p>A type with a per-key limit ({@link TaskType#maxPerKey()}) is claimed by {@code
+ * taskClaimPerKey} instead: keys round-robin, never more than the limit leased per key. Its
+ * count of leased tasks is only right if no other claim of the type commits unseen between the
+ * count and the write, so on PostgreSQL its claimers take turns on an advisory lock held until
+ * commit ({@code taskClaimPerKeyLock}); claims of other types are not held up.
  */
 final class Leases {
   private final Jdbi jdbi;
@@ -49,12 +56,11 @@ final class Leases {
     }
     Instant until = now.plus(lease);
     return jdbi.inTransaction(h -> {
-      // Prioritized tasks take the budget first, split by the shares; plain tasks get the rest.
-      List<Rows.Leased> claimed = new ArrayList<>(
-          shares.take(limit, (p, n) -> claimLevel(h, type, owner, now, until, p, n)));
-      if (claimed.size() < limit) {
-        claimed.addAll(claimLevel(h, type, owner, now, until, null, limit - claimed.size()));
-      }
+      Integer maxPerKey = h.createQuery(sql.get("taskTypeGet")).bind("name", type).map(rows.taskType).findOne()
+          .map(TaskType::maxPerKey).orElse(null);
+      List<Rows.Leased> claimed = maxPerKey == null
+          ? claimByPriority(h, type, owner, now, until, limit, shares)
+          : claimPerKey(h, type, owner, now, until, limit, maxPerKey);
       List<Claim> out = new ArrayList<>(claimed.size());
       for (Rows.Leased c : claimed) {
         Task t = c.task();
@@ -73,6 +79,30 @@ final class Leases {
       }
       return out;
     });
+  }
+
+  /** Prioritized tasks take the budget first, split by the shares; plain tasks get the rest. */
+  private List<Rows.Leased> claimByPriority(Handle h, String type, String owner, Instant now, Instant until,
+      int limit, PriorityShares shares) {
+    List<Rows.Leased> claimed = new ArrayList<>(
+        shares.take(limit, (p, n) -> claimLevel(h, type, owner, now, until, p, n)));
+    if (claimed.size() < limit) {
+      claimed.addAll(claimLevel(h, type, owner, now, until, null, limit - claimed.size()));
+    }
+    return claimed;
+  }
+
+  /** Round-robin between keys, at most {@code maxPerKey} leased per key; priorities are not used. */
+  private List<Rows.Leased> claimPerKey(Handle h, String type, String owner, Instant now, Instant until,
+      int limit, int maxPerKey) {
+    // Must run before the claim reads the per-key counts; see the SQL files for why.
+    h.createQuery(sql.get("taskClaimPerKeyLock")).bind("type", type).mapTo(String.class).one();
+    List<Rows.Leased> tasks = new ArrayList<>(h.createQuery(sql.get("taskClaimPerKey"))
+        .bind("type", type).bind("now", now).bind("lease_until", until).bind("owner", owner)
+        .bind("max_per_key", maxPerKey).bind("limit", limit)
+        .map(rows.leased).list());
+    tasks.sort(Comparator.comparingLong((Rows.Leased l) -> l.task().id()));
+    return tasks;
   }
 
   private List<Rows.Leased> claimLevel(Handle h, String type, String owner, Instant now, Instant until,

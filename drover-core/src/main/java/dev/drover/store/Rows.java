@@ -44,7 +44,9 @@ final class Rows {
         rs.getString("worker_group"),
         Columns.stringList(rs, "command"),
         rs.getString("working_dir"),
-        Columns.stringMap(rs, "env"));
+        Columns.stringMap(rs, "env"),
+        rs.getString("concurrency_key"),
+        rs.getObject("max_per_key") == null ? null : rs.getInt("max_per_key"));
     task = (rs, ctx) -> {
       String priority = rs.getString("priority");
       return new Task(

@@ -124,7 +124,9 @@ public interface Store extends AutoCloseable {
    * Claims up to {@code limit} due tasks of {@code type} for {@code owner}, split between priority
    * levels by {@code shares}: each becomes {@code next_run_scheduled} with {@code next_run = now +
    * lease} (the lease), the owner recorded, the attempt counted, and a started run opened. Safe
-   * under concurrent claimers: no task is claimed twice.
+   * under concurrent claimers: no task is claimed twice. For a type with a per-key limit ({@link
+   * TaskType#maxPerKey()}) {@code shares} are ignored: keys are served round-robin, oldest due
+   * first within a key, and no key ever has more than its limit leased, whoever holds the leases.
    */
   List<Claim> taskClaim(String type, String owner, Instant now, Duration lease, int limit, PriorityShares shares);
 

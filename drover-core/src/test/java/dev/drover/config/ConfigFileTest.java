@@ -131,6 +131,40 @@ class ConfigFileTest {
     assertThat(store.settingList()).isEmpty();
   }
 
+  static final String PER_KEY = """
+      task_types:
+        build:
+          concurrency_key: owner
+          max_per_key: 2
+      """;
+
+  @Test
+  void aPerKeyLimitIsReadAndApplied() throws Exception {
+    ConfigFile config = ConfigFile.read(write(PER_KEY));
+    TaskType build = TaskType.builder("build").perKeyLimit("owner", 2).build();
+    assertThat(config.taskTypes()).containsExactly(build);
+    config.applyTo(store);
+    assertThat(store.taskTypeGet("build")).contains(build);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', textBlock = """
+      key without limit  | 3 | task_types.build.max_per_key | max_per_key: 2|description: x
+      limit without key  | 3 | task_types.build.concurrency_key | concurrency_key: owner|description: x
+      zero limit         | 4 | task_types.build.max_per_key | max_per_key: 2|max_per_key: 0
+      limit not a number | 4 | task_types.build.max_per_key | max_per_key: 2|max_per_key: two
+      key not a scalar   | 3 | task_types.build.concurrency_key | concurrency_key: owner|concurrency_key: [a, b]
+      """)
+  void aBadPerKeyLimitIsRefusedWithLineAndSetting(String what, int line, String setting, String from, String to)
+      throws Exception {
+    Path file = write(PER_KEY.replace(from, to));
+    assertThatThrownBy(() -> ConfigFile.read(file).applyTo(store))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageStartingWith(file + ":" + line + ": " + setting + ": ")
+        .hasMessageNotContaining("\n");
+    assertThat(store.taskTypeList()).isEmpty();
+  }
+
   @Test
   void aMissingFileIsNamed() {
     assertThatThrownBy(() -> ConfigFile.read(dir.resolve("absent.yaml")))
