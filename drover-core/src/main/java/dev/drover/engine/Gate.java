@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
 final class Gate {
   private static final Logger log = LoggerFactory.getLogger(Gate.class);
   private static final Duration POLL = Duration.ofMillis(100);
+  /** A waiting runner heartbeats too, so a leader elsewhere does not take it for dead. */
+  private static final Duration HEARTBEAT = Duration.ofSeconds(1);
   /** How long past its deadline a runner that was asked to stop gets before it is killed. */
   private static final Duration KILL_MARGIN = Duration.ofSeconds(1);
 
@@ -49,9 +51,13 @@ final class Gate {
   boolean enter(BooleanSupplier cancelled) throws InterruptedException {
     String displaced = null;
     boolean toldStandby = false;
+    Instant nextHeartbeat = Instant.MIN;
     while (!cancelled.getAsBoolean()) {
       Instant now = clock.instant();
-      table.heartbeat(me, now);
+      if (!now.isBefore(nextHeartbeat)) {
+        table.heartbeat(me, now);
+        nextHeartbeat = now.plus(HEARTBEAT);
+      }
       if (table.activate(me, now)) {
         if (displaced != null) {
           ObjectNode d = Json.object();

@@ -54,6 +54,8 @@ public final class Runner {
   private static final int RESCUE_BATCH = 1000;
   /** How often the runner's row is heartbeated and the configuration file looked at. */
   private static final Duration HOUSEKEEPING = Duration.ofSeconds(1);
+  /** Passes that may fail in a row (about seven minutes with the backoff) before the runner gives up. */
+  private static final int MAX_FAILED_TICKS = 20;
   /** How often the leader looks for dead runners. */
   private static final Duration PRUNE_INTERVAL = Duration.ofSeconds(2);
 
@@ -158,7 +160,9 @@ public final class Runner {
         log.info("runner {} stopped before it became active", options.owner());
         return stats;
       }
-      store.runners().activate(options.owner(), clock.instant());
+      if (options.gate() == null) {
+        store.runners().activate(options.owner(), clock.instant()); // no gate: always admitted
+      }
       log.info("runner {} started (total workers {})", options.owner(), totalWorkers);
       ObjectNode startDetail = Json.object();
       startDetail.put("total_workers", totalWorkers);
@@ -182,8 +186,23 @@ public final class Runner {
   }
 
   private void loop() throws InterruptedException {
+    int failures = 0;
     while (true) {
-      Tick tick = runOnce();
+      Tick tick;
+      try {
+        tick = runOnce();
+        failures = 0;
+      } catch (RuntimeException e) {
+        // Most often the database is briefly unreachable (a restart, a fail-over). Work in hand goes
+        // on; its leases are safe until they expire, and fencing rejects results that come too late.
+        if (++failures > MAX_FAILED_TICKS) {
+          throw e;
+        }
+        Duration backoff = Duration.ofSeconds(Math.min(30, 1L << Math.min(failures - 1, 5)));
+        log.error("runner {}: a pass failed ({} in a row), retrying in {}", options.owner(), failures, backoff, e);
+        Thread.sleep(backoff.toMillis());
+        continue;
+      }
       if (running.isEmpty() && (stopRequested || (options.exitOnIdle() && tick.claimed() == 0 && idle()))) {
         break;
       }

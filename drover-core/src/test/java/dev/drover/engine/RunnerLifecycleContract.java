@@ -15,6 +15,8 @@ import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.schedule.PriorityShares;
 import dev.drover.store.Store;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -27,6 +29,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -248,5 +251,29 @@ interface RunnerLifecycleContract {
     runner.stop(Duration.ZERO);
     run.get(30, TimeUnit.SECONDS);
     assertThat(store().taskSearch(TaskQuery.all())).extracting(Task::status).containsOnly(TaskStatus.COMPLETED);
+  }
+
+  @Test
+  default void aPassThatFailsIsRetriedInsteadOfEndingTheRunner() throws Exception {
+    store().taskTypeCreate(TaskType.builder("work").build());
+    oneshots("work", 3);
+    // The database "goes away" for two passes: every task type lookup fails.
+    AtomicInteger outages = new AtomicInteger(2);
+    Store real = store();
+    Store flaky = (Store) Proxy.newProxyInstance(Store.class.getClassLoader(), new Class<?>[] {Store.class},
+        (proxy, method, args) -> {
+          if (method.getName().equals("taskTypeList") && outages.getAndDecrement() > 0) {
+            throw new IllegalStateException("database unreachable");
+          }
+          try {
+            return method.invoke(real, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+    RunnerStats stats = new Runner(flaky, Clock.systemUTC(), options(), Map.of("work", ctx -> Outcome.eventful()),
+        (t, a, d, e) -> Outcome.failed("no commands here")).run();
+    assertThat(outages.get()).isNegative();
+    assertThat(stats.eventful()).isEqualTo(3);
   }
 }
