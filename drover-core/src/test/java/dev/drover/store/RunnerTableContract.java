@@ -83,36 +83,59 @@ interface RunnerTableContract {
     assertThat(t.list()).extracting(RunnerRecord::state).containsOnly(RunnerState.ACTIVE);
   }
 
-  @Test
-  default void racingNewcomersActivateExactlyOnce() throws Exception {
+  /** What one racer does with its store, its index and the round. */
+  interface Race {
+    boolean run(Store store, int racer, int round);
+  }
+
+  /**
+   * Races 8 threads, on this store and another one on the same database, 5 rounds; returns how
+   * many won each round.
+   */
+  private List<Integer> race(Race prepare, Race attempt) throws Exception {
     int racers = 8;
     List<Store> stores = List.of(store(), openAnother());
     ExecutorService pool = Executors.newFixedThreadPool(racers);
+    List<Integer> winners = new ArrayList<>();
     try {
       for (int round = 0; round < 5; round++) {
-        String gate = "race-" + round;
+        int r = round;
         CountDownLatch go = new CountDownLatch(1);
         List<Future<Boolean>> results = new ArrayList<>();
         for (int i = 0; i < racers; i++) {
           Store s = stores.get(i % stores.size());
-          String name = gate + "-" + i;
-          s.runners().register(waiting(name, gate));
+          int racer = i;
+          prepare.run(s, racer, r);
           results.add(pool.submit(() -> {
             go.await();
-            return s.runners().activate(name, NOW);
+            return attempt.run(s, racer, r);
           }));
         }
         go.countDown();
-        int winners = 0;
+        int won = 0;
         for (Future<Boolean> f : results) {
-          winners += f.get(30, TimeUnit.SECONDS) ? 1 : 0;
+          won += f.get(30, TimeUnit.SECONDS) ? 1 : 0;
         }
-        assertThat(winners).as("activations at gate %s", gate).isEqualTo(1);
-        assertThat(store().runners().active(gate)).isPresent();
+        winners.add(won);
       }
     } finally {
       pool.shutdownNow();
       stores.get(1).close();
+    }
+    return winners;
+  }
+
+  @Test
+  default void racingNewcomersActivateExactlyOnce() throws Exception {
+    List<Integer> winners = race(
+        (s, racer, round) -> {
+          s.runners().register(waiting("race-" + round + "-" + racer, "race-" + round));
+          return true;
+        },
+        (s, racer, round) -> s.runners().activate("race-" + round + "-" + racer, NOW));
+    assertThat(winners).containsOnly(1);
+    for (int round = 0; round < 5; round++) {
+      assertThat(store().runners().active("race-" + round)).isPresent();
     }
   }
 
@@ -156,33 +179,9 @@ interface RunnerTableContract {
 
   @Test
   default void racingRunnersGetOneLeader() throws Exception {
-    int racers = 8;
-    List<Store> stores = List.of(store(), openAnother());
-    ExecutorService pool = Executors.newFixedThreadPool(racers);
-    try {
-      for (int round = 0; round < 5; round++) {
-        String service = "svc-" + round;
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<Boolean>> results = new ArrayList<>();
-        for (int i = 0; i < racers; i++) {
-          Store s = stores.get(i % stores.size());
-          String me = "racer-" + i;
-          results.add(pool.submit(() -> {
-            go.await();
-            return s.runners().leaderAcquire(service, me, NOW, NOW.plusSeconds(15));
-          }));
-        }
-        go.countDown();
-        int leaders = 0;
-        for (Future<Boolean> f : results) {
-          leaders += f.get(30, TimeUnit.SECONDS) ? 1 : 0;
-        }
-        assertThat(leaders).as("leaders of %s", service).isEqualTo(1);
-      }
-    } finally {
-      pool.shutdownNow();
-      stores.get(1).close();
-    }
+    List<Integer> leaders = race((s, racer, round) -> true,
+        (s, racer, round) -> s.runners().leaderAcquire("svc-" + round, "racer-" + racer, NOW, NOW.plusSeconds(15)));
+    assertThat(leaders).containsOnly(1);
   }
 
   private Store withTasks(int n) {
