@@ -1,0 +1,260 @@
+package dev.drover.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.drover.Drover;
+import dev.drover.app.ExecutionLog.Execution;
+import dev.drover.model.Event;
+import dev.drover.store.StoreLocation;
+import dev.drover.testing.TestPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The runner killed with SIGKILL at random moments, again and again, and restarted: no task is
+ * lost and no two executions of one task overlap. Each task is a small shell script that logs its
+ * start and end to a side-effect log and checks for itself that no other execution of its task is
+ * alive (see {@link #SCRIPT}); a killed runner's command processes live on as orphans until its
+ * successor kills them, so this is what the gate's clearing of dead runners must get right.
+ *
+ * <p>The kill moments come from a seeded {@link Random}; the seed is printed, and {@code
+ * -Dcrash.seed=N} replays it.
+ */
+@EnabledOnOs(OS.LINUX) // the script reads /proc, and so does the runner to find orphans
+class CrashIT {
+  private static final int TASKS = 2000;
+  private static final int KILLS = 6;
+  private static final int WORKERS = 8;
+  /** A kill comes this long at most after the runner was seen executing. */
+  private static final int MAX_KILL_DELAY_MS = 1500;
+  private static final Duration WAIT_LIMIT = Duration.ofSeconds(60);
+
+  /**
+   * One execution of task $1. It appends start and end lines to exec.log, and records an overlap
+   * in overlaps.log when, as it starts, the task's marker names another execution that is still
+   * alive, or when, at its end, the marker no longer names itself. A process is named by pid and
+   * start time, because pids are reused (pid_max may be as low as 32768).
+   */
+  private static final String SCRIPT = """
+      #!/bin/sh
+      task=$1
+      dir=@DIR@
+      marker=$dir/markers/$task
+
+      # Sets "who" to "<pid> <start time>" of a running process; empty if it is gone or a zombie.
+      identify() {
+        who=
+        if read -r stat 2>/dev/null < "/proc/$1/stat"; then
+          set -- $stat
+          [ "$3" != Z ] && [ "$3" != X ] && who="$1 ${22}"
+        fi
+      }
+
+      identify $$
+      me=$who
+      if read -r other 2>/dev/null < "$marker"; then
+        identify "${other%% *}"
+        if [ -n "$who" ] && [ "$who" = "$other" ]; then
+          echo "overlap $task: $$ ($DROVER_RUN_ID) started while $other runs" >> "$dir/overlaps.log"
+        fi
+      fi
+      echo "$me" > "$marker"
+      echo "start $task $$ $(date +%s%N) $DROVER_RUN_ID" >> "$dir/exec.log"
+      sleep "0.0$((2 + $$ % 3))"
+      read -r now 2>/dev/null < "$marker"
+      if [ "$now" != "$me" ]; then
+        echo "overlap $task: $$ ($DROVER_RUN_ID) lost its marker to '$now' while it ran" >> "$dir/overlaps.log"
+      fi
+      echo "end $task $$ $(date +%s%N) $DROVER_RUN_ID" >> "$dir/exec.log"
+      rm -f "$marker"
+      """;
+
+  @TempDir
+  Path tmp;
+
+  @Test
+  void sqliteLosesNothingAndNeverOverlapsWhenTheRunnerIsKilled() throws Exception {
+    Path data = tmp.resolve("data");
+    crashAndRecover("sqlite", StoreLocation.dataDir(data), List.of("--data-dir", data));
+  }
+
+  @Test
+  void postgresLosesNothingAndNeverOverlapsWhenTheRunnerIsKilled() throws Exception {
+    String url = TestPostgres.freshUrl();
+    Path data = tmp.resolve("data");
+    // The data dir still names the gate (host and data dir) on PostgreSQL.
+    crashAndRecover("postgres", StoreLocation.postgres(url), List.of("--db", url, "--data-dir", data));
+  }
+
+  private void crashAndRecover(String name, StoreLocation location, List<Object> store) throws Exception {
+    long seed = Long.getLong("crash.seed", System.nanoTime());
+    System.out.println("CrashIT " + name + ": seed " + seed + " (replay with -Dcrash.seed=" + seed + ")");
+    Random random = new Random(seed);
+    Instant began = Instant.now();
+
+    Path work = tmp.resolve("work");
+    Files.createDirectories(work.resolve("markers"));
+    Path script = Fixtures.write(work.resolve("exec.sh"), SCRIPT.replace("@DIR@", work.toString()));
+    Path log = work.resolve("exec.log");
+    Path overlaps = work.resolve("overlaps.log");
+    DroverCli cli = DroverCli.in(tmp);
+    cli.run(args(store, "init")).ok();
+    // Every kill charges a lost attempt to the tasks in flight, so retries are plenty and quick.
+    cli.run(args(store, "task-type", "add", "--name", "exec", "--num-retries", "50", "--retry-delay", "1s",
+        "--max-workers", WORKERS, "--command", "sh", "--command", script, "--command", "{args.0}")).ok();
+    Path tasks = Fixtures.write(tmp.resolve("tasks.jsonl"), IntStream.range(0, TASKS)
+        .mapToObj(i -> "{\"type\": \"exec\", \"policy\": \"oneshot\", \"args\": [" + i + "]}")
+        .collect(Collectors.joining("\n")));
+    cli.run(args(store, "task", "add", "--file", tasks)).ok();
+
+    List<String> runnerOutput = new ArrayList<>();
+    try {
+      for (int k = 0; k < KILLS; k++) {
+        long before = Files.exists(log) ? Files.size(log) : 0;
+        DroverCli.Started runner = cli.start(args(store, "run", "--daemon", "--workers", WORKERS));
+        // DroverCli starts `java -jar` itself, so this process is the runner's JVM.
+        awaitExecuting(runner, log, before);
+        int delay = random.nextInt(MAX_KILL_DELAY_MS);
+        Thread.sleep(delay);
+        runner.process().destroyForcibly(); // SIGKILL
+        DroverCli.Result killed = runner.finish(30);
+        assertThat(killed.exitCode()).as("killed runner %d: %s", k, killed).isEqualTo(137);
+        runnerOutput.add("runner " + k + " (pid " + runner.process().pid() + ", killed " + delay
+            + " ms after it executed):\n" + tail(killed.stderr(), 15));
+        System.out.println("CrashIT " + name + ": killed runner " + k + " (pid " + runner.process().pid()
+            + ") " + delay + " ms after it was seen executing; log has " + ExecutionLog.lines(log).size() + " lines");
+      }
+      DroverCli.Result last = cli.run(args(store, "run", "--workers", WORKERS, "--json"));
+      runnerOutput.add("final runner:\n" + tail(last.stderr(), 15));
+      last.ok();
+      System.out.println("CrashIT " + name + ": final run " + last.stdout().trim() + "; "
+          + Duration.between(began, Instant.now()).toMillis() + " ms in all");
+
+      verify(location, log, overlaps, script);
+    } catch (AssertionError | RuntimeException e) {
+      System.err.println(diagnostics(name, seed, location, log, overlaps, runnerOutput));
+      throw e;
+    }
+  }
+
+  private void verify(StoreLocation location, Path log, Path overlaps, Path script) throws Exception {
+    assertThat(ExecutionLog.lines(overlaps)).as("overlaps the tasks saw themselves").isEmpty();
+
+    Map<String, String> taskStatus = new TreeMap<>();
+    Map<String, List<String>> runs = new TreeMap<>();
+    try (Connection c = connect(location); Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("SELECT id, status FROM task")) {
+        while (rs.next()) {
+          taskStatus.put(rs.getString(1), rs.getString(2));
+        }
+      }
+      try (ResultSet rs = s.executeQuery("SELECT task, status FROM task_run ORDER BY id")) {
+        while (rs.next()) {
+          runs.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
+        }
+      }
+    }
+    assertThat(taskStatus).hasSize(TASKS);
+    assertThat(taskStatus.entrySet()).as("tasks not completed")
+        .filteredOn(e -> !e.getValue().equals("completed")).isEmpty();
+    List<String> badHistory = new ArrayList<>();
+    long lost = 0;
+    for (String task : taskStatus.keySet()) {
+      List<String> history = runs.getOrDefault(task, List.of());
+      long succeeded = history.stream().filter(st -> st.equals("eventful") || st.equals("uneventful")).count();
+      long others = history.stream().filter(st -> !st.equals("lost")).count() - succeeded;
+      lost += history.size() - succeeded - others;
+      if (succeeded != 1 || others != 0) {
+        badHistory.add("task " + task + ": " + history);
+      }
+    }
+    assertThat(badHistory).as("tasks without exactly one successful run and only lost runs besides").isEmpty();
+    assertThat(lost).as("lost runs: the kills hit work in flight").isPositive();
+
+    Map<String, List<Execution>> executions = ExecutionLog.byTask(log);
+    assertThat(executions).as("tasks executed").hasSize(TASKS);
+    assertThat(executions.entrySet()).as("tasks without one complete execution")
+        .filteredOn(e -> e.getValue().stream().noneMatch(Execution::complete)).isEmpty();
+    assertThat(ExecutionLog.overlaps(executions)).as("executions of one task overlapping in time").isEmpty();
+
+    try (Connection c = connect(location); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT name FROM runner")) {
+      assertThat(rs.next()).as("runners left in the process table: killed ones are cleared by their successor").isFalse();
+    }
+    assertThat(ProcessHandle.allProcesses()
+        .filter(p -> p.info().arguments().map(a -> List.of(a).contains(script.toString())).orElse(false))
+        .map(ProcessHandle::pid).toList())
+        .as("task processes still running after the last run").isEmpty();
+  }
+
+  /** Waits until the runner has logged an execution past {@code before}: it is working. */
+  private static void awaitExecuting(DroverCli.Started runner, Path log, long before) throws Exception {
+    Instant deadline = Instant.now().plus(WAIT_LIMIT);
+    while (!Files.exists(log) || Files.size(log) <= before) {
+      if (!runner.process().isAlive()) {
+        throw new AssertionError("the runner exited before executing anything:\n" + runner.finish(1));
+      }
+      if (Instant.now().isAfter(deadline)) {
+        runner.process().destroyForcibly();
+        throw new AssertionError("the runner executed nothing within " + WAIT_LIMIT + "; stderr:\n"
+            + runner.stderrSoFar());
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  private String diagnostics(String name, long seed, StoreLocation location, Path log, Path overlaps,
+      List<String> runnerOutput) {
+    StringBuilder b = new StringBuilder("---- CrashIT " + name + " failed; seed " + seed + "\n");
+    b.append("-- overlaps.log:\n").append(ExecutionLog.tail(overlaps, 20)).append('\n');
+    b.append("-- exec.log, last lines:\n").append(ExecutionLog.tail(log, 30)).append('\n');
+    runnerOutput.forEach(o -> b.append("-- ").append(o).append('\n'));
+    try (Drover drover = Drover.open(location)) {
+      List<Event> events = drover.store().eventList(0, 1_000_000);
+      b.append("-- events by kind: ").append(events.stream()
+          .collect(Collectors.groupingBy(Event::kind, TreeMap::new, Collectors.counting()))).append('\n');
+      b.append("-- runner events:\n");
+      events.stream().filter(e -> e.taskId() == null && !e.kind().startsWith("worker_"))
+          .forEach(e -> b.append(e.at()).append(' ').append(e.kind()).append(' ').append(e.runner())
+              .append(' ').append(e.detail()).append('\n'));
+    } catch (RuntimeException e) {
+      b.append("-- cannot read the events: ").append(e).append('\n');
+    }
+    return b.toString();
+  }
+
+  private static Connection connect(StoreLocation location) throws SQLException {
+    return DriverManager.getConnection(location.isSqlite()
+        ? "jdbc:sqlite:" + location.dataDir().resolve(StoreLocation.DATABASE_FILE)
+        : location.jdbcUrl());
+  }
+
+  private static Object[] args(List<Object> store, Object... more) {
+    List<Object> all = new ArrayList<>(store);
+    all.addAll(List.of(more));
+    return all.toArray();
+  }
+
+  private static String tail(String text, int n) {
+    List<String> lines = text.lines().toList();
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
+  }
+}
