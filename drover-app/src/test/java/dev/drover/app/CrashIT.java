@@ -229,8 +229,9 @@ class CrashIT {
     runnerOutput.forEach(o -> b.append("-- ").append(o).append('\n'));
     try (Drover drover = Drover.open(location)) {
       List<Event> events = drover.store().eventList(0, 1_000_000);
-      b.append("-- events by kind: ").append(events.stream()
-          .collect(Collectors.groupingBy(Event::kind, TreeMap::new, Collectors.counting()))).append('\n');
+      Map<String, Long> kinds = events.stream()
+          .collect(Collectors.groupingBy(Event::kind, TreeMap::new, Collectors.counting()));
+      b.append("-- events by kind: ").append(kinds).append('\n');
       b.append("-- runner events:\n");
       events.stream().filter(e -> e.taskId() == null && !e.kind().startsWith("worker_"))
           .forEach(e -> b.append(e.at()).append(' ').append(e.kind()).append(' ').append(e.runner())

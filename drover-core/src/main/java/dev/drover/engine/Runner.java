@@ -133,9 +133,12 @@ public final class Runner {
     wake();
   }
 
-  /** Why the runner stopped or is stopping: "stopped on request", or a takeover. */
+  /**
+   * Why the runner stopped or is stopping: "stopped on request", a takeover or pruning; null when
+   * nothing asked it to stop (it ran until idle, or is running).
+   */
   public String stopReason() {
-    return stopReason;
+    return stopRequested ? stopReason : null;
   }
 
   /** Asks the runner to re-apply its configuration file at its next tick (what SIGHUP does). */
