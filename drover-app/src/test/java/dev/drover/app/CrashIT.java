@@ -7,6 +7,10 @@ import dev.drover.app.ExecutionLog.Execution;
 import dev.drover.model.Event;
 import dev.drover.store.StoreLocation;
 import dev.drover.testing.TestPostgres;
+import java.io.IOException;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -41,14 +45,27 @@ import org.junit.jupiter.api.io.TempDir;
 @EnabledOnOs(OS.LINUX) // the script reads /proc, and so does the runner to find orphans
 class CrashIT {
   private static final int TASKS = 2000;
+  /**
+   * Every so many tasks, one is long: it executes for {@link #LONG_SECONDS} instead of a few tens
+   * of milliseconds, and has high priority.
+   *
+   * <p>Why: a killed runner's processes are orphaned, and only its successor's clearing of dead
+   * runners stops them. A short execution ends on its own long before its task comes up again, so
+   * it cannot show whether they are stopped. A long one outlives the successor's start and the
+   * retry delay; its priority puts its retry ahead of the backlog (a rescued task is due after every
+   * waiting one), so it is executed again while its orphan would still run.
+   */
+  private static final int LONG_EVERY = 500;
+  private static final int LONG_SECONDS = 8;
   private static final int KILLS = 6;
-  private static final int WORKERS = 8;
+  /** Enough that the long tasks in flight leave most workers to the short ones. */
+  private static final int WORKERS = 12;
   /** A kill comes this long at most after the runner was seen executing. */
   private static final int MAX_KILL_DELAY_MS = 1500;
   private static final Duration WAIT_LIMIT = Duration.ofSeconds(60);
 
   /**
-   * One execution of task $1. It appends start and end lines to exec.log, and records an overlap
+   * One execution of task $1, which takes $2 seconds. It appends start and end lines to exec.log, and records an overlap
    * in overlaps.log when, as it starts, the task's marker names another execution that is still
    * alive, or when, at its end, the marker no longer names itself. A process is named by pid and
    * start time, because pids are reused (pid_max may be as low as 32768).
@@ -78,7 +95,7 @@ class CrashIT {
       fi
       echo "$me" > "$marker"
       echo "start $task $$ $(date +%s%N) $DROVER_RUN_ID" >> "$dir/exec.log"
-      sleep "0.0$((2 + $$ % 3))"
+      sleep "$2"
       read -r now 2>/dev/null < "$marker"
       if [ "$now" != "$me" ]; then
         echo "overlap $task: $$ ($DROVER_RUN_ID) lost its marker to '$now' while it ran" >> "$dir/overlaps.log"
@@ -119,9 +136,13 @@ class CrashIT {
     cli.run(args(store, "init")).ok();
     // Every kill charges a lost attempt to the tasks in flight, so retries are plenty and quick.
     cli.run(args(store, "task-type", "add", "--name", "exec", "--num-retries", "50", "--retry-delay", "1s",
-        "--max-workers", WORKERS, "--command", "sh", "--command", script, "--command", "{args.0}")).ok();
+        "--max-workers", WORKERS, "--command", "sh", "--command", script, "--command", "{args.0}",
+        "--command", "{args.1}")).ok();
     Path tasks = Fixtures.write(tmp.resolve("tasks.jsonl"), IntStream.range(0, TASKS)
-        .mapToObj(i -> "{\"type\": \"exec\", \"policy\": \"oneshot\", \"args\": [" + i + "]}")
+        .mapToObj(i -> i % LONG_EVERY == 0
+            ? "{\"type\": \"exec\", \"policy\": \"oneshot\", \"priority\": \"high\", \"args\": [" + i + ", \""
+                + LONG_SECONDS + "\"]}"
+            : "{\"type\": \"exec\", \"policy\": \"oneshot\", \"args\": [" + i + ", \"0.0" + (2 + i % 3) + "\"]}")
         .collect(Collectors.joining("\n")));
     cli.run(args(store, "task", "add", "--file", tasks)).ok();
 
@@ -199,16 +220,26 @@ class CrashIT {
         ResultSet rs = s.executeQuery("SELECT name FROM runner")) {
       assertThat(rs.next()).as("runners left in the process table: killed ones are cleared by their successor").isFalse();
     }
+    try (Drover drover = Drover.open(location)) {
+      long orphansKilled = drover.store().eventList(0, 1_000_000).stream()
+          .filter(e -> e.kind().equals("runner_pruned"))
+          .mapToLong(e -> e.detail().path("orphans_killed").asLong()).sum();
+      assertThat(orphansKilled).as("task processes the killed runners left behind, killed by their successors")
+          .isPositive();
+    }
     assertThat(ProcessHandle.allProcesses()
         .filter(p -> p.info().arguments().map(a -> List.of(a).contains(script.toString())).orElse(false))
         .map(ProcessHandle::pid).toList())
         .as("task processes still running after the last run").isEmpty();
   }
 
-  /** Waits until the runner has logged an execution past {@code before}: it is working. */
+  /**
+   * Waits until an execution started after byte {@code before} of the log: the runner is working.
+   * (Ends are no sign of it: the processes its killed predecessor left behind log theirs.)
+   */
   private static void awaitExecuting(DroverCli.Started runner, Path log, long before) throws Exception {
     Instant deadline = Instant.now().plus(WAIT_LIMIT);
-    while (!Files.exists(log) || Files.size(log) <= before) {
+    while (!startedSince(log, before)) {
       if (!runner.process().isAlive()) {
         throw new AssertionError("the runner exited before executing anything:\n" + runner.finish(1));
       }
@@ -218,6 +249,17 @@ class CrashIT {
             + runner.stderrSoFar());
       }
       Thread.sleep(20);
+    }
+  }
+
+  private static boolean startedSince(Path log, long offset) throws IOException {
+    if (!Files.exists(log)) {
+      return false;
+    }
+    try (SeekableByteChannel in = Files.newByteChannel(log)) {
+      in.position(offset);
+      String since = new String(Channels.newInputStream(in).readAllBytes(), StandardCharsets.UTF_8);
+      return since.startsWith("start ") || since.contains("\nstart ");
     }
   }
 
