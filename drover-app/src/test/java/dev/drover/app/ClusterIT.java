@@ -152,6 +152,8 @@ class ClusterIT {
     System.out.println("ClusterIT: " + next.runner() + " became leader " + failover.toMillis()
         + " ms after the leader was killed (lease " + LEADER_LEASE.toMillis() + " ms)");
     assertThat(failover).as("time from the leader's death to a new leader").isLessThanOrEqualTo(LEADER_LEASE);
+    Event pruned = awaitEvent(url, e -> e.kind().equals("runner_pruned") && leader.equals(e.detail().path("runner").asText()));
+    System.out.println("ClusterIT: " + pruned.runner() + " cleared the dead leader away: " + pruned.detail());
   }
 
   private Event awaitEvent(String url, java.util.function.Predicate<Event> wanted) throws InterruptedException {
