@@ -42,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ClusterIT {
   private static final int TASKS = 20_000;
+  private static final int BATCHES = 4;
   private static final int RUNNERS = 3;
   private static final int WORKERS = 8;
   private static final Duration LEADER_LEASE = Duration.ofSeconds(3);
@@ -69,16 +70,20 @@ class ClusterIT {
     DroverCli cli = DroverCli.in(tmp).env("DROVER_DB", url);
     cli.run("init").ok();
     cli.run("task-type", "add", "--name", ClusterRunner.TYPE, "--max-workers", WORKERS).ok();
-    Path tasks = Fixtures.write(tmp.resolve("tasks.jsonl"), IntStream.range(0, TASKS)
-        .mapToObj(i -> "{\"type\": \"" + ClusterRunner.TYPE + "\", \"policy\": \"oneshot\", \"args\": [" + i + "]}")
-        .collect(Collectors.joining("\n")));
-    cli.run("task", "add", "--file", tasks).ok();
 
     Instant began = Instant.now();
     for (int i = 0; i < RUNNERS; i++) {
       runners.add(startRunner(url, i, log));
     }
     try {
+      // The tasks arrive in batches while the runners run; NOTIFY wakes them for each.
+      for (int batch = 0; batch < BATCHES; batch++) {
+        int from = batch * TASKS / BATCHES;
+        Path tasks = Fixtures.write(tmp.resolve("tasks-" + batch + ".jsonl"), IntStream.range(from, from + TASKS / BATCHES)
+            .mapToObj(i -> "{\"type\": \"" + ClusterRunner.TYPE + "\", \"policy\": \"oneshot\", \"args\": [" + i + "]}")
+            .collect(Collectors.joining("\n")));
+        cli.run("task", "add", "--file", tasks).ok();
+      }
       awaitCompleted(url);
       Duration took = Duration.between(began, Instant.now());
       System.out.println("ClusterIT: " + TASKS + " tasks done by " + RUNNERS + " runners in " + took.toMillis() + " ms");
