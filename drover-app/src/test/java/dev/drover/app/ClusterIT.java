@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -57,7 +59,7 @@ class ClusterIT {
   void stopRunners() throws InterruptedException {
     runners.forEach(Process::destroy); // SIGTERM: a graceful stop
     for (Process p : runners) {
-      if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+      if (!p.waitFor(30, TimeUnit.SECONDS)) {
         p.destroyForcibly();
       }
     }
@@ -79,14 +81,16 @@ class ClusterIT {
       // The tasks arrive in batches while the runners run; NOTIFY wakes them for each.
       for (int batch = 0; batch < BATCHES; batch++) {
         int from = batch * TASKS / BATCHES;
-        Path tasks = Fixtures.write(tmp.resolve("tasks-" + batch + ".jsonl"), IntStream.range(from, from + TASKS / BATCHES)
+        String lines = IntStream.range(from, from + TASKS / BATCHES)
             .mapToObj(i -> "{\"type\": \"" + ClusterRunner.TYPE + "\", \"policy\": \"oneshot\", \"args\": [" + i + "]}")
-            .collect(Collectors.joining("\n")));
+            .collect(Collectors.joining("\n"));
+        Path tasks = Fixtures.write(tmp.resolve("tasks-" + batch + ".jsonl"), lines);
         cli.run("task", "add", "--file", tasks).ok();
       }
       awaitCompleted(url);
       Duration took = Duration.between(began, Instant.now());
-      System.out.println("ClusterIT: " + TASKS + " tasks done by " + RUNNERS + " runners in " + took.toMillis() + " ms");
+      System.out.println("ClusterIT: " + TASKS + " tasks added and done by " + RUNNERS + " runners in "
+          + took.toMillis() + " ms");
       verifyExactlyOnce(url, log);
       failOver(url);
     } catch (AssertionError | RuntimeException e) {
@@ -125,9 +129,10 @@ class ClusterIT {
     assertThat(executions).as("tasks executed").hasSize(TASKS);
     List<String> notOnce = new ArrayList<>();
     executions.forEach((task, list) -> {
-      String[] run = runs.get(task).get(0);
-      if (list.size() != 1 || !list.get(0).complete() || !list.get(0).run().equals(run[2])
-          || list.get(0).pid() != pids.get(run[1])) {
+      String[] run = runs.containsKey(task) ? runs.get(task).get(0) : new String[] {"none", "none", "none"};
+      Execution e = list.get(0);
+      if (list.size() != 1 || !e.complete() || !e.run().equals(run[2])
+          || !Long.valueOf(e.pid()).equals(pids.get(run[1]))) {
         notOnce.add(list + " for run " + String.join(" ", run));
       }
     });
@@ -157,11 +162,12 @@ class ClusterIT {
     System.out.println("ClusterIT: " + next.runner() + " became leader " + failover.toMillis()
         + " ms after the leader was killed (lease " + LEADER_LEASE.toMillis() + " ms)");
     assertThat(failover).as("time from the leader's death to a new leader").isLessThanOrEqualTo(LEADER_LEASE);
-    Event pruned = awaitEvent(url, e -> e.kind().equals("runner_pruned") && leader.equals(e.detail().path("runner").asText()));
+    Event pruned = awaitEvent(url,
+        e -> e.kind().equals("runner_pruned") && leader.equals(e.detail().path("runner").asText()));
     System.out.println("ClusterIT: " + pruned.runner() + " cleared the dead leader away: " + pruned.detail());
   }
 
-  private Event awaitEvent(String url, java.util.function.Predicate<Event> wanted) throws InterruptedException {
+  private Event awaitEvent(String url, Predicate<Event> wanted) throws InterruptedException {
     Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
     try (Drover drover = Drover.open(StoreLocation.postgres(url))) {
       while (true) {

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -75,10 +76,11 @@ class CrashIT {
   private static final Duration WAIT_LIMIT = Duration.ofSeconds(60);
 
   /**
-   * One execution of task $1, which takes $2 seconds. It appends start and end lines to exec.log, and records an overlap
-   * in overlaps.log when, as it starts, the task's marker names another execution that is still
-   * alive, or when, at its end, the marker no longer names itself. A process is named by pid and
-   * start time, because pids are reused (pid_max may be as low as 32768).
+   * One execution of task $1, which takes $2 seconds. It appends start and end lines to exec.log
+   * (with its pid and its run, DROVER_RUN_ID), and records an overlap in overlaps.log when, as it
+   * starts, the task's marker names another execution that is still alive, or when, at its end,
+   * the marker no longer names itself. A process is named by pid and start time, because pids are
+   * reused (pid_max may be as low as 32768).
    */
   private static final String SCRIPT = """
       #!/bin/sh
@@ -203,15 +205,19 @@ class CrashIT {
 
     Map<String, String> taskStatus = new TreeMap<>();
     Map<String, List<String>> runs = new TreeMap<>();
+    List<String> succeededRuns = new ArrayList<>();
     try (Connection c = connect(location); Statement s = c.createStatement()) {
       try (ResultSet rs = s.executeQuery("SELECT id, status FROM task")) {
         while (rs.next()) {
           taskStatus.put(rs.getString(1), rs.getString(2));
         }
       }
-      try (ResultSet rs = s.executeQuery("SELECT task, status FROM task_run ORDER BY id")) {
+      try (ResultSet rs = s.executeQuery("SELECT task, status, backend_id FROM task_run ORDER BY id")) {
         while (rs.next()) {
           runs.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
+          if (!rs.getString(2).equals("lost")) {
+            succeededRuns.add(rs.getString(3));
+          }
         }
       }
     }
@@ -237,10 +243,15 @@ class CrashIT {
     assertThat(executions.entrySet()).as("tasks without one complete execution")
         .filteredOn(e -> e.getValue().stream().noneMatch(Execution::complete)).isEmpty();
     assertThat(ExecutionLog.overlaps(executions)).as("executions of one task overlapping in time").isEmpty();
+    Set<String> completeRuns = executions.values().stream().flatMap(List::stream)
+        .filter(Execution::complete).map(Execution::run).collect(Collectors.toSet());
+    assertThat(succeededRuns).as("successful runs without a complete execution in the log")
+        .filteredOn(run -> !completeRuns.contains(run)).isEmpty();
 
     try (Connection c = connect(location); Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT name FROM runner")) {
-      assertThat(rs.next()).as("runners left in the process table: killed ones are cleared by their successor").isFalse();
+      assertThat(rs.next()).as("runners left in the process table: killed ones are cleared by their successor")
+          .isFalse();
     }
     try (Drover drover = Drover.open(location)) {
       long orphansKilled = drover.store().eventList(0, 1_000_000).stream()

@@ -26,7 +26,8 @@ final class ExecutionLog {
 
     @Override
     public String toString() {
-      return "task " + task + " pid " + pid + " run " + run + " [" + start + ", " + (end == null ? "killed" : end) + "]";
+      return "task " + task + " pid " + pid + " run " + run + " [" + start + ", "
+          + (end == null ? "killed" : end) + "]";
     }
   }
 
