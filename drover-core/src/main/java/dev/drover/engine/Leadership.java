@@ -75,6 +75,11 @@ final class Leadership {
     return false;
   }
 
+  /** When {@link #tick} next renews or tries for the lease; the runner's loop wakes up for it. */
+  Instant nextTry() {
+    return nextTry;
+  }
+
   /** Gives the lease up, so another runner leads without waiting for it to run out. */
   void release() {
     if (leading) {

@@ -135,9 +135,12 @@ public final class Runner {
     wake();
   }
 
-  /** Why the runner stopped or is stopping: "stopped on request", or a takeover. */
+  /**
+   * Why the runner stopped or is stopping: "stopped on request", a takeover or pruning; null when
+   * nothing asked it to stop (it ran until idle, or is running).
+   */
   public String stopReason() {
-    return stopReason;
+    return stopRequested ? stopReason : null;
   }
 
   /** Asks the runner to re-apply its configuration file at its next tick (what SIGHUP does). */
@@ -328,12 +331,16 @@ public final class Runner {
   }
 
   /**
-   * Sleeps until a worker finishes, {@link #wake()} is called, the next waiting task comes due, or
-   * the poll interval passes, whichever is first; so future tasks start when they come due.
+   * Sleeps until a worker finishes, {@link #wake()} is called, the next waiting task comes due, the
+   * loop's next timed duty is due, or the poll interval passes, whichever is first; so future tasks
+   * start when they come due, and a poll interval longer than the leader lease or a task's lease
+   * does not let them run out.
    */
   private void awaitWork() throws InterruptedException {
     Instant now = clock.instant();
     long waitMs = options.pollInterval().toMillis();
+    Instant duty = nextDuty();
+    waitMs = duty.isAfter(now) ? Math.min(waitMs, Duration.between(now, duty).toMillis() + 1) : 0;
     if (!stopRequested) {
       Optional<Instant> next = store.taskNextDue(executableTypes());
       // A due time in the past means work is waiting for a free slot: a finishing worker wakes us.
@@ -345,6 +352,18 @@ public final class Runner {
     if (f != null) {
       finished.add(f);
     }
+  }
+
+  /** When the loop must run next on its own account: heartbeats of its row and its leases, the leader lease. */
+  private Instant nextDuty() {
+    Instant due = nextHousekeeping.isBefore(leadership.nextTry()) ? nextHousekeeping : leadership.nextTry();
+    for (Running r : running.values()) {
+      // A cancelled run is not heartbeated any more (its worker is finishing); it cannot be a duty.
+      if (r.cancel == Cancel.NONE && r.nextHeartbeat.isBefore(due)) {
+        due = r.nextHeartbeat;
+      }
+    }
+    return due;
   }
 
   // ---- outcomes

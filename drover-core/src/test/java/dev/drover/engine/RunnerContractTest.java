@@ -278,6 +278,43 @@ abstract class RunnerContractTest implements RunnerLifecycleContract, PerKeyRunn
   }
 
   @Test
+  @Timeout(30)
+  void anIdleRunnerKeepsItsLeaderLeaseAndHeartbeatWhenThePollIntervalIsLonger() throws Exception {
+    // A ten-minute poll and a lease of under a second: only the loop's own timers can keep them.
+    Duration lease = Duration.ofMillis(600);
+    RunnerOptions options = options().withExitOnIdle(false).withPollInterval(Duration.ofMinutes(10))
+        .withLeaderLease(lease);
+    Runner runner = runner(options, Map.of());
+    Future<RunnerStats> running = background.submit(runner::run);
+    java.time.Instant firstLease = null;
+    java.time.Instant firstBeat = null;
+    String seen = "nothing yet";
+    boolean kept = false;
+    java.time.Instant deadline = java.time.Instant.now().plusSeconds(10);
+    while (!kept && java.time.Instant.now().isBefore(deadline)) {
+      var leader = store.runners().leader(Leadership.SERVICE);
+      var row = store.runners().get(options.owner());
+      if (leader.isPresent() && row.isPresent()) {
+        seen = leader.get() + ", heartbeat " + row.get().heartbeat();
+        if (firstLease == null) {
+          firstLease = leader.get().leaseUntil();
+          firstBeat = row.get().heartbeat();
+        } else {
+          // Renewed by the same runner before it ran out, and the process row heartbeated.
+          kept = leader.get().holder().equals(options.owner())
+              && !leader.get().leaseUntil().isBefore(firstLease.plus(lease))
+              && row.get().heartbeat().isAfter(firstBeat);
+        }
+      }
+      Thread.sleep(20);
+    }
+    assertThat(kept).as("lease renewed and row heartbeated within 10 s; last seen: %s", seen).isTrue();
+    assertThat(store.eventList(0, 100)).extracting(dev.drover.model.Event::kind).doesNotContain("lost_leadership");
+    runner.stop(Duration.ZERO);
+    running.get(10, TimeUnit.SECONDS);
+  }
+
+  @Test
   void theEventLogShowsTheRunnersLifeAndRescues() throws Exception {
     store.taskTypeCreate(TaskType.builder("work").numRetries(1).retryDelay(Duration.ofMillis(10)).build());
     java.time.Instant past = Clock.systemUTC().instant().minusSeconds(20);
