@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
  * The bench command: starts its own databases, runs each workload on each system and database,
  * and writes results.json, results.md and results.svg. See docs/benchmarks.md.
  */
-@Command(name = "drover-bench", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "drover-bench", sortOptions = false,
     description = "Runs Drover's benchmarks on an embedded PostgreSQL and a fresh SQLite file.")
 public final class Bench implements Callable<Integer> {
   /** The systems under test by name; peers are added here. */
@@ -46,6 +46,9 @@ public final class Bench implements Callable<Integer> {
 
   @Spec
   CommandSpec spec;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+  boolean help;
 
   @Option(names = "--systems", split = ",", paramLabel = "NAME",
       description = "Systems to run, of: drover (woken after each enqueue), drover-nowake (poll only). "
@@ -123,6 +126,7 @@ public final class Bench implements Callable<Integer> {
         smoke ? 1 : 5, timeout);
 
     Instant startedAt = Instant.now();
+    String loadBefore = Machine.loadAverage();
     List<Result> results = new ArrayList<>();
     Machine machine;
     Path work = Files.createTempDirectory("drover-bench-");
@@ -142,7 +146,8 @@ public final class Bench implements Callable<Integer> {
     } finally {
       deleteTree(work);
     }
-    Report report = new Report(startedAt, command, smoke, settings, machine, chosen, results);
+    Report report = new Report(startedAt, command, smoke, settings, machine, loadBefore + " / " + Machine.loadAverage(),
+        chosen, results);
     report.write(out);
     progress.println();
     progress.print(report.markdown());

@@ -36,6 +36,19 @@ record Machine(String cpu, int cores, long memoryMb, String os, String java, Map
     }
   }
 
+  /**
+   * The 1-, 5- and 15-minute load averages (Linux), or "unknown". Recorded before and after a run:
+   * on a shared machine, a load above the core count means the figures include waiting for a CPU.
+   */
+  static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
+  }
+
   /** One line for the Markdown header. */
   String summary() {
     return cpu + ", " + cores + " cores, " + (memoryMb / 1024) + " GiB RAM, " + os + ", " + java + ", "

@@ -14,7 +14,7 @@ import java.util.Map;
 
 /** Writes a bench run's results: results.json (raw figures), results.md (tables) and results.svg (plot). */
 record Report(Instant startedAt, String command, boolean smoke, Settings settings, Machine machine,
-    List<Workload> workloads, List<Result> results) {
+    String loadAverage, List<Workload> workloads, List<Result> results) {
   static final String JSON = "results.json";
   static final String MARKDOWN = "results.md";
   static final String SVG = "results.svg";
@@ -35,6 +35,7 @@ record Report(Instant startedAt, String command, boolean smoke, Settings setting
     root.put("command", command);
     root.put("smoke", smoke);
     root.put("machine", machine);
+    root.put("load_average_before_after", loadAverage);
     Map<String, Object> s = new LinkedHashMap<>();
     s.put("workers", settings.workers());
     s.put("poll_interval_ms", settings.pollInterval().toMillis());
@@ -51,6 +52,7 @@ record Report(Instant startedAt, String command, boolean smoke, Settings setting
     StringBuilder md = new StringBuilder("# drover-bench results\n\n");
     md.append("- Run: ").append(startedAt).append(smoke ? " (smoke mode: small N, the figures mean little)" : "")
         .append("\n- Machine: ").append(machine.summary())
+        .append("\n- Load average (1, 5, 15 min) before / after: ").append(loadAverage)
         .append("\n- Command: `").append(command).append('`')
         .append("\n- Settings: ").append(settings.workers()).append(" workers, poll interval ")
         .append(settings.pollInterval().toMillis()).append(" ms, ").append(settings.warmup())

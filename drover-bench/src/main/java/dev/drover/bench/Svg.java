@@ -50,7 +50,8 @@ final class Svg {
       double x = scale.x(tick);
       svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>%n",
           x, plotTop - 4, x, plotBottom));
-      text(svg, x, plotBottom + 16, "middle", "fill=\"#555\"", Report.format(tick));
+      String label = tick == Math.rint(tick) ? Long.toString((long) tick) : Report.format(tick);
+      text(svg, x, plotBottom + 16, "middle", "fill=\"#555\"", label);
     }
     List<String> dbs = rows.stream().map(Result::db).distinct().toList();
     for (int i = 0; i < rows.size(); i++) {
