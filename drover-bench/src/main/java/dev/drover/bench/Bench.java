@@ -130,6 +130,9 @@ public final class Bench implements Callable<Integer> {
     List<Result> results = new ArrayList<>();
     Machine machine;
     Path work = Files.createTempDirectory("drover-bench-");
+    // An interrupted bench (Ctrl-C) skips the finally below; its databases can be large.
+    Thread cleanup = new Thread(() -> deleteTree(work), "drover-bench-cleanup");
+    Runtime.getRuntime().addShutdownHook(cleanup);
     try (Databases databases = new Databases(work)) {
       for (Kind kind : kinds) {
         for (Workload workload : chosen) {
@@ -145,6 +148,7 @@ public final class Bench implements Callable<Integer> {
       machine = Machine.describe(databases, kinds);
     } finally {
       deleteTree(work);
+      Runtime.getRuntime().removeShutdownHook(cleanup);
     }
     Report report = new Report(startedAt, command, smoke, settings, machine, loadBefore + " / " + Machine.loadAverage(),
         chosen, results);
@@ -190,11 +194,16 @@ public final class Bench implements Callable<Integer> {
     return n;
   }
 
-  private static void deleteTree(Path dir) throws IOException {
+  private static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
     try (Stream<Path> paths = Files.walk(dir)) {
       for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
       }
+    } catch (IOException e) {
+      System.err.println("drover-bench: could not delete " + dir + ": " + e);
     }
   }
 
