@@ -1,0 +1,217 @@
+package dev.drover.bench;
+
+import dev.drover.bench.Databases.BenchDb;
+import dev.drover.bench.Databases.Kind;
+import dev.drover.model.DurationText;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The bench command: starts its own databases, runs each workload on each system and database,
+ * and writes results.json, results.md and results.svg. See docs/benchmarks.md.
+ */
+@Command(name = "drover-bench", sortOptions = false,
+    description = "Runs Drover's benchmarks on an embedded PostgreSQL and a fresh SQLite file.")
+public final class Bench implements Callable<Integer> {
+  /** The systems under test by name; peers are added here. */
+  static final Map<String, Supplier<SystemUnderTest>> SYSTEMS = new LinkedHashMap<>();
+  /** The workloads by name, in the order they run. */
+  static final Map<String, Workload> WORKLOADS = new LinkedHashMap<>();
+
+  static {
+    SYSTEMS.put("drover", () -> new DroverSystem("drover", true));
+    SYSTEMS.put("drover-nowake", () -> new DroverSystem("drover-nowake", false));
+    WORKLOADS.put(Pickup.NAME, new Pickup());
+    WORKLOADS.put(Burndown.NAME, new Burndown());
+  }
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+  boolean help;
+
+  @Option(names = "--systems", split = ",", paramLabel = "NAME",
+      description = "Systems to run, of: drover (woken after each enqueue), drover-nowake (poll only). "
+          + "Default: all.")
+  List<String> systems;
+
+  @Option(names = "--db", split = ",", paramLabel = "DB", defaultValue = "sqlite,postgres",
+      description = "Databases: sqlite, postgres. Default: ${DEFAULT-VALUE}.")
+  List<String> dbs;
+
+  @Option(names = "--workloads", split = ",", paramLabel = "NAME", defaultValue = "pickup,burndown",
+      description = "Workloads: pickup, burndown. Default: ${DEFAULT-VALUE}.")
+  List<String> workloads;
+
+  @Option(names = "--samples", paramLabel = "N", description = "Pickup samples per system and database "
+      + "(default 200, smoke 5).")
+  Integer samples;
+
+  @Option(names = "--tasks", paramLabel = "N", description = "Burn-down tasks (default 100000, smoke 1000).")
+  Integer tasks;
+
+  @Option(names = "--workers", paramLabel = "N", defaultValue = "8",
+      description = "Worker threads of each system. Default: ${DEFAULT-VALUE}.")
+  int workers;
+
+  @Option(names = "--poll-interval", paramLabel = "DURATION", defaultValue = "1s", converter = DurationConverter.class,
+      description = "How often an idle runner polls (Drover's default is 1s). Default: ${DEFAULT-VALUE}.")
+  Duration pollInterval;
+
+  @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "30m", converter = DurationConverter.class,
+      description = "Longest wait for one pickup or one burn-down. Default: ${DEFAULT-VALUE}.")
+  Duration timeout;
+
+  @Option(names = "--smoke", description = "Small N, for CI: checks that everything runs; the figures mean little.")
+  boolean smoke;
+
+  @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench-results",
+      description = "Where results.json, results.md and results.svg go. Default: ${DEFAULT-VALUE}.")
+  Path out;
+
+  private final PrintStream progress;
+  private final String command;
+
+  Bench(PrintStream progress, String command) {
+    this.progress = progress;
+    this.command = command;
+  }
+
+  public static void main(String[] args) {
+    int code = commandLine(System.err, args).execute(args);
+    System.exit(code);
+  }
+
+  /** The command line, progress going to {@code progress}; for main and the smoke test. */
+  static CommandLine commandLine(PrintStream progress, String... args) {
+    return new CommandLine(new Bench(progress, "drover-bench " + String.join(" ", args)));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    List<String> systemNames = names(systems == null ? List.copyOf(SYSTEMS.keySet()) : systems,
+        SYSTEMS.keySet(), "--systems");
+    List<Kind> kinds = new ArrayList<>();
+    for (String db : dbs) {
+      try {
+        kinds.add(Kind.parse(db));
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--db: " + e.getMessage());
+      }
+    }
+    List<Workload> chosen = names(workloads, WORKLOADS.keySet(), "--workloads").stream().map(WORKLOADS::get).toList();
+    Settings settings = new Settings(positive("--workers", workers), pollInterval,
+        positive("--samples", samples != null ? samples : smoke ? 5 : 200),
+        positive("--tasks", tasks != null ? tasks : smoke ? 1000 : 100_000),
+        smoke ? 1 : 5, timeout);
+
+    Instant startedAt = Instant.now();
+    String loadBefore = Machine.loadAverage();
+    List<Result> results = new ArrayList<>();
+    Machine machine;
+    Path work = Files.createTempDirectory("drover-bench-");
+    // An interrupted bench (Ctrl-C) skips the finally below; its databases can be large.
+    Thread cleanup = new Thread(() -> deleteTree(work), "drover-bench-cleanup");
+    Runtime.getRuntime().addShutdownHook(cleanup);
+    try (Databases databases = new Databases(work)) {
+      for (Kind kind : kinds) {
+        for (Workload workload : chosen) {
+          for (String name : systemNames) {
+            // A new instance per run; one that is never opened holds nothing to close.
+            SystemUnderTest system = SYSTEMS.get(name).get();
+            if (system.supports(kind) && system.supports(workload.name())) {
+              results.add(runOne(system, kind, workload, databases, settings));
+            }
+          }
+        }
+      }
+      machine = Machine.describe(databases, kinds);
+    } finally {
+      deleteTree(work);
+      Runtime.getRuntime().removeShutdownHook(cleanup);
+    }
+    Report report = new Report(startedAt, command, smoke, settings, machine, loadBefore + " / " + Machine.loadAverage(),
+        chosen, results);
+    report.write(out);
+    progress.println();
+    progress.print(report.markdown());
+    progress.println("\nwrote " + out.resolve(Report.JSON) + ", " + Report.MARKDOWN + " and " + Report.SVG);
+    return results.stream().allMatch(Result::ok) ? 0 : 1;
+  }
+
+  private Result runOne(SystemUnderTest system, Kind kind, Workload workload, Databases databases, Settings settings) {
+    progress.printf("%s on %s: %s ... ", system.name(), kind.label(), workload.name());
+    try (system) {
+      BenchDb db = databases.fresh(kind, system.name() + "_" + workload.name());
+      Result r = Result.of(system.name(), kind.label(), workload.name(), workload.run(system, db, settings));
+      StringBuilder line = new StringBuilder();
+      workload.columns().forEach(c -> line.append(c.heading()).append(' ')
+          .append(Report.format(r.figures().get(c.key()))).append("  "));
+      progress.println(line.toString().trim());
+      return r;
+    } catch (Exception e) {
+      progress.println("failed: " + e);
+      e.printStackTrace(progress);
+      return Result.failed(system.name(), kind.label(), workload.name(), e);
+    }
+  }
+
+  private List<String> names(List<String> given, Set<String> known, String option) {
+    List<String> names = given.stream().map(String::trim).filter(s -> !s.isEmpty()).distinct().toList();
+    for (String n : names) {
+      if (!known.contains(n)) {
+        throw new ParameterException(spec.commandLine(),
+            option + ": unknown '" + n + "' (expected one of " + String.join(", ", known) + ")");
+      }
+    }
+    return names;
+  }
+
+  private int positive(String option, int n) {
+    if (n <= 0) {
+      throw new ParameterException(spec.commandLine(), option + ": must be positive, got " + n);
+    }
+    return n;
+  }
+
+  private static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      System.err.println("drover-bench: could not delete " + dir + ": " + e);
+    }
+  }
+
+  /** Durations as Drover writes them: 500ms, 1s, 30m, or ISO-8601. */
+  static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String text) {
+      return DurationText.parse("duration", text);
+    }
+  }
+}

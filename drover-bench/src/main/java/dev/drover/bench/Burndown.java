@@ -1,0 +1,67 @@
+package dev.drover.bench;
+
+import dev.drover.bench.Databases.BenchDb;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Burn-down: N no-op one-shot tasks inserted before any worker runs, then timed from starting the
+ * workers until the database records all N done (the way River and graphile-worker measure).
+ */
+final class Burndown implements Workload {
+  static final String NAME = "burndown";
+  private static final Duration CHECK_DONE_EVERY = Duration.ofMillis(10);
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String title() {
+    return "burn-down of pre-inserted no-op tasks";
+  }
+
+  @Override
+  public List<Column> columns() {
+    return List.of(new Column("tasks", "tasks"), new Column("seconds", "seconds"),
+        new Column("jobs_per_s", "jobs/s"), new Column("inserts_per_s", "inserts/s"));
+  }
+
+  @Override
+  public Plot plot() {
+    return new Plot("Burn-down throughput, jobs/s", "jobs_per_s", null, false);
+  }
+
+  @Override
+  public Measurement run(SystemUnderTest system, BenchDb db, Settings settings) throws Exception {
+    int n = settings.burndownTasks();
+    CountDownLatch allStarted = new CountDownLatch(n);
+    system.open(db, settings, seq -> allStarted.countDown());
+    long insertStart = System.nanoTime();
+    system.insertBatch(0, n);
+    double insertSeconds = (System.nanoTime() - insertStart) / 1e9;
+
+    long start = System.nanoTime();
+    system.startWorkers();
+    if (!allStarted.await(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new TimeoutException(allStarted.getCount() + " of " + n + " tasks not started after " + settings.timeout());
+    }
+    // Counting done tasks is a query over the whole table, so it only starts once every handler
+    // has run and just the last completions are left to be written.
+    Workload.awaitCompleted(system, n, CHECK_DONE_EVERY, settings.timeout());
+    double seconds = (System.nanoTime() - start) / 1e9;
+
+    Map<String, Number> figures = new LinkedHashMap<>();
+    figures.put("tasks", n);
+    figures.put("seconds", seconds);
+    figures.put("jobs_per_s", n / seconds);
+    figures.put("inserts_per_s", n / insertSeconds);
+    return new Measurement(figures, Map.of("insert_seconds", insertSeconds));
+  }
+}

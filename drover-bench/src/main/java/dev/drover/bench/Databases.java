@@ -1,0 +1,105 @@
+package dev.drover.bench;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+
+/**
+ * The databases of one bench run, which starts its own: one embedded PostgreSQL for the whole run,
+ * started on first use, with a new database for every system and workload; and a new SQLite
+ * directory every time. So each measurement starts from an empty schema.
+ */
+final class Databases implements AutoCloseable {
+  /** The databases a system can run on. */
+  enum Kind {
+    SQLITE, POSTGRES;
+
+    String label() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    static Kind parse(String text) {
+      for (Kind k : values()) {
+        if (k.label().equals(text.trim().toLowerCase(Locale.ROOT))) {
+          return k;
+        }
+      }
+      throw new IllegalArgumentException("unknown database '" + text + "' (expected sqlite or postgres)");
+    }
+  }
+
+  /**
+   * A fresh, empty database.
+   *
+   * @param kind which database
+   * @param dir an empty directory of its own: the SQLite data directory, and scratch space for both
+   * @param jdbcUrl the PostgreSQL URL (user and database in it), or null for SQLite
+   */
+  record BenchDb(Kind kind, Path dir, String jdbcUrl) {}
+
+  private final Path workDir;
+  private EmbeddedPostgres postgres;
+  private int created;
+
+  Databases(Path workDir) {
+    this.workDir = workDir;
+  }
+
+  /** A new empty database of {@code kind}, named after {@code label} for whoever looks inside. */
+  BenchDb fresh(Kind kind, String label) throws IOException, SQLException {
+    String name = (label + "_" + ++created).replaceAll("[^A-Za-z0-9_]", "_").toLowerCase(Locale.ROOT);
+    Path dir = Files.createDirectories(workDir.resolve(name));
+    if (kind == Kind.SQLITE) {
+      return new BenchDb(kind, dir, null);
+    }
+    try (Connection c = postgres().getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + name);
+    }
+    return new BenchDb(kind, dir, postgres().getJdbcUrl("postgres", name));
+  }
+
+  /** The database's name and version, e.g. "PostgreSQL 18.6". */
+  String version(Kind kind) throws IOException, SQLException {
+    if (kind == Kind.POSTGRES) {
+      try (Connection c = postgres().getPostgresDatabase().getConnection()) {
+        // "PostgreSQL 18.6 on x86_64-pc-linux-gnu, compiled by ...": the part before " on ".
+        return firstValue(c, "SELECT version()").split(" on ", 2)[0];
+      }
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:")) {
+      return "SQLite " + firstValue(c, "SELECT sqlite_version()");
+    }
+  }
+
+  private static String firstValue(Connection c, String query) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
+  private EmbeddedPostgres postgres() throws IOException {
+    if (postgres == null) {
+      postgres = EmbeddedPostgres.builder()
+          // zonky turns synchronous_commit off by default; PostgreSQL's own default is on, and that
+          // is what a deployment runs with, so every commit here waits for its WAL flush too.
+          .setServerConfig("synchronous_commit", "on")
+          .start();
+    }
+    return postgres;
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (postgres != null) {
+      postgres.close();
+    }
+  }
+}

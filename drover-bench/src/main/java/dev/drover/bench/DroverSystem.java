@@ -1,0 +1,144 @@
+package dev.drover.bench;
+
+import dev.drover.Drover;
+import dev.drover.bench.Databases.BenchDb;
+import dev.drover.bench.Databases.Kind;
+import dev.drover.engine.Outcome;
+import dev.drover.engine.Runner;
+import dev.drover.engine.RunnerOptions;
+import dev.drover.engine.TaskHandler;
+import dev.drover.model.NewTask;
+import dev.drover.model.StatusCount;
+import dev.drover.model.TaskArguments;
+import dev.drover.model.TaskStatus;
+import dev.drover.model.TaskType;
+import dev.drover.store.StoreLocation;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Drover embedded as an application would: the {@link Drover} facade to create tasks and an
+ * in-process {@link Runner} in daemon mode with a Java handler, on the bench's database.
+ */
+final class DroverSystem implements SystemUnderTest {
+  private static final String TYPE = "bench-noop";
+  private static final int INSERT_BATCH = 1000;
+
+  private final String name;
+  private final boolean wakeAfterEnqueue;
+  private Drover drover;
+  private Runner runner;
+  private Thread loop;
+  private volatile Throwable loopFailure;
+
+  /**
+   * @param wakeAfterEnqueue call {@link Runner#wake()} after each enqueue; without it the runner
+   *     notices a new task only at its next poll
+   */
+  DroverSystem(String name, boolean wakeAfterEnqueue) {
+    this.name = name;
+    this.wakeAfterEnqueue = wakeAfterEnqueue;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public boolean supports(String workload) {
+    // The poll-only variant exists to show the poll floor of pickup; burn-down starts its runner
+    // after the tasks are in, so waking cannot change it.
+    return wakeAfterEnqueue || workload.equals(Pickup.NAME);
+  }
+
+  @Override
+  public Duration pickupPauseSpread(Settings settings) {
+    return wakeAfterEnqueue ? Duration.ZERO : settings.pollInterval();
+  }
+
+  @Override
+  public void open(BenchDb db, Settings settings, Probe probe) {
+    drover = Drover.open(db.kind() == Kind.SQLITE ? StoreLocation.dataDir(db.dir()) : StoreLocation.postgres(db.jdbcUrl()));
+    drover.taskTypeCreate(TaskType.builder(TYPE).description("no-op task of drover-bench")
+        .maxWorkers(settings.workers()).build());
+    TaskHandler noop = context -> {
+      probe.started(context.arguments().args().get(0).asLong());
+      return Outcome.eventful();
+    };
+    RunnerOptions options = RunnerOptions.defaults(db.dir().resolve("runs"))
+        .withTotalWorkers(settings.workers())
+        .withPollInterval(settings.pollInterval())
+        .withExitOnIdle(false);
+    runner = new Runner(drover.store(), Clock.systemUTC(), options, Map.of(TYPE, noop),
+        (type, arguments, runDir, env) -> {
+          throw new IllegalStateException("drover-bench has no command task types");
+        });
+  }
+
+  @Override
+  public void insertBatch(long from, int count) {
+    List<NewTask> batch = new ArrayList<>(INSERT_BATCH);
+    for (long seq = from; seq < from + count; seq++) {
+      batch.add(task(seq));
+      if (batch.size() == INSERT_BATCH || seq == from + count - 1) {
+        drover.taskCreate(batch);
+        batch.clear();
+      }
+    }
+  }
+
+  @Override
+  public void startWorkers() {
+    loop = new Thread(() -> {
+      try {
+        runner.run();
+      } catch (Throwable t) {
+        loopFailure = t;
+      }
+    }, "bench-drover-runner");
+    loop.setDaemon(true);
+    loop.start();
+  }
+
+  @Override
+  public void enqueue(long seq) {
+    drover.taskCreate(List.of(task(seq)));
+    if (wakeAfterEnqueue) {
+      // Stand-in until the store wakes runners itself (an in-process wake on task creation and
+      // PostgreSQL LISTEN/NOTIFY are being added to the runner); remove this call then, and the
+      // poll-only variant will need its own process (or the wake turned off) to stay poll-only.
+      runner.wake();
+    }
+  }
+
+  private static NewTask task(long seq) {
+    // Distinct arguments per task: Drover de-duplicates tasks with equal arguments.
+    return NewTask.oneshot(TYPE, TaskArguments.of(List.of(seq), null));
+  }
+
+  @Override
+  public long completed() {
+    if (loopFailure != null) {
+      throw new IllegalStateException("the runner died", loopFailure);
+    }
+    return drover.statusCounts().stream()
+        .filter(c -> c.type().equals(TYPE) && c.status() == TaskStatus.COMPLETED)
+        .mapToLong(StatusCount::count)
+        .sum();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (loop != null) {
+      runner.stop(Duration.ofSeconds(5));
+      loop.join(Duration.ofSeconds(30).toMillis());
+    }
+    if (drover != null) {
+      drover.close();
+    }
+  }
+}

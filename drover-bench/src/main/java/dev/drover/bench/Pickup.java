@@ -1,0 +1,94 @@
+package dev.drover.bench;
+
+import dev.drover.bench.Databases.BenchDb;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Idle pickup latency: one task at a time into an idle system, timed from just before the enqueue
+ * call to the first line of the handler (both {@link System#nanoTime()} in this JVM). After each
+ * sample the bench waits until the run is recorded done, then pauses so the system is idle again.
+ */
+final class Pickup implements Workload {
+  static final String NAME = "pickup";
+  /** Long enough for the runner to finish its tick after a completion and go back to sleep. */
+  private static final Duration PAUSE = Duration.ofMillis(50);
+  private static final Duration CHECK_DONE_EVERY = Duration.ofMillis(1);
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String title() {
+    return "idle pickup latency, enqueue to handler start (ms)";
+  }
+
+  @Override
+  public List<Column> columns() {
+    return List.of(new Column("samples", "samples"), new Column("p50_ms", "p50 ms"),
+        new Column("p99_ms", "p99 ms"), new Column("max_ms", "max ms"));
+  }
+
+  @Override
+  public Plot plot() {
+    return new Plot("Idle pickup latency, ms (bar p50, whisker p99; log scale)", "p50_ms", "p99_ms", true);
+  }
+
+  @Override
+  public Measurement run(SystemUnderTest system, BenchDb db, Settings settings) throws Exception {
+    BlockingQueue<long[]> started = new LinkedBlockingQueue<>();
+    system.open(db, settings, seq -> started.add(new long[] {seq, System.nanoTime()}));
+    system.startWorkers();
+    // A fixed seed: the pauses are random so that enqueues are spread over the poll loop's phase,
+    // and the same from run to run.
+    Random random = new Random(3);
+    long spreadMs = system.pickupPauseSpread(settings).toMillis();
+    double[] latencies = new double[settings.samples()];
+    for (int i = 0; i < settings.warmup() + settings.samples(); i++) {
+      long before = System.nanoTime();
+      system.enqueue(i);
+      long[] start = started.poll(settings.timeout().toMillis(), TimeUnit.MILLISECONDS);
+      if (start == null) {
+        throw new TimeoutException("task " + i + " did not start within " + settings.timeout());
+      }
+      if (start[0] != i) {
+        throw new IllegalStateException("expected task " + i + " to start, but task " + start[0] + " did");
+      }
+      // Checking for "done" only begins after the start, so its queries cannot slow the pickup.
+      Workload.awaitCompleted(system, i + 1, CHECK_DONE_EVERY, settings.timeout());
+      if (i >= settings.warmup()) {
+        latencies[i - settings.warmup()] = (start[1] - before) / 1e6;
+      }
+      Thread.sleep(PAUSE.toMillis() + (spreadMs > 0 ? random.nextLong(spreadMs) : 0));
+    }
+    double[] sorted = latencies.clone();
+    Arrays.sort(sorted);
+    Map<String, Number> figures = new LinkedHashMap<>();
+    figures.put("samples", sorted.length);
+    figures.put("p50_ms", percentile(sorted, 50));
+    figures.put("p99_ms", percentile(sorted, 99));
+    figures.put("max_ms", sorted[sorted.length - 1]);
+    figures.put("mean_ms", Arrays.stream(sorted).average().orElse(Double.NaN));
+    Map<String, Object> raw = new LinkedHashMap<>();
+    raw.put("pause_ms", PAUSE.toMillis());
+    raw.put("pause_spread_ms", spreadMs);
+    raw.put("latencies_ms", latencies);
+    return new Measurement(figures, raw);
+  }
+
+  /** The nearest-rank percentile: the smallest sample that at least {@code p}% of samples do not exceed. */
+  static double percentile(double[] sorted, double p) {
+    int rank = (int) Math.ceil(p / 100 * sorted.length);
+    return sorted[Math.max(0, rank - 1)];
+  }
+}
