@@ -38,8 +38,7 @@ public final class Bench implements Callable<Integer> {
   static final Map<String, Workload> WORKLOADS = new LinkedHashMap<>();
 
   static {
-    SYSTEMS.put("drover", () -> new DroverSystem("drover", true));
-    SYSTEMS.put("drover-nowake", () -> new DroverSystem("drover-nowake", false));
+    SYSTEMS.put("drover", () -> new DroverSystem("drover"));
     WORKLOADS.put(Pickup.NAME, new Pickup());
     WORKLOADS.put(Burndown.NAME, new Burndown());
   }
@@ -51,8 +50,7 @@ public final class Bench implements Callable<Integer> {
   boolean help;
 
   @Option(names = "--systems", split = ",", paramLabel = "NAME",
-      description = "Systems to run, of: drover (woken after each enqueue), drover-nowake (poll only). "
-          + "Default: all.")
+      description = "Systems to run, of: drover (peers are being added). Default: all.")
   List<String> systems;
 
   @Option(names = "--db", split = ",", paramLabel = "DB", defaultValue = "sqlite,postgres",

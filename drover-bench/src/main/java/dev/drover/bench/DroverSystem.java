@@ -28,19 +28,13 @@ final class DroverSystem implements SystemUnderTest {
   private static final int INSERT_BATCH = 1000;
 
   private final String name;
-  private final boolean wakeAfterEnqueue;
   private Drover drover;
   private Runner runner;
   private Thread loop;
   private volatile Throwable loopFailure;
 
-  /**
-   * @param wakeAfterEnqueue call {@link Runner#wake()} after each enqueue; without it the runner
-   *     notices a new task only at its next poll
-   */
-  DroverSystem(String name, boolean wakeAfterEnqueue) {
+  DroverSystem(String name) {
     this.name = name;
-    this.wakeAfterEnqueue = wakeAfterEnqueue;
   }
 
   @Override
@@ -50,14 +44,12 @@ final class DroverSystem implements SystemUnderTest {
 
   @Override
   public boolean supports(String workload) {
-    // The poll-only variant exists to show the poll floor of pickup; burn-down starts its runner
-    // after the tasks are in, so waking cannot change it.
-    return wakeAfterEnqueue || workload.equals(Pickup.NAME);
+    return true;
   }
 
   @Override
   public Duration pickupPauseSpread(Settings settings) {
-    return wakeAfterEnqueue ? Duration.ZERO : settings.pollInterval();
+    return Duration.ZERO; // the store wakes the runner on every enqueue: no poll phase to spread over
   }
 
   @Override
@@ -106,13 +98,8 @@ final class DroverSystem implements SystemUnderTest {
 
   @Override
   public void enqueue(long seq) {
+    // Creating the task wakes the runner: in process on SQLite, and by NOTIFY on PostgreSQL too.
     drover.taskCreate(List.of(task(seq)));
-    if (wakeAfterEnqueue) {
-      // Stand-in until the store wakes runners itself (an in-process wake on task creation and
-      // PostgreSQL LISTEN/NOTIFY are being added to the runner); remove this call then, and the
-      // poll-only variant will need its own process (or the wake turned off) to stay poll-only.
-      runner.wake();
-    }
   }
 
   private static NewTask task(long seq) {

@@ -49,11 +49,10 @@ class BenchSmokeTest {
       }
     }
     assertThat(seen).containsExactlyInAnyOrder(
-        "drover/sqlite/pickup", "drover-nowake/sqlite/pickup", "drover/sqlite/burndown",
-        "drover/postgres/pickup", "drover-nowake/postgres/pickup", "drover/postgres/burndown");
+        "drover/sqlite/pickup", "drover/sqlite/burndown", "drover/postgres/pickup", "drover/postgres/burndown");
 
     String md = Files.readString(out.resolve(Report.MARKDOWN));
-    assertThat(md).contains("## pickup", "## burndown", "| drover | postgres |", "| drover-nowake | sqlite |")
+    assertThat(md).contains("## pickup", "## burndown", "| drover | postgres |", "| drover | sqlite |")
         .doesNotContain("failed");
     String svg = Files.readString(out.resolve(Report.SVG));
     assertThat(svg).startsWith("<svg").contains("drover · postgres").endsWith("</svg>\n");
