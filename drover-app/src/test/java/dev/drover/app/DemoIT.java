@@ -64,10 +64,15 @@ class DemoIT {
 
     DroverCli.Result events = DroverCli.in(tmp).run("--data-dir", data, "events", "--json").ok();
     List<String> kinds = events.stdout().lines().map(line -> DroverCli.parseJson(line).get("kind").asText()).toList();
-    // The demo runs two runners: fetches first, then checksums.
-    assertThat(kinds).containsExactly("runner_started", "runner_stopped", "runner_started", "runner_stopped");
-    assertThat(DroverCli.in(tmp).run("--data-dir", data, "events", "--after", "3").ok().stdout().lines())
-        .hasSize(1).allSatisfy(line -> assertThat(line).startsWith("4  ").contains("runner_stopped"));
+    // The demo runs two runners one after the other: fetches first, then checksums. Each leads
+    // (nobody else is there) and starts worker threads as its work needs them.
+    assertThat(kinds.stream().filter(k -> k.startsWith("runner_")))
+        .containsExactly("runner_started", "runner_stopped", "runner_started", "runner_stopped");
+    assertThat(kinds.stream().filter(k -> k.equals("became_leader"))).hasSize(2);
+    assertThat(kinds).contains("worker_spawned");
+    int last = kinds.size();
+    assertThat(DroverCli.in(tmp).run("--data-dir", data, "events", "--after", last - 1).ok().stdout().lines())
+        .hasSize(1).allSatisfy(line -> assertThat(line).startsWith(last + "  ").contains("runner_stopped"));
   }
 
   private static Map<String, JsonNode> byKey(JsonNode array, Function<JsonNode, String> key) {
