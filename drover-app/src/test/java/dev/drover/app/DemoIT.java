@@ -63,11 +63,14 @@ class DemoIT {
     DroverCli.in(repoRoot).run("--data-dir", data, "demo").ok();
 
     DroverCli.Result events = DroverCli.in(tmp).run("--data-dir", data, "events", "--json").ok();
-    List<String> kinds = events.stdout().lines().map(line -> DroverCli.parseJson(line).get("kind").asText()).toList();
-    // The demo runs two runners: fetches first, then checksums.
-    assertThat(kinds).containsExactly("runner_started", "runner_stopped", "runner_started", "runner_stopped");
-    assertThat(DroverCli.in(tmp).run("--data-dir", data, "events", "--after", "3").ok().stdout().lines())
-        .hasSize(1).allSatisfy(line -> assertThat(line).startsWith("4  ").contains("runner_stopped"));
+    List<JsonNode> all = events.stdout().lines().map(DroverCli::parseJson).toList();
+    // The demo runs two runners: fetches first, then checksums. Between their starts and stops come
+    // leadership and worker pool events.
+    assertThat(all).extracting(e -> e.get("kind").asText()).filteredOn(k -> k.startsWith("runner_"))
+        .containsExactly("runner_started", "runner_stopped", "runner_started", "runner_stopped");
+    long last = all.get(all.size() - 1).get("id").asLong();
+    assertThat(DroverCli.in(tmp).run("--data-dir", data, "events", "--after", last - 1).ok().stdout().lines())
+        .hasSize(1).allSatisfy(line -> assertThat(line).startsWith(last + "  ").contains("runner_stopped"));
   }
 
   private static Map<String, JsonNode> byKey(JsonNode array, Function<JsonNode, String> key) {
