@@ -29,6 +29,7 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,6 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
  * that appends to a shared side-effect log: spawning 20,000 commands would take minutes on a
  * two-core machine. The tasks, the task type and the database are set up with the real CLI.
  */
+@Tag("slow")
+@Tag("cluster")
 class ClusterIT {
   private static final int TASKS = 20_000;
   private static final int BATCHES = 4;

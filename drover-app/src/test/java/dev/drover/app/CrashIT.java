@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -49,6 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>The moments come from a seeded {@link Random}; the seed is printed, and {@code
  * -Dcrash.seed=N} replays it.
  */
+@Tag("slow")
 @EnabledOnOs(OS.LINUX) // the script reads /proc, and so does the runner to find orphans
 class CrashIT {
   private static final int TASKS = 2000;
