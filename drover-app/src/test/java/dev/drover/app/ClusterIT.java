@@ -248,18 +248,7 @@ class ClusterIT {
       b.append("-- runner ").append(i).append(" (pid ").append(runners.get(i).pid()).append(") stderr:\n")
           .append(ExecutionLog.tail(tmp.resolve("runner-" + i + ".err"), 20)).append('\n');
     }
-    try (Drover drover = Drover.open(StoreLocation.postgres(url))) {
-      List<Event> events = drover.store().eventList(0, 1_000_000);
-      Map<String, Long> kinds = events.stream()
-          .collect(Collectors.groupingBy(Event::kind, TreeMap::new, Collectors.counting()));
-      b.append("-- events by kind: ").append(kinds).append('\n');
-      b.append("-- runner events:\n");
-      events.stream().filter(e -> e.taskId() == null && !e.kind().startsWith("worker_"))
-          .forEach(e -> b.append(e.at()).append(' ').append(e.kind()).append(' ').append(e.runner())
-              .append(' ').append(e.detail()).append('\n'));
-    } catch (RuntimeException e) {
-      b.append("-- cannot read the events: ").append(e).append('\n');
-    }
+    b.append(EventDigest.of(StoreLocation.postgres(url)));
     return b.toString();
   }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.drover.Drover;
 import dev.drover.app.ExecutionLog.Execution;
-import dev.drover.model.Event;
 import dev.drover.store.StoreLocation;
 import dev.drover.testing.TestPostgres;
 import java.io.IOException;
@@ -304,18 +303,7 @@ class CrashIT {
     b.append("-- overlaps.log:\n").append(ExecutionLog.tail(overlaps, 20)).append('\n');
     b.append("-- exec.log, last lines:\n").append(ExecutionLog.tail(log, 30)).append('\n');
     runnerOutput.forEach(o -> b.append("-- ").append(o).append('\n'));
-    try (Drover drover = Drover.open(location)) {
-      List<Event> events = drover.store().eventList(0, 1_000_000);
-      Map<String, Long> kinds = events.stream()
-          .collect(Collectors.groupingBy(Event::kind, TreeMap::new, Collectors.counting()));
-      b.append("-- events by kind: ").append(kinds).append('\n');
-      b.append("-- runner events:\n");
-      events.stream().filter(e -> e.taskId() == null && !e.kind().startsWith("worker_"))
-          .forEach(e -> b.append(e.at()).append(' ').append(e.kind()).append(' ').append(e.runner())
-              .append(' ').append(e.detail()).append('\n'));
-    } catch (RuntimeException e) {
-      b.append("-- cannot read the events: ").append(e).append('\n');
-    }
+    b.append(EventDigest.of(location));
     return b.toString();
   }
 

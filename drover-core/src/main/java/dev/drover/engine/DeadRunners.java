@@ -58,20 +58,9 @@ final class DeadRunners {
     log.warn("runner {} (pid {}) did not stop in time; killing it", r.name(), r.pid());
     process.ifPresent(p -> {
       p.destroyForcibly();
-      long deadline = System.nanoTime() + KILL_WAIT.toNanos();
-      while (ProcessTree.isRunning(p) && System.nanoTime() - deadline < 0) {
-        pause();
-      }
+      ProcessTree.awaitExit(p, KILL_WAIT);
     });
     clear(r, now, false, "runner_killed");
-  }
-
-  private static void pause() {
-    try {
-      Thread.sleep(10);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   private void clear(RunnerRecord r, Instant now, boolean charge, String kind) {

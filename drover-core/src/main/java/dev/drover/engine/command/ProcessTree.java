@@ -79,6 +79,18 @@ public final class ProcessTree {
     return out;
   }
 
+  /**
+   * Waits up to {@code wait} for {@code process} to be gone (zombies count as gone); false if
+   * interrupted while waiting, with the interrupt restored.
+   */
+  public static boolean awaitExit(ProcessHandle process, Duration wait) {
+    boolean done = awaitExit(Set.of(process), wait);
+    if (!done) {
+      Thread.currentThread().interrupt();
+    }
+    return done;
+  }
+
   /** Polls until all are dead or the wait is over; false if interrupted while waiting. */
   private static boolean awaitExit(Set<ProcessHandle> processes, Duration wait) {
     long deadline = System.nanoTime() + wait.toNanos();
