@@ -56,6 +56,7 @@ final class JdbiStore implements Store {
   private final AutoCloseable pool;
   private final RunEnder runEnder;
   private final Leases leases;
+  private final FrontierStore frontier;
 
   JdbiStore(Jdbi jdbi, Dialect dialect, AutoCloseable pool) {
     this.jdbi = jdbi;
@@ -65,11 +66,17 @@ final class JdbiStore implements Store {
     this.pool = pool;
     this.runEnder = new RunEnder(sql, rows);
     this.leases = new Leases(jdbi, sql, rows, runEnder);
+    this.frontier = new JdbiFrontierStore(jdbi, dialect, sql);
   }
 
   @Override
   public Dialect dialect() {
     return dialect;
+  }
+
+  @Override
+  public FrontierStore frontier() {
+    return frontier;
   }
 
   // ---- task types, worker groups, settings

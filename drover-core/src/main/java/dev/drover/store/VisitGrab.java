@@ -1,0 +1,88 @@
+package dev.drover.store;
+
+import dev.drover.ValidationException;
+import dev.drover.frontier.ListedOrigin;
+import dev.drover.frontier.Lister;
+import dev.drover.frontier.VisitPolicy;
+import dev.drover.frontier.VisitRequest;
+import dev.drover.store.FrontierRows.Grabbed;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.PreparedBatch;
+
+/**
+ * Grab next visits: choose origins by a policy, then (unless a dry run) record that they were
+ * scheduled, all in one transaction. The choice locks the chosen rows on PostgreSQL (SKIP LOCKED)
+ * and SQLite has one writer, so two grabs never hand out the same row.
+ */
+final class VisitGrab {
+  private final Jdbi jdbi;
+  private final Dialect dialect;
+  private final SqlFiles sql;
+  private final FrontierRows rows;
+
+  VisitGrab(Jdbi jdbi, Dialect dialect, SqlFiles sql, FrontierRows rows) {
+    this.jdbi = jdbi;
+    this.dialect = dialect;
+    this.sql = sql;
+    this.rows = rows;
+  }
+
+  List<ListedOrigin> grab(VisitRequest r, Instant now) {
+    return jdbi.inTransaction(h -> {
+      List<Lister> listers = r.filtersListers() ? matchingListers(h, r) : List.of();
+      if (r.count() == 0) {
+        return List.of();
+      }
+      // The request's validation guarantees one lister here (an id, or a name and an instance).
+      Instant listingFinished = r.policy() == VisitPolicy.FIRST_VISITS_AFTER_LISTING
+          ? listers.get(0).lastListingFinishedAt() : null;
+      List<String> listerIds = listers.stream().map(l -> FrontierRows.text(l.id())).toList();
+      VisitGrabSql query = VisitGrabSql.of(dialect, r, now, listerIds, listingFinished);
+      List<Grabbed> chosen = query.bind(h.createQuery(sql.get("visitGrab")), r).map(rows.grabbed).list();
+      if (!r.dryRun() && !chosen.isEmpty()) {
+        markScheduled(h, r, chosen, now);
+      }
+      return chosen.stream().map(Grabbed::origin).toList();
+    });
+  }
+
+  private List<Lister> matchingListers(Handle h, VisitRequest r) {
+    Where where = new Where()
+        .eq("id = :id", "id", FrontierRows.text(r.listerId()))
+        .eq("name = :name", "name", r.listerName())
+        .eq("instance_name = :instance_name", "instance_name", r.listerInstanceName());
+    List<Lister> found = where.bind(h.createQuery("SELECT * FROM lister" + where.sql())).map(rows.lister).list();
+    if (found.isEmpty()) {
+      throw new ValidationException("lister", "no lister has" + (r.listerId() == null ? "" : " id " + r.listerId())
+          + (r.listerName() == null ? "" : " name '" + r.listerName() + "'")
+          + (r.listerInstanceName() == null ? "" : " instance '" + r.listerInstanceName() + "'"));
+    }
+    return found;
+  }
+
+  /**
+   * Records {@code now} as last_scheduled of each chosen origin (once per url, whichever listers
+   * listed it), in the stats and their mirror; origins_without_last_update also moves the visit
+   * type's queue position up to the furthest position chosen.
+   */
+  private void markScheduled(Handle h, VisitRequest r, List<Grabbed> chosen, Instant now) {
+    List<String> urls = chosen.stream().map(g -> g.origin().url()).distinct().toList();
+    for (String query : List.of("visitStatsMarkScheduled", "originMirrorScheduled")) {
+      PreparedBatch batch = h.prepareBatch(sql.get(query));
+      for (String url : urls) {
+        batch.bind("url", url).bind("visit_type", r.visitType()).bind("now", now).add();
+      }
+      batch.execute();
+    }
+    if (r.policy() == VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE) {
+      long furthest = chosen.stream().map(Grabbed::queuePosition).filter(Objects::nonNull)
+          .mapToLong(Long::longValue).max().orElse(0);
+      h.createUpdate(sql.get("visitQueuePositionAdvance"))
+          .bind("visit_type", r.visitType()).bind("position", furthest).execute();
+    }
+  }
+}
