@@ -16,7 +16,6 @@ import java.util.UUID;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
-import org.jdbi.v3.core.statement.Query;
 
 /** Recording what listers list, and reading it back page by page. */
 final class OriginRecords {
@@ -96,24 +95,9 @@ final class OriginRecords {
   }
 
   OriginPage list(OriginQuery q) {
-    OriginPageToken after = OriginPageToken.parse(q.pageToken());
-    Where where = new Where()
-        .eq("lister_id = :lister_id", "lister_id", FrontierRows.text(q.listerId()))
-        .eq("url = :url", "url", q.url())
-        .in("url IN (<urls>)", "urls", q.url() == null ? q.urls() : List.of())
-        .eq("enabled = :enabled", "enabled", q.enabled())
-        // The whole key, visit type included: rows sharing a lister and a url straddle pages safely.
-        .eq("(lister_id, url, visit_type) > (:after_lister, :after_url, :after_visit_type)", "after_lister",
-            after == null ? null : after.listerId());
-    List<ListedOrigin> page = jdbi.withHandle(h -> {
-      Query query = where.bind(h.createQuery("SELECT * FROM listed_origin" + where.sql()
-          + " ORDER BY lister_id, url, visit_type LIMIT :limit"));
-      if (after != null) {
-        query.bind("after_url", after.url()).bind("after_visit_type", after.visitType());
-      }
-      // One row more than asked tells whether there is a next page, so none comes back empty.
-      return query.bind("limit", q.limit() + 1).map(rows.listedOrigin).list();
-    });
+    OriginListSql query = OriginListSql.of(q);
+    List<ListedOrigin> page = jdbi.withHandle(h ->
+        query.bind(h.createQuery(query.sql())).map(rows.listedOrigin).list());
     if (page.size() <= q.limit()) {
       return new OriginPage(page, null);
     }
