@@ -69,7 +69,8 @@ public interface FrontierStore {
    * Chooses origins to visit next by the request's policy, filters and cooldowns, at {@code now},
    * in the policy's order. Unless a dry run, in the same transaction: records {@code now} as
    * their {@code last_scheduled}, and for {@code origins_without_last_update} advances the visit
-   * type's queue position to the furthest one chosen. Concurrent grabs never return the same row.
+   * type's queue position to the furthest one chosen. Writes of one visit type take turns, so
+   * concurrent grabs never return the same row.
    *
    * @throws dev.drover.ValidationException when a lister filter names no lister
    */

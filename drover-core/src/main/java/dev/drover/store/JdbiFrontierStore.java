@@ -33,6 +33,7 @@ final class JdbiFrontierStore implements FrontierStore {
   private final Jdbi jdbi;
   private final SqlFiles sql;
   private final FrontierRows rows;
+  private final VisitTypeLocks locks;
   private final VisitStatsWrites stats;
   private final OriginRecords origins;
   private final VisitGrab grab;
@@ -42,10 +43,11 @@ final class JdbiFrontierStore implements FrontierStore {
     this.jdbi = jdbi;
     this.sql = sql;
     this.rows = new FrontierRows(dialect);
+    this.locks = new VisitTypeLocks(dialect, sql);
     this.stats = new VisitStatsWrites(sql, rows);
-    this.origins = new OriginRecords(jdbi, sql, rows, stats);
-    this.grab = new VisitGrab(jdbi, dialect, sql, rows);
-    this.ingest = new VisitIngest(jdbi, sql, stats);
+    this.origins = new OriginRecords(jdbi, sql, rows, stats, locks);
+    this.grab = new VisitGrab(jdbi, dialect, sql, rows, locks);
+    this.ingest = new VisitIngest(jdbi, sql, stats, locks);
   }
 
   // ---- listers
@@ -152,12 +154,18 @@ final class JdbiFrontierStore implements FrontierStore {
 
   @Override
   public void visitStatsUpsert(List<OriginVisitStats> list) {
-    jdbi.useTransaction(h -> stats.upsert(h, list));
+    jdbi.useTransaction(h -> {
+      locks.lock(h, list.stream().map(OriginVisitStats::visitType).toList());
+      stats.upsert(h, list);
+    });
   }
 
   @Override
   public void visitStatsReplace(List<OriginVisitStats> list) {
-    jdbi.useTransaction(h -> stats.replace(h, list));
+    jdbi.useTransaction(h -> {
+      locks.lock(h, list.stream().map(OriginVisitStats::visitType).toList());
+      stats.replace(h, list);
+    });
   }
 
   @Override

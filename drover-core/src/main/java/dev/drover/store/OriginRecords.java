@@ -24,12 +24,14 @@ final class OriginRecords {
   private final SqlFiles sql;
   private final FrontierRows rows;
   private final VisitStatsWrites stats;
+  private final VisitTypeLocks locks;
 
-  OriginRecords(Jdbi jdbi, SqlFiles sql, FrontierRows rows, VisitStatsWrites stats) {
+  OriginRecords(Jdbi jdbi, SqlFiles sql, FrontierRows rows, VisitStatsWrites stats, VisitTypeLocks locks) {
     this.jdbi = jdbi;
     this.sql = sql;
     this.rows = rows;
     this.stats = stats;
+    this.locks = locks;
   }
 
   private record Key(UUID listerId, String url, String visitType) {
@@ -46,6 +48,7 @@ final class OriginRecords {
     Map<Key, ListedOrigin> distinct = new LinkedHashMap<>();
     origins.forEach(o -> distinct.put(Key.of(o), o));
     return jdbi.inTransaction(h -> {
+      locks.lock(h, distinct.keySet().stream().map(Key::visitType).toList());
       checkListersExist(h, distinct.values());
       PreparedBatch batch = h.prepareBatch(sql.get("originUpsert"));
       for (ListedOrigin o : distinct.values()) {

@@ -15,24 +15,29 @@ import org.jdbi.v3.core.statement.PreparedBatch;
 
 /**
  * Grab next visits: choose origins by a policy, then (unless a dry run) record that they were
- * scheduled, all in one transaction. The choice locks the chosen rows on PostgreSQL (SKIP LOCKED)
- * and SQLite has one writer, so two grabs never hand out the same row.
+ * scheduled, all in one transaction. Grabs of one visit type take turns ({@link VisitTypeLocks}),
+ * so each sees what the previous one scheduled and two grabs never hand out the same row at once.
  */
 final class VisitGrab {
   private final Jdbi jdbi;
   private final Dialect dialect;
   private final SqlFiles sql;
   private final FrontierRows rows;
+  private final VisitTypeLocks locks;
 
-  VisitGrab(Jdbi jdbi, Dialect dialect, SqlFiles sql, FrontierRows rows) {
+  VisitGrab(Jdbi jdbi, Dialect dialect, SqlFiles sql, FrontierRows rows, VisitTypeLocks locks) {
     this.jdbi = jdbi;
     this.dialect = dialect;
     this.sql = sql;
     this.rows = rows;
+    this.locks = locks;
   }
 
   List<ListedOrigin> grab(VisitRequest r, Instant now) {
     return jdbi.inTransaction(h -> {
+      if (!r.dryRun()) {
+        locks.lock(h, List.of(r.visitType()));
+      }
       List<Lister> listers = r.filtersListers() ? matchingListers(h, r) : List.of();
       if (r.count() == 0) {
         return List.of();

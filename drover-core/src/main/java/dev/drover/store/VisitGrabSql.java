@@ -23,7 +23,6 @@ final class VisitGrabSql {
   private final Map<String, Object> values = new LinkedHashMap<>();
   private final String order;
   private String sample = "";
-  private String lock = "";
 
   private VisitGrabSql(VisitPolicy policy) {
     this.order = VisitPolicySql.order(policy);
@@ -31,6 +30,8 @@ final class VisitGrabSql {
   }
 
   /**
+   * The query for request {@code r} at {@code now}.
+   *
    * @param listerIds the listers the request narrows to (empty: no lister filter)
    * @param listingFinished for {@code first_visits_after_listing}: when the lister's last listing
    *     finished, or null
@@ -63,9 +64,6 @@ final class VisitGrabSql {
         q.sample = "AND abs(random() % " + SAMPLE_SCALE + ") < :sample_share";
         q.values.put("sample_share", Math.round(r.tablesample() / 100 * SAMPLE_SCALE));
       }
-    }
-    if (!r.dryRun() && dialect == Dialect.POSTGRESQL) {
-      q.lock = "FOR UPDATE SKIP LOCKED";
     }
     return q;
   }
@@ -106,7 +104,6 @@ final class VisitGrabSql {
     query.define("filters", filters.stream().map(f -> "AND " + f).reduce((a, b) -> a + "\n  " + b).orElse(""))
         .define("order", order)
         .define("sample", sample)
-        .define("lock", lock)
         .bind("visit_type", r.visitType())
         .bind("enabled", r.enabled())
         .bind("count", r.count());

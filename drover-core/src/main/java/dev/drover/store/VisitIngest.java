@@ -28,11 +28,13 @@ final class VisitIngest {
   private final Jdbi jdbi;
   private final SqlFiles sql;
   private final VisitStatsWrites stats;
+  private final VisitTypeLocks locks;
 
-  VisitIngest(Jdbi jdbi, SqlFiles sql, VisitStatsWrites stats) {
+  VisitIngest(Jdbi jdbi, SqlFiles sql, VisitStatsWrites stats, VisitTypeLocks locks) {
     this.jdbi = jdbi;
     this.sql = sql;
     this.stats = stats;
+    this.locks = locks;
   }
 
   IngestReport ingest(List<VisitResult> results, RandomGenerator random) {
@@ -42,6 +44,7 @@ final class VisitIngest {
     return jdbi.inTransaction(h -> {
       Set<OriginKey> keys = new LinkedHashSet<>();
       results.stream().filter(r -> r.status().isFinal()).forEach(r -> keys.add(r.key()));
+      locks.lock(h, keys.stream().map(OriginKey::visitType).toList());
       Map<OriginKey, OriginVisitStats> current = new HashMap<>(stats.get(h, keys));
       Map<String, Long> positions = new HashMap<>();
       h.createQuery(sql.get("visitQueuePositionList"))

@@ -345,6 +345,62 @@ interface VisitPolicyContract extends FrontierContract {
         .hasSize(3000 - sampled.size()).doesNotContainAnyElementsOf(sampled);
   }
 
+  /**
+   * Grabs, visit results and listings touching the same urls at once, each url listed by two
+   * listers (so every write reaches rows of both): all of them complete, and the stats and the
+   * listed rows agree at the end.
+   */
+  @Test
+  default void concurrentGrabsResultsAndListingsOnSharedUrlsAllComplete() throws Exception {
+    Lister a = lister("a");
+    Lister b = lister("b");
+    List<String> urls = IntStream.range(0, 200).mapToObj(i -> "https://example.org/s/" + i).toList();
+    List<ListedOrigin> both = new ArrayList<>();
+    urls.forEach(u -> both.addAll(List.of(o(a, u), o(b, u))));
+    frontier().originRecord(both, ago(DAYS31));
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Callable<Integer>> work = new ArrayList<>();
+      for (int g = 0; g < 2; g++) {
+        work.add(() -> {
+          int n = 0;
+          for (int round = 0; round < 15; round++) {
+            n += frontier().originGrabNextVisits(VisitRequest.builder(GIT, 15, VisitPolicy.OLDEST_SCHEDULED_FIRST)
+                .cooldowns(Cooldowns.NONE).build(), NOW.plusSeconds(round)).size();
+          }
+          return n;
+        });
+      }
+      work.add(() -> {
+        for (int round = 0; round < 15; round++) {
+          int r = round;
+          frontier().visitResultsIngest(urls.stream().filter(u -> u.hashCode() % 3 == r % 3)
+              .map(u -> new dev.drover.frontier.VisitResult(u, GIT, NOW.plusSeconds(r), dev.drover.frontier.VisitStatus.FULL,
+                  "s" + r)).toList(), NO_JITTER);
+        }
+        return 0;
+      });
+      work.add(() -> {
+        for (int round = 0; round < 15; round++) {
+          frontier().originRecord(both.subList(0, 200), NOW.plusSeconds(round));
+        }
+        return 0;
+      });
+      for (Future<Integer> f : pool.invokeAll(work)) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    for (String u : List.of(urls.get(0), urls.get(77), urls.get(199))) {
+      OriginVisitStats s = statsOf(u);
+      VisitRequest exact = VisitRequest.builder(GIT, 400, VisitPolicy.OLDEST_SCHEDULED_FIRST).cooldowns(Cooldowns.NONE)
+          .dryRun(true).build();
+      assertThat(grab(exact).stream().filter(u::equals)).as("both listers' rows of %s", u).hasSize(2);
+      assertThat(s.lastVisit()).isNotNull();
+    }
+  }
+
   @Test
   default void concurrentGrabsNeverHandOutTheSameOrigin() throws Exception {
     Lister l = lister("github");
@@ -367,7 +423,7 @@ interface VisitPolicyContract extends FrontierContract {
         all.addAll(f.get());
       }
       assertThat(new HashSet<>(all)).as("no origin handed out twice").hasSameSizeAs(all);
-      // A grab may come back short while another holds rows; whatever is left is still there.
+      // Whatever the grabbers left is still there.
       all.addAll(grab(VisitPolicy.OLDEST_SCHEDULED_FIRST, 600));
       assertThat(all).hasSize(600);
       assertThat(new HashSet<>(all)).hasSize(600);

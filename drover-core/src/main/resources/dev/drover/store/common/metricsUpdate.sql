@@ -13,6 +13,8 @@ SELECT lister_id,
 FROM listed_origin
 WHERE lister_id = :lister_id
 GROUP BY lister_id, visit_type
+-- A fixed order, so two concurrent updates of one lister's metrics lock its rows alike.
+ORDER BY visit_type
 ON CONFLICT (lister_id, visit_type) DO UPDATE
 SET last_update = excluded.last_update,
     origins_known = excluded.origins_known,

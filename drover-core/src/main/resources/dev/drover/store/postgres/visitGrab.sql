@@ -1,8 +1,7 @@
 -- Chooses origins for grab next visits. VisitGrabSql fills in the policy's filter and order, the
--- cooldown and lister filters (<filters>), the page sample (<sample>: TABLESAMPLE SYSTEM) and,
--- unless a dry run, the lock (<lock>): SKIP LOCKED lets concurrent grabbers take disjoint rows,
--- and a row another grabber has just scheduled is re-checked against the cooldowns once locked.
--- Each policy's order is served by its own index on listed_origin (see V006__frontier.sql).
+-- cooldown and lister filters (<filters>) and the page sample (<sample>: TABLESAMPLE SYSTEM).
+-- No row locks: grabs of one visit type take turns on an advisory lock (VisitTypeLocks). Each
+-- policy's order is served by its own index on listed_origin (see V006__frontier.sql).
 SELECT *
 FROM listed_origin <sample>
 WHERE visit_type = :visit_type
@@ -10,4 +9,3 @@ WHERE visit_type = :visit_type
   <filters>
 ORDER BY <order>
 LIMIT :count
-<lock>

@@ -1,5 +1,5 @@
 -- Chooses origins for grab next visits; see the PostgreSQL file. SQLite has one writer and the
--- grab runs in an IMMEDIATE transaction, so no lock is needed. SQLite has no TABLESAMPLE: the
+-- grab runs in an IMMEDIATE transaction, so grabs take turns. SQLite has no TABLESAMPLE: the
 -- sample (<sample>) keeps each row with the requested probability instead of whole pages.
 SELECT *
 FROM listed_origin
