@@ -80,6 +80,9 @@ final class FrontierRows {
     return id == null ? null : id.toString();
   }
 
+  /** How many values one IN list holds: far below either database's parameter limit. */
+  static final int IN_LIST = 500;
+
   /** {@code list} in pieces of at most {@code size}, to keep IN lists under the parameter limits. */
   static <T> List<List<T>> chunks(List<T> list, int size) {
     List<List<T>> out = new ArrayList<>();

@@ -19,7 +19,6 @@ import org.jdbi.v3.core.statement.PreparedBatch;
 
 /** Recording what listers list, and reading it back page by page. */
 final class OriginRecords {
-  private static final int IN_LIST = 500;
   private final Jdbi jdbi;
   private final SqlFiles sql;
   private final FrontierRows rows;
@@ -65,7 +64,7 @@ final class OriginRecords {
       }
       batch.execute();
       // An origin new to this lister may already have visit stats (another lister's, or results).
-      stats.refreshMirror(h, distinct.values().stream().map(ListedOrigin::key).distinct().toList());
+      stats.refreshMirror(h, distinct.values().stream().map(ListedOrigin::key).toList());
       return readBack(h, distinct);
     });
   }
@@ -87,7 +86,7 @@ final class OriginRecords {
         g -> new ArrayList<>()).add(k.url()));
     Map<Key, ListedOrigin> stored = new LinkedHashMap<>();
     urlsByGroup.forEach((group, urls) -> {
-      for (List<String> chunk : FrontierRows.chunks(urls, IN_LIST)) {
+      for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
         h.createQuery(sql.get("originGetByKeys"))
             .bind("lister_id", FrontierRows.text(group.listerId())).bind("visit_type", group.visitType())
             .bindList("urls", chunk)

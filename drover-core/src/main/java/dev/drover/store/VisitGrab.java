@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Objects;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.PreparedBatch;
 
 /**
  * Grab next visits: choose origins by a policy, then (unless a dry run) record that they were
@@ -76,12 +75,11 @@ final class VisitGrab {
    */
   private void markScheduled(Handle h, VisitRequest r, List<Grabbed> chosen, Instant now) {
     List<String> urls = chosen.stream().map(g -> g.origin().url()).distinct().toList();
-    for (String query : List.of("visitStatsMarkScheduled", "originMirrorScheduled")) {
-      PreparedBatch batch = h.prepareBatch(sql.get(query));
-      for (String url : urls) {
-        batch.bind("url", url).bind("visit_type", r.visitType()).bind("now", now).add();
+    for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
+      for (String query : List.of("visitStatsMarkScheduled", "originMirrorScheduled")) {
+        h.createUpdate(sql.get(query)).bind("visit_type", r.visitType()).bindList("urls", chunk).bind("now", now)
+            .execute();
       }
-      batch.execute();
     }
     if (r.policy() == VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE) {
       long furthest = chosen.stream().map(Grabbed::queuePosition).filter(Objects::nonNull)

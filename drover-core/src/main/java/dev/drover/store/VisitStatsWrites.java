@@ -16,7 +16,6 @@ import org.jdbi.v3.core.statement.PreparedBatch;
  * listed_origin equal to them: every write here refreshes the mirror of the origins it wrote.
  */
 final class VisitStatsWrites {
-  private static final int IN_LIST = 500;
   private final SqlFiles sql;
   private final FrontierRows rows;
 
@@ -27,13 +26,9 @@ final class VisitStatsWrites {
 
   /** The stored stats of {@code keys}, by key; keys without stats are absent. */
   Map<OriginKey, OriginVisitStats> get(Handle h, Collection<OriginKey> keys) {
-    Map<String, List<String>> urlsByType = new LinkedHashMap<>();
-    for (OriginKey k : keys) {
-      urlsByType.computeIfAbsent(k.visitType(), t -> new ArrayList<>()).add(k.url());
-    }
     Map<OriginKey, OriginVisitStats> found = new LinkedHashMap<>();
-    urlsByType.forEach((type, urls) -> {
-      for (List<String> chunk : FrontierRows.chunks(urls.stream().distinct().toList(), IN_LIST)) {
+    urlsByType(keys).forEach((type, urls) -> {
+      for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
         h.createQuery(sql.get("visitStatsGet")).bind("visit_type", type).bindList("urls", chunk)
             .map(rows.visitStats).forEach(s -> found.put(s.key(), s));
       }
@@ -70,18 +65,22 @@ final class VisitStatsWrites {
           .add();
     }
     batch.execute();
-    refreshMirror(h, stats.stream().map(OriginVisitStats::key).distinct().toList());
+    refreshMirror(h, stats.stream().map(OriginVisitStats::key).toList());
   }
 
   /** Copies the stats of {@code keys} into the mirror columns of their listed origins. */
-  void refreshMirror(Handle h, List<OriginKey> keys) {
-    if (keys.isEmpty()) {
-      return;
-    }
-    PreparedBatch batch = h.prepareBatch(sql.get("originMirrorRefresh"));
-    for (OriginKey k : keys) {
-      batch.bind("url", k.url()).bind("visit_type", k.visitType()).add();
-    }
-    batch.execute();
+  void refreshMirror(Handle h, Collection<OriginKey> keys) {
+    urlsByType(keys).forEach((type, urls) -> {
+      for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
+        h.createUpdate(sql.get("originMirrorRefresh")).bind("visit_type", type).bindList("urls", chunk).execute();
+      }
+    });
+  }
+
+  /** The distinct urls of {@code keys}, per visit type. */
+  private static Map<String, List<String>> urlsByType(Collection<OriginKey> keys) {
+    Map<String, List<String>> urlsByType = new LinkedHashMap<>();
+    keys.stream().distinct().forEach(k -> urlsByType.computeIfAbsent(k.visitType(), t -> new ArrayList<>()).add(k.url()));
+    return urlsByType;
   }
 }

@@ -1,6 +1,7 @@
--- Copies one origin's visit stats into the mirror columns of every listed_origin row of that
--- (url, visit type), whichever lister listed it (see V006__frontier.sql). Rows already equal are
--- not rewritten. Served by origin_visit_stats' primary key and listed_origin_by_url.
+-- Copies the visit stats of some urls of one visit type into the mirror columns of every
+-- listed_origin row of those urls, whichever lister listed them (see V006__frontier.sql). Rows
+-- already equal are not rewritten. Served by origin_visit_stats' primary key and
+-- listed_origin_by_url.
 UPDATE listed_origin
 SET last_scheduled = s.last_scheduled,
     last_visit = s.last_visit,
@@ -9,8 +10,8 @@ SET last_scheduled = s.last_scheduled,
     last_snapshot = s.last_snapshot,
     next_visit_queue_position = s.next_visit_queue_position
 FROM origin_visit_stats s
-WHERE s.url = :url
-  AND s.visit_type = :visit_type
+WHERE s.visit_type = :visit_type
+  AND s.url IN (<urls>)
   AND listed_origin.url = s.url
   AND listed_origin.visit_type = s.visit_type
   AND (listed_origin.last_scheduled IS DISTINCT FROM s.last_scheduled

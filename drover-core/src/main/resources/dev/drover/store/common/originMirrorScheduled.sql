@@ -1,7 +1,7 @@
 -- The mirror's side of visitStatsMarkScheduled: the same "latest scheduling wins" rule, on every
--- listed_origin row of the origin. Served by listed_origin_by_url.
+-- listed_origin row of the urls, whichever lister listed them. Served by listed_origin_by_url.
 UPDATE listed_origin
 SET last_scheduled = :now
-WHERE url = :url
-  AND visit_type = :visit_type
+WHERE visit_type = :visit_type
+  AND url IN (<urls>)
   AND (last_scheduled IS NULL OR last_scheduled < :now)
