@@ -58,6 +58,7 @@ final class JdbiStore implements Store {
   private final Leases leases;
   private final RunnerTable runners;
   private final WorkSignal work;
+  private final FrontierStore frontier;
 
   /**
    * @param database identifies the database within this process, for in-process wake-ups
@@ -73,6 +74,7 @@ final class JdbiStore implements Store {
     this.leases = new Leases(jdbi, sql, rows, runEnder);
     this.runners = new JdbiRunnerTable(jdbi, sql, dialect);
     this.work = new WorkSignal(database, jdbi, postgresUrl);
+    this.frontier = new JdbiFrontierStore(jdbi, dialect, sql);
   }
 
   @Override
@@ -96,6 +98,11 @@ final class JdbiStore implements Store {
   @Override
   public Dialect dialect() {
     return dialect;
+  }
+
+  @Override
+  public FrontierStore frontier() {
+    return frontier;
   }
 
   // ---- task types, worker groups, settings

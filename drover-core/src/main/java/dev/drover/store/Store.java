@@ -43,6 +43,9 @@ public interface Store extends AutoCloseable {
    */
   AutoCloseable onWork(Runnable listener);
 
+  /** The crawl frontier (listers, listed origins, visit stats) in the same database. */
+  FrontierStore frontier();
+
   // ---- task types, worker groups, settings
 
   /** Creates {@code type} unless one of that name exists (the first definition wins); true if created. */

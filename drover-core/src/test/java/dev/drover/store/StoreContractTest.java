@@ -49,7 +49,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The behaviour every {@link Store} must have, written once and run on each database by a
  * subclass that says where the store lives.
  */
-abstract class StoreContractTest implements LeaseContract, RunnerTableContract, PerKeyContract {
+abstract class StoreContractTest
+    implements LeaseContract,
+        RunnerTableContract,
+        PerKeyContract,
+        ListerContract,
+        OriginContract,
+        VisitPolicyContract,
+        VisitStatsContract,
+        FrontierMetricsContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
 

@@ -1,0 +1,91 @@
+package dev.drover.store;
+
+import dev.drover.ValidationException;
+import dev.drover.frontier.ListedOrigin;
+import dev.drover.frontier.Lister;
+import dev.drover.frontier.VisitPolicy;
+import dev.drover.frontier.VisitRequest;
+import dev.drover.store.FrontierRows.Grabbed;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Grab next visits: choose origins by a policy, then (unless a dry run) record that they were
+ * scheduled, all in one transaction. Grabs of one visit type take turns ({@link VisitTypeLocks}),
+ * so each sees what the previous one scheduled and two grabs never hand out the same row at once.
+ */
+final class VisitGrab {
+  private final Jdbi jdbi;
+  private final Dialect dialect;
+  private final SqlFiles sql;
+  private final FrontierRows rows;
+  private final VisitTypeLocks locks;
+
+  VisitGrab(Jdbi jdbi, Dialect dialect, SqlFiles sql, FrontierRows rows, VisitTypeLocks locks) {
+    this.jdbi = jdbi;
+    this.dialect = dialect;
+    this.sql = sql;
+    this.rows = rows;
+    this.locks = locks;
+  }
+
+  List<ListedOrigin> grab(VisitRequest r, Instant now) {
+    return jdbi.inTransaction(h -> {
+      if (!r.dryRun()) {
+        locks.lock(h, List.of(r.visitType()));
+      }
+      List<Lister> listers = r.filtersListers() ? matchingListers(h, r) : List.of();
+      if (r.count() == 0) {
+        return List.of();
+      }
+      // The request's validation guarantees one lister here (an id, or a name and an instance).
+      Instant listingFinished = r.policy() == VisitPolicy.FIRST_VISITS_AFTER_LISTING
+          ? listers.get(0).lastListingFinishedAt() : null;
+      List<String> listerIds = listers.stream().map(l -> FrontierRows.text(l.id())).toList();
+      VisitGrabSql query = VisitGrabSql.of(dialect, r, now, listerIds, listingFinished);
+      List<Grabbed> chosen = query.bind(h.createQuery(sql.get("visitGrab")), r).map(rows.grabbed).list();
+      if (!r.dryRun() && !chosen.isEmpty()) {
+        markScheduled(h, r, chosen, now);
+      }
+      return chosen.stream().map(Grabbed::origin).toList();
+    });
+  }
+
+  private List<Lister> matchingListers(Handle h, VisitRequest r) {
+    Where where = new Where()
+        .eq("id = :id", "id", FrontierRows.text(r.listerId()))
+        .eq("name = :name", "name", r.listerName())
+        .eq("instance_name = :instance_name", "instance_name", r.listerInstanceName());
+    List<Lister> found = where.bind(h.createQuery("SELECT * FROM lister" + where.sql())).map(rows.lister).list();
+    if (found.isEmpty()) {
+      throw new ValidationException("lister", "no lister has" + (r.listerId() == null ? "" : " id " + r.listerId())
+          + (r.listerName() == null ? "" : " name '" + r.listerName() + "'")
+          + (r.listerInstanceName() == null ? "" : " instance '" + r.listerInstanceName() + "'"));
+    }
+    return found;
+  }
+
+  /**
+   * Records {@code now} as last_scheduled of each chosen origin (once per url, whichever listers
+   * listed it), in the stats and their mirror; origins_without_last_update also moves the visit
+   * type's queue position up to the furthest position chosen.
+   */
+  private void markScheduled(Handle h, VisitRequest r, List<Grabbed> chosen, Instant now) {
+    List<String> urls = chosen.stream().map(g -> g.origin().url()).distinct().toList();
+    for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
+      for (String query : List.of("visitStatsMarkScheduled", "originMirrorScheduled")) {
+        h.createUpdate(sql.get(query)).bind("visit_type", r.visitType()).bindList("urls", chunk).bind("now", now)
+            .execute();
+      }
+    }
+    if (r.policy() == VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE) {
+      long furthest = chosen.stream().map(Grabbed::queuePosition).filter(Objects::nonNull)
+          .mapToLong(Long::longValue).max().orElse(0);
+      h.createUpdate(sql.get("visitQueuePositionAdvance"))
+          .bind("visit_type", r.visitType()).bind("position", furthest).execute();
+    }
+  }
+}

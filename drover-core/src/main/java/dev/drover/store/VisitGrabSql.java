@@ -1,0 +1,113 @@
+package dev.drover.store;
+
+import dev.drover.frontier.Cooldowns;
+import dev.drover.frontier.VisitPolicy;
+import dev.drover.frontier.VisitRequest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jdbi.v3.core.statement.Query;
+
+/**
+ * Fills in the grab's SQL template ({@code visitGrab.sql}) for one request. Only fixed fragments
+ * are chosen here; every value from the request is a bound parameter.
+ */
+final class VisitGrabSql {
+  /** SQLite samples rows with this resolution, so that 0.1 % (the git default) is expressible. */
+  private static final int SAMPLE_SCALE = 1_000_000;
+
+  private final List<String> filters = new ArrayList<>();
+  private final Map<String, Object> values = new LinkedHashMap<>();
+  private final String order;
+  private String sample = "";
+
+  private VisitGrabSql(VisitPolicy policy) {
+    this.order = VisitPolicySql.order(policy);
+    add(VisitPolicySql.filter(policy));
+  }
+
+  /**
+   * The query for request {@code r} at {@code now}.
+   *
+   * @param listerIds the listers the request narrows to (empty: no lister filter)
+   * @param listingFinished for {@code first_visits_after_listing}: when the lister's last listing
+   *     finished, or null
+   */
+  static VisitGrabSql of(Dialect dialect, VisitRequest r, Instant now, List<String> listerIds,
+      Instant listingFinished) {
+    VisitGrabSql q = new VisitGrabSql(r.policy());
+    if (r.policy() == VisitPolicy.FIRST_VISITS_AFTER_LISTING) {
+      if (listingFinished == null) {
+        q.add("last_scheduled IS NULL");
+      } else {
+        q.add("(last_scheduled IS NULL OR last_scheduled < :listing_finished)");
+        q.values.put("listing_finished", listingFinished);
+      }
+    }
+    q.cooldowns(r.cooldowns(), now);
+    if (!listerIds.isEmpty()) {
+      List<String> names = new ArrayList<>();
+      for (int i = 0; i < listerIds.size(); i++) {
+        names.add(":lister_" + i);
+        q.values.put("lister_" + i, listerIds.get(i));
+      }
+      q.add("lister_id IN (" + String.join(", ", names) + ")");
+    }
+    if (r.tablesample() != null) {
+      if (dialect == Dialect.POSTGRESQL) {
+        q.sample = "TABLESAMPLE SYSTEM (:sample_percent)";
+        q.values.put("sample_percent", r.tablesample());
+      } else {
+        q.sample = "AND abs(random() % " + SAMPLE_SCALE + ") < :sample_share";
+        q.values.put("sample_share", Math.round(r.tablesample() / 100 * SAMPLE_SCALE));
+      }
+    }
+    return q;
+  }
+
+  /** The reference's cooldown clauses; each compares with a threshold computed here from now. */
+  private void cooldowns(Cooldowns c, Instant now) {
+    if (c.absolute() != null) {
+      add("(last_scheduled IS NULL OR last_scheduled < :absolute_before)");
+      values.put("absolute_before", before(now, c.absolute()));
+    }
+    if (c.scheduled() != null) {
+      // last_scheduled < greatest(now - scheduled, last_visit), NULL last_visit ignored: eligible
+      // again once a visit result newer than the scheduling came back, or after the cooldown.
+      add("(last_scheduled IS NULL OR last_scheduled < :scheduled_before OR last_scheduled < last_visit)");
+      values.put("scheduled_before", before(now, c.scheduled()));
+    }
+    if (c.failed() != null) {
+      add("(last_visit_status IS DISTINCT FROM 'failed' OR last_visit < :failed_before)");
+      values.put("failed_before", before(now, c.failed()));
+    }
+    if (c.notFound() != null) {
+      add("(last_visit_status IS DISTINCT FROM 'not_found' OR last_visit < :not_found_before)");
+      values.put("not_found_before", before(now, c.notFound()));
+    }
+  }
+
+  private static Instant before(Instant now, Duration cooldown) {
+    return now.minus(cooldown);
+  }
+
+  private void add(String clause) {
+    if (!clause.isEmpty()) {
+      filters.add(clause);
+    }
+  }
+
+  Query bind(Query query, VisitRequest r) {
+    query.define("filters", filters.stream().map(f -> "AND " + f).reduce((a, b) -> a + "\n  " + b).orElse(""))
+        .define("order", order)
+        .define("sample", sample)
+        .bind("visit_type", r.visitType())
+        .bind("enabled", r.enabled())
+        .bind("count", r.count());
+    values.forEach(query::bind);
+    return query;
+  }
+}

@@ -1,0 +1,33 @@
+package dev.drover.store;
+
+import java.util.Collection;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * Makes the frontier's writers take turns per visit type. A frontier write reaches every lister's
+ * row of a url (the stats mirror, see V006__frontier.sql) and both listed_origin and
+ * origin_visit_stats, in orders no single rule fits (a grab reads rows in its policy's order, a
+ * visit result writes stats before the mirror), so two writers of one url could deadlock. Every
+ * frontier write transaction therefore begins by taking a transaction-scoped advisory lock per
+ * visit type it touches, in sorted order: writers of one visit type queue, writers of different
+ * visit types touch different rows. SQLite needs nothing: it has one writer, and every
+ * transaction begins IMMEDIATE.
+ */
+final class VisitTypeLocks {
+  private final Dialect dialect;
+  private final SqlFiles sql;
+
+  VisitTypeLocks(Dialect dialect, SqlFiles sql) {
+    this.dialect = dialect;
+    this.sql = sql;
+  }
+
+  /** Waits for, then holds until the transaction ends, the locks of {@code visitTypes}. */
+  void lock(Handle h, Collection<String> visitTypes) {
+    if (dialect != Dialect.POSTGRESQL) {
+      return;
+    }
+    visitTypes.stream().distinct().sorted().forEach(type ->
+        h.createQuery(sql.get("frontierLockVisitType")).bind("visit_type", type).mapTo(Integer.class).one());
+  }
+}

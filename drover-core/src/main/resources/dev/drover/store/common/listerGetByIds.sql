@@ -1,0 +1,4 @@
+SELECT *
+FROM lister
+WHERE id IN (<ids>)
+ORDER BY name, instance_name

@@ -1,0 +1,3 @@
+SELECT *
+FROM lister
+ORDER BY name, instance_name

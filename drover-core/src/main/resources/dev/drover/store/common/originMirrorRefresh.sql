@@ -1,0 +1,22 @@
+-- Copies the visit stats of some urls of one visit type into the mirror columns of every
+-- listed_origin row of those urls, whichever lister listed them (see V006__frontier.sql). Rows
+-- already equal are not rewritten. Served by origin_visit_stats' primary key and
+-- listed_origin_by_url.
+UPDATE listed_origin
+SET last_scheduled = s.last_scheduled,
+    last_visit = s.last_visit,
+    last_visit_status = s.last_visit_status,
+    last_successful = s.last_successful,
+    last_snapshot = s.last_snapshot,
+    next_visit_queue_position = s.next_visit_queue_position
+FROM origin_visit_stats s
+WHERE s.visit_type = :visit_type
+  AND s.url IN (<urls>)
+  AND listed_origin.url = s.url
+  AND listed_origin.visit_type = s.visit_type
+  AND (listed_origin.last_scheduled IS DISTINCT FROM s.last_scheduled
+    OR listed_origin.last_visit IS DISTINCT FROM s.last_visit
+    OR listed_origin.last_visit_status IS DISTINCT FROM s.last_visit_status
+    OR listed_origin.last_successful IS DISTINCT FROM s.last_successful
+    OR listed_origin.last_snapshot IS DISTINCT FROM s.last_snapshot
+    OR listed_origin.next_visit_queue_position IS DISTINCT FROM s.next_visit_queue_position)

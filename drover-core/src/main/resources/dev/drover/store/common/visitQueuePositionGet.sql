@@ -1,0 +1,3 @@
+SELECT position
+FROM visit_queue_position
+WHERE visit_type = :visit_type

@@ -1,0 +1,2 @@
+SELECT visit_type, position
+FROM visit_queue_position

@@ -1,0 +1,178 @@
+package dev.drover.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.drover.ValidationException;
+import dev.drover.engine.VisitSchedulerOptions.Share;
+import dev.drover.frontier.ListedOrigin;
+import dev.drover.frontier.Lister;
+import dev.drover.frontier.OriginKey;
+import dev.drover.frontier.VisitPolicy;
+import dev.drover.internal.Json;
+import dev.drover.model.NewTask;
+import dev.drover.model.Task;
+import dev.drover.model.TaskArguments;
+import dev.drover.model.TaskPolicy;
+import dev.drover.model.TaskQuery;
+import dev.drover.model.TaskType;
+import dev.drover.store.Store;
+import dev.drover.store.StoreLocation;
+import dev.drover.store.Stores;
+import dev.drover.testing.TestClock;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The visit scheduler against a real store, on every database. */
+@Timeout(120)
+abstract class VisitSchedulerContractTest {
+  static final Instant T0 = Instant.parse("2026-06-01T12:00:00Z");
+  @TempDir Path dir;
+  Store store;
+  TestClock clock = new TestClock(T0);
+  Lister github;
+
+  abstract StoreLocation freshLocation();
+
+  @BeforeEach
+  void open() {
+    store = Stores.open(freshLocation());
+    github = store.frontier().listerGetOrCreate("github", null, null, T0.minus(Duration.ofDays(90)));
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  private void loadType(long maxQueueLength) {
+    store.taskTypeCreate(TaskType.builder("load-git").maxQueueLength(maxQueueLength).build());
+  }
+
+  private void origins(String prefix, int n, boolean withLastUpdate) {
+    store.frontier().originRecord(IntStream.range(0, n).mapToObj(i -> {
+      ListedOrigin o = ListedOrigin.of(github.id(), prefix + i, "git");
+      return withLastUpdate ? o.withLastUpdate(T0.minus(Duration.ofDays(i + 1))) : o;
+    }).toList(), T0.minus(Duration.ofDays(60)));
+  }
+
+  private VisitScheduler scheduler(List<Share> shares) {
+    return new VisitScheduler(store, clock, new SplittableRandom(7), VisitSchedulerOptions.defaults("git").withShares(shares));
+  }
+
+  private List<Task> tasks() {
+    return store.taskSearch(TaskQuery.all());
+  }
+
+  @Test
+  void aPassEnqueuesOneVisitTaskPerGrabbedOrigin() {
+    loadType(100);
+    origins("https://example.org/r/", 9, true);
+    store.frontier().originRecord(List.of(ListedOrigin.of(github.id(), "https://example.org/special", "git")
+        .withLastUpdate(T0.minus(Duration.ofDays(50))).withExtraLoaderArguments(Json.parseObject("x", "{\"branch\": \"dev\"}"))),
+        T0.minus(Duration.ofDays(60)));
+
+    VisitScheduler.Pass pass = scheduler(List.of(new Share(VisitPolicy.NEVER_VISITED_OLDEST_UPDATE_FIRST, 1, null))).runOnce();
+
+    assertThat(pass).isEqualTo(new VisitScheduler.Pass(100, Map.of("never_visited_oldest_update_first", 100),
+        Map.of("never_visited_oldest_update_first", 10), 10, Duration.ZERO));
+    List<Task> tasks = tasks();
+    assertThat(tasks).hasSize(10).allSatisfy(t -> {
+      assertThat(t.type()).isEqualTo("load-git");
+      assertThat(t.policy()).isEqualTo(TaskPolicy.ONESHOT);
+      assertThat(t.nextRun()).isEqualTo(T0);
+      assertThat(t.arguments().kwargs().get("lister_name").asText()).isEqualTo("github");
+      assertThat(t.arguments().kwargs().get("lister_instance_name").isNull()).isTrue();
+    });
+    Task special = tasks.stream().filter(t -> t.arguments().kwargs().get("url").asText().endsWith("special")).findFirst()
+        .orElseThrow();
+    assertThat(special.arguments().kwargs().get("branch").asText()).isEqualTo("dev");
+    assertThat(store.frontier().visitStatsGet(List.of(new OriginKey("https://example.org/special", "git"))).get(0)
+        .lastScheduled()).isEqualTo(T0);
+  }
+
+  @Test
+  void theWeightsSplitTheFreeSlotsAndEachPolicyFillsItsShare() {
+    loadType(50);
+    origins("https://example.org/updated/", 30, true);
+    origins("https://example.org/quiet/", 30, false);
+    VisitScheduler.Pass pass = scheduler(VisitSchedulerOptions.defaultShares("other")).runOnce();
+    assertThat(pass.wanted()).containsExactly(Map.entry("already_visited_order_by_lag", 20),
+        Map.entry("never_visited_oldest_update_first", 20), Map.entry("origins_without_last_update", 10));
+    assertThat(pass.grabbed()).containsExactly(Map.entry("already_visited_order_by_lag", 0),
+        Map.entry("never_visited_oldest_update_first", 20), Map.entry("origins_without_last_update", 10));
+    assertThat(pass.tasksCreated()).isEqualTo(30);
+    assertThat(tasks()).hasSize(30);
+  }
+
+  @Test
+  void aFullQueueWaitsAndGrabsNothing() {
+    loadType(20);
+    origins("https://example.org/r/", 5, true);
+    store.taskCreate(IntStream.range(0, 20).mapToObj(i -> NewTask.oneshot("load-git", TaskArguments.of(List.of(i), null)))
+        .toList(), T0);
+    VisitScheduler.Pass pass = scheduler(VisitSchedulerOptions.defaultShares("other")).runOnce();
+    assertThat(pass.slots()).isZero();
+    assertThat(pass.nextWait()).isEqualTo(VisitSchedulerOptions.DEFAULT_QUEUE_FULL_WAIT);
+    assertThat(store.frontier().visitStatsGet(List.of(new OriginKey("https://example.org/r/0", "git")))).isEmpty();
+  }
+
+  @Test
+  void theQueueCountsTheVisitsAlreadyEnqueuedAndCooldownsStopRepeats() {
+    loadType(100);
+    origins("https://example.org/r/", 10, true);
+    VisitScheduler s = scheduler(VisitSchedulerOptions.defaultShares("other"));
+    assertThat(s.runOnce().tasksCreated()).isEqualTo(10);
+    clock.advance(Duration.ofMinutes(1));
+    VisitScheduler.Pass second = s.runOnce();
+    assertThat(second.slots()).isEqualTo(90);
+    assertThat(second.tasksCreated()).isZero();
+    assertThat(second.nextWait()).isEqualTo(VisitSchedulerOptions.DEFAULT_NO_ORIGINS_WAIT);
+  }
+
+  @Test
+  void aVisitTypeWithoutItsLoadTaskTypeIsRefused() {
+    assertThatThrownBy(() -> scheduler(VisitSchedulerOptions.defaultShares("git")).runOnce())
+        .isInstanceOf(ValidationException.class)
+        .hasMessage("visit_type: no task type 'load-git' to run visits of type 'git'");
+  }
+
+  @Test
+  void runKeepsPassingUntilStopped() throws Exception {
+    loadType(100);
+    origins("https://example.org/r/", 3, true);
+    VisitScheduler s = new VisitScheduler(store, clock, new SplittableRandom(7), VisitSchedulerOptions.defaults("git")
+        .withShares(VisitSchedulerOptions.defaultShares("other"))
+        .withWaits(Duration.ofMillis(10), Duration.ofMillis(10), Duration.ZERO));
+    ExecutorService background = Executors.newSingleThreadExecutor();
+    try {
+      Future<?> running = background.submit(() -> {
+        s.run();
+        return null;
+      });
+      while (tasks().size() < 3) {
+        Thread.onSpinWait();
+      }
+      s.stop();
+      s.stop();
+      running.get(30, TimeUnit.SECONDS);
+      assertThat(tasks()).hasSize(3);
+    } finally {
+      background.shutdownNow();
+    }
+  }
+}

@@ -1,0 +1,200 @@
+package dev.drover.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.drover.frontier.Cooldowns;
+import dev.drover.frontier.OriginQuery;
+import dev.drover.frontier.VisitPolicy;
+import dev.drover.frontier.VisitRequest;
+import dev.drover.testing.TestPostgres;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.Query;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Every frontier query is served by an index on PostgreSQL: EXPLAIN of the exact SQL the store
+ * runs, on 60,000 analyzed listed origins across 10 listers and two visit types, in a realistic
+ * mix (half visited, some failed, some never scheduled, a fifth without forge update time). No
+ * plan may read listed_origin or origin_visit_stats whole, and each grab policy must walk its own
+ * index in order, with no sort, so that it stops after {@code count} rows.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PostgresFrontierPlanTest {
+  private static final Instant NOW = Instant.parse("2026-06-01T12:00:00Z");
+  private static final int ORIGINS = 60_000;
+
+  private Store store;
+  private Jdbi jdbi;
+  private final SqlFiles sql = new SqlFiles(Dialect.POSTGRESQL);
+  private List<String> listerIds;
+
+  @BeforeAll
+  void fill() throws Exception {
+    String url = TestPostgres.freshUrl();
+    store = Stores.open(StoreLocation.postgres(url));
+    for (int i = 0; i < 10; i++) {
+      store.frontier().listerGetOrCreate("lister-" + i, "", null, NOW);
+    }
+    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      s.execute("""
+          INSERT INTO listed_origin (lister_id, url, visit_type, enabled, first_seen, last_seen, last_update,
+              last_scheduled, last_visit, last_visit_status, last_successful, last_snapshot, next_visit_queue_position)
+          SELECT l.id,
+                 'https://example.org/r/' || i,
+                 CASE WHEN i % 5 = 0 THEN 'hg' ELSE 'git' END,
+                 i % 50 <> 0,
+                 timestamptz '2026-01-01' + i * interval '1 minute',
+                 timestamptz '2026-05-01',
+                 CASE WHEN i % 5 = 1 THEN NULL ELSE timestamptz '2026-05-01' - (i % 997) * interval '1 hour' END,
+                 CASE WHEN i % 10 < 7 THEN timestamptz '2026-05-20' - (i % 400) * interval '1 hour' END,
+                 CASE WHEN i % 2 = 0 OR i % 10 = 3 THEN timestamptz '2026-05-10' - (i % 500) * interval '1 hour' END,
+                 CASE WHEN i % 2 = 0 THEN 'successful' WHEN i % 10 = 3 THEN 'failed' END,
+                 CASE WHEN i % 2 = 0 THEN timestamptz '2026-05-10' - (i % 500) * interval '1 hour' END,
+                 CASE WHEN i % 2 = 0 THEN md5(i::text) END,
+                 CASE WHEN i % 3 = 0 THEN NULL ELSE i * 100 END
+          FROM generate_series(1, $ORIGINS) AS i
+          JOIN (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM lister) l ON l.n = i % 10
+          """.replace("$ORIGINS", Integer.toString(ORIGINS)));
+      s.execute("""
+          INSERT INTO origin_visit_stats (url, visit_type, last_scheduled, last_visit, last_visit_status,
+              last_successful, last_snapshot, next_visit_queue_position)
+          SELECT url, visit_type, last_scheduled, last_visit, last_visit_status, last_successful, last_snapshot,
+                 next_visit_queue_position
+          FROM listed_origin
+          """);
+      s.execute("ANALYZE");
+    }
+    listerIds = store.frontier().listerList().stream().map(l -> l.id().toString()).toList();
+    jdbi = Jdbi.create(url + "&stringtype=unspecified");
+    jdbi.registerArgument(new InstantArgumentFactory(Dialect.POSTGRESQL));
+  }
+
+  @AfterAll
+  void close() {
+    store.close();
+  }
+
+  private static String indexOf(VisitPolicy policy) {
+    return "listed_origin_grab_" + switch (policy) {
+      case OLDEST_SCHEDULED_FIRST -> "oldest_scheduled";
+      case STOP_AFTER_SUCCESS -> "stop_after_success";
+      case NEVER_VISITED_OLDEST_UPDATE_FIRST -> "never_visited";
+      case ALREADY_VISITED_ORDER_BY_LAG -> "by_lag";
+      case ORIGINS_WITHOUT_LAST_UPDATE -> "without_last_update";
+      case FIRST_VISITS_AFTER_LISTING -> "first_visits";
+    };
+  }
+
+  @ParameterizedTest
+  @EnumSource(VisitPolicy.class)
+  void eachPolicyWalksItsOwnIndexWithoutSorting(VisitPolicy policy) {
+    boolean needsLister = policy == VisitPolicy.FIRST_VISITS_AFTER_LISTING;
+    for (VisitRequest r : List.of(request(policy, needsLister).build(), request(policy, needsLister).dryRun(true).build(),
+        request(policy, needsLister).cooldowns(Cooldowns.NONE).build())) {
+      String plan = grabPlan(r);
+      assertThat(plan).as(plan)
+          .startsWith("Limit")
+          .contains("Index Scan using " + indexOf(policy) + " on listed_origin")
+          .doesNotContain("Seq Scan")
+          .doesNotContain("Sort");
+    }
+  }
+
+  /**
+   * Narrowed to one lister (a tenth of the rows here), the planner may rather read that lister's
+   * rows through the lister-leading index and sort them; either way no table is read whole.
+   */
+  @ParameterizedTest
+  @EnumSource(VisitPolicy.class)
+  void aListerFilterStillUsesAnIndex(VisitPolicy policy) {
+    String plan = grabPlan(request(policy, true).build());
+    assertThat(plan).as(plan).containsPattern("(using|on) listed_origin_grab_").doesNotContain("Seq Scan");
+  }
+
+  private VisitRequest.Builder request(VisitPolicy policy, boolean withLister) {
+    VisitRequest.Builder b = VisitRequest.builder("git", 1000, policy);
+    return withLister ? b.lister(UUID.fromString(listerIds.get(0))) : b;
+  }
+
+  private String grabPlan(VisitRequest r) {
+    List<String> ids = r.listerId() == null ? List.of() : List.of(r.listerId().toString());
+    Instant listingFinished = r.policy() == VisitPolicy.FIRST_VISITS_AFTER_LISTING ? NOW.minusSeconds(86_400) : null;
+    VisitGrabSql q = VisitGrabSql.of(Dialect.POSTGRESQL, r, NOW, ids, listingFinished);
+    return jdbi.withHandle(h -> explain(q.bind(h.createQuery("EXPLAIN " + sql.get("visitGrab")), r)));
+  }
+
+  @Test
+  void originPagesWalkThePrimaryKey() {
+    String lister = listerIds.get(3);
+    String token = new OriginPageToken(lister, "https://example.org/r/5", "git").toString();
+    for (OriginQuery q : List.of(OriginQuery.ENABLED, OriginQuery.ENABLED.page(token),
+        OriginQuery.ENABLED.lister(UUID.fromString(lister)), OriginQuery.ENABLED.lister(UUID.fromString(lister)).page(token),
+        OriginQuery.ENABLED.enabled(null).limit(10).page(token))) {
+      String plan = originListPlan(q);
+      assertThat(plan).as(plan).contains("Index Scan using listed_origin_pkey").doesNotContain("Seq Scan")
+          .doesNotContain("Sort");
+    }
+  }
+
+  @Test
+  void originLookupsByUrlUseTheUrlIndex() {
+    for (OriginQuery q : List.of(OriginQuery.ENABLED.url("https://example.org/r/5"),
+        OriginQuery.ENABLED.urls(List.of("https://example.org/r/5", "https://example.org/r/6")))) {
+      String plan = originListPlan(q);
+      // The few rows of one url are sorted into key order; no table is read whole.
+      assertThat(plan).as(plan).contains("listed_origin_by_url").doesNotContain("Seq Scan");
+    }
+  }
+
+  private String originListPlan(OriginQuery q) {
+    OriginListSql s = OriginListSql.of(q);
+    return jdbi.withHandle(h -> explain(s.bind(h.createQuery("EXPLAIN " + s.sql()))));
+  }
+
+  /** The per-origin reads and writes of recording, grabbing, ingesting and metrics. */
+  @Test
+  void perOriginStatementsAndMetricsUseIndexes() {
+    Map<String, Object> values = Map.of("url", "https://example.org/r/5", "visit_type", "git", "now", NOW,
+        "lister_id", listerIds.get(3));
+    Map<String, String> expectedIndex = new LinkedHashMap<>();
+    expectedIndex.put("originMirrorRefresh", "origin_visit_stats_pkey");
+    expectedIndex.put("originMirrorScheduled", "listed_origin_by_url");
+    expectedIndex.put("originDisable", "listed_origin_by_url");
+    expectedIndex.put("visitStatsMarkScheduled", "Conflict Arbiter Indexes: origin_visit_stats_pkey");
+    expectedIndex.put("originGetByKeys", "Index Scan using listed_origin_");
+    expectedIndex.put("visitStatsGet", "origin_visit_stats_pkey");
+    expectedIndex.put("metricsUpdate", "Index Scan");
+    jdbi.useHandle(h -> expectedIndex.forEach((name, index) -> {
+      String text = sql.get(name);
+      Query q = h.createQuery("EXPLAIN " + text);
+      values.forEach((k, v) -> {
+        if (text.contains(":" + k)) {
+          q.bind(k, v);
+        }
+      });
+      if (text.contains("<urls>")) {
+        q.bindList("urls", List.of("https://example.org/r/5", "https://example.org/r/6"));
+      }
+      String plan = explain(q);
+      assertThat(plan).as(name + "\n" + plan).contains(index)
+          .doesNotContain("Seq Scan on listed_origin").doesNotContain("Seq Scan on origin_visit_stats");
+    }));
+  }
+
+  private static String explain(Query query) {
+    return String.join("\n", query.mapTo(String.class).list());
+  }
+}
