@@ -122,6 +122,13 @@ abstract class StoreContractTest
   }
 
   @Test
+  void aMigratedSchemaIsAtTheVersionThatLetsReopeningSkipFlyway() throws Exception {
+    try (Connection c = connect()) {
+      assertThat(Migrations.appliedVersion(c)).hasValue(Migrations.LATEST);
+    }
+  }
+
+  @Test
   void aSchemaNewerThanTheProgramIsRefused() throws Exception {
     store.close();
     try (Connection c = connect(); Statement s = c.createStatement()) {
