@@ -69,7 +69,8 @@ final class OriginCommand {
         if (!invalid.isEmpty() && !skipInvalid) {
           OriginFile.Invalid first = invalid.get(0);
           throw new ValidationException(first.where(file), first.problem()
-              + (invalid.size() > 1 ? " (and " + (invalid.size() - 1) + " more invalid lines)" : "")
+              + (invalid.size() > 1 ? " (and " + (invalid.size() - 1) + " more invalid line"
+                  + (invalid.size() > 2 ? "s" : "") + ")" : "")
               + "; nothing recorded (--skip-invalid records the valid lines)");
         }
         invalid.forEach(i -> err().println("drover: skipped " + i.where(file) + ": " + i.problem()));

@@ -151,7 +151,7 @@ class BadInputIT {
             {"url": "https://github.com/new1", "visit_type": "git"}
             {"url": "https://github.com/new2", "visit_type":
             {"url": "https://github.com/new3", "visit_type": "git", "enabled": "perhaps"}
-            """)), "origins.jsonl:2", "2 more invalid lines"),
+            """)), "origins.jsonl:2", "and 1 more invalid line"),
         seeded("origins without a visit type", c -> withFrontier(c).cli("origin", "record", "--lister", "github",
             c.file("origins.csv", """
             url,visit_type

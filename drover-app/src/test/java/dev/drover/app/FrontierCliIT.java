@@ -115,7 +115,7 @@ abstract class FrontierCliIT {
         new Object[] {"visit", "grab", "--visit-type", "git", "--count", "1", "--policy", "newest_first"},
         new Object[] {"origin", "record", Fixtures.write(tmp.resolve("bad.jsonl"),
             "{\"url\": \"https://github.com/new\", \"visit_type\": \"git\", \"lister\": \"nobody\"}\n")},
-        new Object[] {"lister", "update", "github", "--expect-updated", version}}) {
+        new Object[] {"lister", "update", "github", "--expect-updated", version})) {
       DroverCli.Result r = drover(bad);
       assertThat(r.exitCode()).as(r.toString()).isEqualTo(2);
       assertThat(r.stderrLines()).as(r.toString()).hasSize(1);
