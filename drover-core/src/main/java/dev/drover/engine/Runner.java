@@ -233,7 +233,7 @@ public final class Runner {
     if (leadership.tick(now)) {
       rescued = rescueExpired(now);
       pruneDeadRunners(now);
-      visitSchedulers.tick(now, types);
+      visitSchedulers.tick(now, types, running.isEmpty());
     } else {
       visitSchedulers.pause();
     }

@@ -43,6 +43,8 @@ final class VisitSchedulers {
     final VisitScheduler scheduler;
     final VisitSchedulerOptions options;
     Instant nextPass;
+    /** The last pass found the queue nearly full, so origins may be left to schedule. */
+    boolean queueFull;
 
     Scheduled(VisitScheduler scheduler, VisitSchedulerOptions options, Instant nextPass) {
       this.scheduler = scheduler;
@@ -58,8 +60,13 @@ final class VisitSchedulers {
     this.events = events;
   }
 
-  /** Runs the passes that are due, for the visit types of {@code types}; returns the visit tasks created. */
-  int tick(Instant now, List<TaskType> types) {
+  /**
+   * Runs the passes that are due, for the visit types of {@code types}; returns the visit tasks
+   * created. When the runner has nothing running ({@code runnerIdle}), a pass held back by a full
+   * queue runs at once: the queue may have drained, and a runner that exits when idle would
+   * otherwise leave before the wait is over.
+   */
+  int tick(Instant now, List<TaskType> types, boolean runnerIdle) {
     refresh(now);
     Set<String> wanted = new HashSet<>();
     int created = 0;
@@ -79,7 +86,7 @@ final class VisitSchedulers {
         s = new Scheduled(new VisitScheduler(store, clock, random, options), options, now);
         byVisitType.put(visitType, s);
       }
-      if (!now.isBefore(s.nextPass)) {
+      if (!now.isBefore(s.nextPass) || (runnerIdle && s.queueFull)) {
         created += pass(s, now);
       }
     }
@@ -123,8 +130,10 @@ final class VisitSchedulers {
       d.put("error", String.valueOf(e.getMessage()));
       events.add("visit_scheduling_failed", null, d);
       s.nextPass = now.plus(s.options.queueFullWait());
+      s.queueFull = false;
       return 0;
     }
+    s.queueFull = pass.wanted().isEmpty();
     Duration wait = pass.nextWait();
     long splay = wait.isZero() ? 0 : (long) (random.nextDouble() * s.options.maxSplay().toMillis());
     s.nextPass = now.plus(wait).plusMillis(splay);

@@ -124,6 +124,17 @@ interface VisitSchedulingRunnerContract {
   }
 
   @Test
+  default void aRunnerThatExitsWhenIdleFillsASmallQueueAgainOnceItDrained() throws Exception {
+    origins();
+    store().taskTypeUpsert(TaskType.builder("load-web").maxWorkers(2).maxQueueLength(2).build());
+    store().settingPut(VisitSchedulerConfig.TYPE_SETTING_PREFIX + "web",
+        "{\"enabled\":true,\"policies\":{\"oldest_scheduled_first\":{\"weight\":1}}}");
+    runner(options(), Map.of("load-web", loader())).run();
+    assertThat(visitTasks()).hasSize(4);
+    assertThat(stats()).hasSize(4).allMatch(s -> s.lastVisit() != null);
+  }
+
+  @Test
   default void onlyTheLeaderSchedulesVisits() throws Exception {
     RunnerOptions a = options().withExitOnIdle(false);
     RunnerOptions b = options().withExitOnIdle(false);
