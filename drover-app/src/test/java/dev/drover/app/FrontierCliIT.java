@@ -110,6 +110,15 @@ abstract class FrontierCliIT {
     assertThat(githubGit.get("origins_never_visited").asInt()).as("b: a has a snapshot now").isEqualTo(1);
     assertThat(drover("metrics", "show").ok().stdout()).contains("github", "gitlab/gitlab.com", "KNOWN");
 
+    // --skip-invalid records the valid lines and names the others on stderr.
+    DroverCli.Result skipped = drover("origin", "record", "--lister", "github", "--skip-invalid",
+        Fixtures.write(tmp.resolve("skip.jsonl"), """
+            {"url": "https://github.com/d", "visit_type": "git"}
+            {"visit_type": "git"}
+            """)).ok();
+    assertThat(skipped.stdout()).contains("1 origins recorded, 1 invalid lines skipped");
+    assertThat(skipped.stderrLines()).singleElement().asString().contains("skip.jsonl:2", "url");
+
     // Bad input on this database: refused in one line, nothing written.
     for (Object[] bad : List.<Object[]>of(
         new Object[] {"visit", "grab", "--visit-type", "git", "--count", "1", "--policy", "newest_first"},
@@ -120,6 +129,6 @@ abstract class FrontierCliIT {
       assertThat(r.exitCode()).as(r.toString()).isEqualTo(2);
       assertThat(r.stderrLines()).as(r.toString()).hasSize(1);
     }
-    assertThat(drover("origin", "list", "--enabled", "all", "--limit", "100", "--json").ok().json().get("origins")).hasSize(5);
+    assertThat(drover("origin", "list", "--enabled", "all", "--limit", "100", "--json").ok().json().get("origins")).hasSize(6);
   }
 }
