@@ -15,6 +15,7 @@ import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.schedule.PriorityShares;
+import dev.drover.store.FrontierStore;
 import dev.drover.store.Store;
 import dev.drover.store.StoreLocation;
 import dev.drover.store.Stores;
@@ -64,6 +65,11 @@ public final class Drover implements AutoCloseable {
   /** The store underneath, for calls that take explicit instants. */
   public Store store() {
     return store;
+  }
+
+  /** The crawl frontier: listers, listed origins, visit stats, metrics. */
+  public FrontierStore frontier() {
+    return store.frontier();
   }
 
   public Instant now() {

@@ -40,6 +40,10 @@ import picocli.CommandLine.ScopeType;
       ArchiveCommand.class,
       EventsCommand.class,
       RunnersCommand.class,
+      ListerCommand.class,
+      OriginCommand.class,
+      VisitCommand.class,
+      MetricsCommand.class,
       HelpCommand.class
     })
 public final class DroverCommand {

@@ -14,8 +14,8 @@ import picocli.CommandLine.Mixin;
 /** {@code drover runners}: the process table and which runner leads. */
 @Command(name = "runners", description = {
     "List the registered runner processes: host, pid, state at their gate (active, or waiting to take over "
-        + "or as a standby), last heartbeat, and which one is the leader (runs the rescuer and prunes dead "
-        + "runners). A runner that died is removed by the next runner or the leader."})
+        + "or as a standby), last heartbeat, and which one is the leader (runs the rescuer, prunes dead "
+        + "runners and schedules origin visits). A runner that died is removed by the next runner or the leader."})
 final class RunnersCommand extends BaseCommand {
   /** The leader lease of runners; see dev.drover.engine.Leadership. */
   private static final String LEADER_SERVICE = "runner";

@@ -3,6 +3,7 @@ package dev.drover.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.drover.Drover;
+import dev.drover.frontier.ListedOrigin;
 import dev.drover.model.TaskType;
 import dev.drover.store.StoreLocation;
 import java.io.IOException;
@@ -138,6 +139,38 @@ class BadInputIT {
             {"type": "build", "policy": "oneshot", "kwargs": {"owner": "alice"}}
             {"type": "build", "policy": "oneshot", "kwargs": {"user": "bob"}}
             """)), "tasks.jsonl:2", "kwargs.owner"),
+        // the crawl frontier
+        seeded("grab with an unknown policy", c -> withFrontier(c).cli("visit", "grab", "--visit-type", "git",
+            "--count", "5", "--policy", "newest_first"), "--policy", "newest_first"),
+        seeded("grab a negative count", c -> withFrontier(c).cli("visit", "grab", "--visit-type", "git",
+            "--count", "-1", "--policy", "oldest_scheduled_first"), "--count"),
+        seeded("grab for an unknown lister", c -> withFrontier(c).cli("visit", "grab", "--visit-type", "git",
+            "--count", "5", "--policy", "oldest_scheduled_first", "--lister", "gitea"), "--lister", "gitea"),
+        seeded("origins with a malformed line", c -> withFrontier(c).cli("origin", "record", "--lister", "github",
+            c.file("origins.jsonl", """
+            {"url": "https://github.com/new1", "visit_type": "git"}
+            {"url": "https://github.com/new2", "visit_type":
+            {"url": "https://github.com/new3", "visit_type": "git", "enabled": "perhaps"}
+            """)), "origins.jsonl:2", "and 1 more invalid line"),
+        seeded("origins without a visit type", c -> withFrontier(c).cli("origin", "record", "--lister", "github",
+            c.file("origins.csv", """
+            url,visit_type
+            https://github.com/new1,git
+            https://github.com/new2,
+            """)), "origins.csv:3", "visit_type"),
+        seeded("origins of an unknown lister", c -> withFrontier(c).cli("origin", "record", c.file("origins.jsonl", """
+            {"url": "https://github.com/new1", "visit_type": "git", "lister": "github"}
+            {"url": "https://gitea.com/new2", "visit_type": "git", "lister": "gitea"}
+            """)), "origins.jsonl:2", "lister", "gitea"),
+        seeded("stale lister update", c -> withFrontier(c).cli("lister", "update", "github",
+            "--expect-updated", "2020-01-01T00:00:00Z", "--state", "{\"page\": 2}"), "--expect-updated", "stale"),
+        seeded("show an unknown lister", c -> withFrontier(c).cli("lister", "show", "gitea"), "NAME", "gitea"),
+        seeded("metrics of an unknown lister", c -> withFrontier(c).cli("metrics", "update", "--lister", "gitea"),
+            "--lister", "gitea"),
+        seeded("visit results with a bad status", c -> withFrontier(c).cli("visit", "ingest", c.file("results.jsonl", """
+            {"url": "https://github.com/a", "visit_type": "git", "date": "2026-03-01T00:00:00Z", "status": "full", "snapshot": "s"}
+            {"url": "https://github.com/a", "visit_type": "git", "date": "2026-03-02T00:00:00Z", "status": "great"}
+            """)), "results.jsonl:2", "status", "great"),
         // archive
         seeded("archive with after later than before", c -> c.cli("archive", "--after", "2026-02-01",
             "--before", "2026-01-01", "--export", c.root().resolve("out.jsonl"), "--delete"), "--after"),
@@ -186,6 +219,15 @@ class BadInputIT {
         fresh("no store in the data dir", c -> c.cli("task", "list"), "--data-dir", "init"),
         new Case("schema newer than the program", Start.NEWER_SCHEMA, c -> c.cli("task", "list"),
             List.of("--data-dir", "999")));
+  }
+
+  /** Adds a lister "github" with one origin to the seeded store; runs before the snapshot is taken. */
+  static Ctx withFrontier(Ctx c) {
+    try (Drover drover = Drover.open(StoreLocation.dataDir(c.dataDir()))) {
+      var github = drover.frontier().listerGetOrCreate("github", null, null, drover.now());
+      drover.frontier().originRecord(List.of(ListedOrigin.of(github.id(), "https://github.com/a", "git")), drover.now());
+    }
+    return c;
   }
 
   /** Adds a type limited per {@code owner} to the seeded store; runs before the snapshot is taken. */

@@ -18,7 +18,8 @@ import java.util.List;
  */
 final class DbSnapshot {
   static final List<String> TABLES =
-      List.of("task_type", "worker_group", "setting", "task", "task_run", "flyway_schema_history");
+      List.of("task_type", "worker_group", "setting", "task", "task_run", "flyway_schema_history",
+          "lister", "listed_origin", "origin_visit_stats", "visit_queue_position", "scheduler_metrics");
   static final List<String> NO_DATABASE = List.of("(no drover.db)");
 
   private DbSnapshot() {}

@@ -1,6 +1,7 @@
 package dev.drover.config;
 
 import dev.drover.ValidationException;
+import dev.drover.frontier.VisitPolicy;
 import dev.drover.model.DurationText;
 import dev.drover.model.TaskType;
 import dev.drover.model.WorkerGroup;
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +20,7 @@ import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 
 /**
@@ -42,13 +45,21 @@ import org.yaml.snakeyaml.nodes.Node;
  *   build:
  *     concurrency_key: owner   # at most max_per_key tasks per kwargs.owner run at once,
  *     max_per_key: 2           # and owners take turns
+ * visit_scheduler:             # see VisitSchedulerConfig
+ *   visit_types:
+ *     git: {policies: {already_visited_order_by_lag: 49, never_visited_oldest_update_first: 49,
+ *                      origins_without_last_update: 2}}
  * </pre>
  */
-public record ConfigFile(Map<String, String> limits, List<WorkerGroup> workerGroups, List<TaskType> taskTypes) {
+public record ConfigFile(Map<String, String> limits, List<WorkerGroup> workerGroups, List<TaskType> taskTypes,
+    VisitSchedulerConfig visitScheduler) {
   /** The configuration file looked for in a data directory when none is given. */
   public static final String DEFAULT_NAME = "drover.yaml";
 
-  static final List<String> TOP_LEVEL = List.of("limits", "worker_groups", "task_types");
+  static final List<String> TOP_LEVEL = List.of("limits", "worker_groups", "task_types", "visit_scheduler");
+  static final List<String> VISIT_SCHEDULER_KEYS = List.of("enabled", "visit_types");
+  static final List<String> VISIT_TYPE_KEYS = List.of("enabled", "policies", "queue_full_wait", "no_origins_wait");
+  static final List<String> SHARE_KEYS = List.of("weight", "tablesample");
   static final List<String> LIMITS = List.of("total_workers");
   static final List<String> GROUP_KEYS = List.of("max_workers");
   static final List<String> TYPE_KEYS = List.of("description", "default_interval", "min_interval",
@@ -70,7 +81,7 @@ public record ConfigFile(Map<String, String> limits, List<WorkerGroup> workerGro
       throw new ValidationException("config", "cannot read " + file + ": " + e.getMessage());
     }
     if (root == null) {
-      return new ConfigFile(Map.of(), List.of(), List.of());
+      return new ConfigFile(Map.of(), List.of(), List.of(), VisitSchedulerConfig.NONE);
     }
     return parse(new YamlNodes(file), root);
   }
@@ -105,7 +116,62 @@ public record ConfigFile(Map<String, String> limits, List<WorkerGroup> workerGro
       yaml.mapping(top.get("task_types"), "task_types", null).forEach((name, node) ->
           types.add(taskType(yaml, name, node, groups)));
     }
-    return new ConfigFile(limits, groups, types);
+    VisitSchedulerConfig visits = top.containsKey("visit_scheduler")
+        ? visitScheduler(yaml, top.get("visit_scheduler")) : VisitSchedulerConfig.NONE;
+    return new ConfigFile(limits, groups, types, visits);
+  }
+
+  private static VisitSchedulerConfig visitScheduler(YamlNodes yaml, Node node) {
+    Map<String, Node> s = yaml.mapping(node, "visit_scheduler", VISIT_SCHEDULER_KEYS);
+    Boolean enabled = s.containsKey("enabled") ? yaml.bool(s.get("enabled"), "visit_scheduler.enabled") : null;
+    Map<String, VisitSchedulerConfig.VisitType> types = new LinkedHashMap<>();
+    if (s.containsKey("visit_types")) {
+      yaml.mapping(s.get("visit_types"), "visit_scheduler.visit_types", null).forEach((name, typeNode) ->
+          types.put(name, visitType(yaml, "visit_scheduler.visit_types." + name, typeNode)));
+    }
+    return new VisitSchedulerConfig(enabled, types);
+  }
+
+  private static VisitSchedulerConfig.VisitType visitType(YamlNodes yaml, String path, Node node) {
+    Map<String, Node> s = yaml.mapping(node, path, VISIT_TYPE_KEYS);
+    boolean enabled = !s.containsKey("enabled") || yaml.bool(s.get("enabled"), path + ".enabled");
+    List<VisitSchedulerConfig.Share> shares = new ArrayList<>();
+    if (s.containsKey("policies")) {
+      yaml.mapping(s.get("policies"), path + ".policies", null).forEach((policy, value) -> {
+        String at = path + ".policies." + policy;
+        VisitPolicy p;
+        try {
+          p = VisitPolicy.parse(policy);
+        } catch (ValidationException e) {
+          throw yaml.error(value, at, e.getMessage());
+        }
+        double weight;
+        Double sample = null;
+        if (value instanceof MappingNode) {
+          Map<String, Node> w = yaml.mapping(value, at, SHARE_KEYS);
+          if (!w.containsKey("weight")) {
+            throw yaml.error(value, at + ".weight", "is required");
+          }
+          weight = yaml.convert(w.get("weight"), at + ".weight", Double::parseDouble);
+          if (w.containsKey("tablesample")) {
+            sample = yaml.convert(w.get("tablesample"), at + ".tablesample", Double::parseDouble);
+          }
+        } else {
+          weight = yaml.convert(value, at, Double::parseDouble);
+        }
+        try {
+          shares.add(new VisitSchedulerConfig.Share(p, weight, sample));
+        } catch (ValidationException e) {
+          boolean own = e.field().equals("weight") || e.field().equals("tablesample");
+          throw yaml.error(value, own ? at + "." + e.field() : at, YamlNodes.problemOf(e));
+        }
+      });
+    }
+    Duration queueFull = s.containsKey("queue_full_wait") ? yaml.convert(s.get("queue_full_wait"),
+        path + ".queue_full_wait", t -> DurationText.parse("queue_full_wait", t)) : null;
+    Duration noOrigins = s.containsKey("no_origins_wait") ? yaml.convert(s.get("no_origins_wait"),
+        path + ".no_origins_wait", t -> DurationText.parse("no_origins_wait", t)) : null;
+    return yaml.build(node, s, path, () -> new VisitSchedulerConfig.VisitType(enabled, shares, queueFull, noOrigins));
   }
 
   private static TaskType taskType(YamlNodes yaml, String name, Node node, List<WorkerGroup> groups) {
@@ -167,6 +233,12 @@ public record ConfigFile(Map<String, String> limits, List<WorkerGroup> workerGro
     for (TaskType t : taskTypes) {
       record(lines, counts, "task type " + t.name(), store.taskTypeUpsert(t));
     }
+    visitScheduler.settings().forEach((name, value) -> {
+      UpsertResult r = value.equals(storedSettings.get(name)) ? UpsertResult.UNCHANGED
+          : storedSettings.containsKey(name) ? UpsertResult.UPDATED : UpsertResult.CREATED;
+      store.settingPut(name, value);
+      record(lines, counts, "setting " + name, r);
+    });
     return new ConfigReport(lines, counts[UpsertResult.CREATED.ordinal()],
         counts[UpsertResult.UPDATED.ordinal()], counts[UpsertResult.UNCHANGED.ordinal()]);
   }

@@ -53,6 +53,15 @@ final class YamlNodes {
     return scalar.getValue();
   }
 
+  boolean bool(Node node, String setting) {
+    String text = scalar(node, setting);
+    return switch (text) {
+      case "true", "yes", "on" -> true;
+      case "false", "no", "off" -> false;
+      default -> throw error(node, setting, "expected true or false, got '" + text + "'");
+    };
+  }
+
   List<String> strings(Node node, String setting) {
     if (!(node instanceof SequenceNode seq)) {
       throw error(node, setting, "expected a list");
@@ -92,7 +101,7 @@ final class YamlNodes {
     }
   }
 
-  private static String problemOf(ValidationException e) {
+  static String problemOf(ValidationException e) {
     String prefix = e.field() + ": ";
     String message = e.getMessage();
     return message.startsWith(prefix) ? message.substring(prefix.length()) : message;

@@ -26,6 +26,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SplittableRandom;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -46,7 +47,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Around the loop: the runner registers in the process table and passes its {@link Gate} before
  * it claims anything; it heartbeats its row, and stops when a newcomer asks it to (a takeover).
- * Only the holder of the {@link Leadership} rescues expired leases and clears dead runners away.
+ * Only the holder of the {@link Leadership} rescues expired leases, clears dead runners away and
+ * schedules origin visits ({@link VisitSchedulers}).
  * A configuration file, if given, is re-applied when it changes or on {@link #requestReload()}.
  */
 public final class Runner {
@@ -70,6 +72,7 @@ public final class Runner {
   private final DeadRunners dead;
   private final Leadership leadership;
   private final ConfigReloader reloader;
+  private final VisitSchedulers visitSchedulers;
   private final LinkedBlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
   private final Map<Lease, Running> running = new HashMap<>();
   private final RunnerStats stats = new RunnerStats();
@@ -118,6 +121,7 @@ public final class Runner {
     this.dead = new DeadRunners(store, self, options.runnerTimeout(), events);
     this.leadership = new Leadership(store.runners(), options.owner(), options.leaderLease(), dead, events);
     this.reloader = options.configFile() == null ? null : new ConfigReloader(options.configFile());
+    this.visitSchedulers = new VisitSchedulers(store, clock, new SplittableRandom(), events);
   }
 
   /** Counters of what this runner did so far. */
@@ -229,6 +233,9 @@ public final class Runner {
     if (leadership.tick(now)) {
       rescued = rescueExpired(now);
       pruneDeadRunners(now);
+      visitSchedulers.tick(now, types, running.isEmpty());
+    } else {
+      visitSchedulers.pause();
     }
     int lost = heartbeat(now);
     enforceTimeouts(now);
@@ -357,6 +364,7 @@ public final class Runner {
   /** When the loop must run next on its own account: heartbeats of its row and its leases, the leader lease. */
   private Instant nextDuty() {
     Instant due = nextHousekeeping.isBefore(leadership.nextTry()) ? nextHousekeeping : leadership.nextTry();
+    due = visitSchedulers.nextDue().isBefore(due) ? visitSchedulers.nextDue() : due;
     for (Running r : running.values()) {
       // A cancelled run is not heartbeated any more (its worker is finishing); it cannot be a duty.
       if (r.cancel == Cancel.NONE && r.nextHeartbeat.isBefore(due)) {

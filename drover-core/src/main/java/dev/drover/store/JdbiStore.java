@@ -70,7 +70,7 @@ final class JdbiStore implements Store {
     this.sql = new SqlFiles(dialect);
     this.rows = new Rows(dialect);
     this.pool = pool;
-    this.runEnder = new RunEnder(sql, rows);
+    this.runEnder = new RunEnder(sql, rows, VisitOutcomes.create(jdbi, dialect, sql));
     this.leases = new Leases(jdbi, sql, rows, runEnder);
     this.runners = new JdbiRunnerTable(jdbi, sql, dialect);
     this.work = new WorkSignal(database, jdbi, postgresUrl);
@@ -376,7 +376,9 @@ final class JdbiStore implements Store {
       if (found.isEmpty()) {
         return found;
       }
-      TaskRun ended = runEnder.end(h, found.get(), status, metadata, at);
+      VisitOutcomes.Batch visits = runEnder.visitBatch();
+      TaskRun ended = runEnder.end(h, found.get(), status, metadata, at, visits);
+      visits.ingest(h);
       return Optional.of(ended);
     });
   }

@@ -140,14 +140,16 @@ final class Leases {
     }
     return jdbi.inTransaction(h -> {
       List<Lease> rejected = new ArrayList<>();
+      VisitOutcomes.Batch visits = runEnder.visitBatch();
       for (Completion c : completions) {
         Optional<TaskRun> run = heldRun(h, owner, c.lease());
         if (run.isEmpty()) {
           rejected.add(c.lease());
         } else {
-          runEnder.end(h, run.get(), c.status(), c.metadata(), at);
+          runEnder.end(h, run.get(), c.status(), c.metadata(), at, visits);
         }
       }
+      visits.ingest(h);
       return rejected;
     });
   }

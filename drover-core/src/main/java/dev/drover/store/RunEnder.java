@@ -20,17 +20,33 @@ import org.jdbi.v3.core.Handle;
 final class RunEnder {
   private final SqlFiles sql;
   private final Rows rows;
+  private final VisitOutcomes visits;
 
-  RunEnder(SqlFiles sql, Rows rows) {
+  RunEnder(SqlFiles sql, Rows rows, VisitOutcomes visits) {
     this.sql = sql;
     this.rows = rows;
+    this.visits = visits;
   }
 
-  /** Ends {@code run} and reschedules its task by the rules. */
+  /** A batch for the visit runs one transaction ends; ingest it last in the transaction. */
+  VisitOutcomes.Batch visitBatch() {
+    return visits.batch();
+  }
+
+  /** Ends {@code run} and reschedules its task by the rules; {@code run} must not be a visit run ending as a visit. */
   TaskRun end(Handle h, TaskRun run, TaskRunStatus status, ObjectNode metadata, Instant at) {
+    return end(h, run, status, metadata, at, null);
+  }
+
+  /** Ends {@code run}, reschedules its task by the rules, and adds its visit, if any, to {@code visitBatch}. */
+  TaskRun end(Handle h, TaskRun run, TaskRunStatus status, ObjectNode metadata, Instant at,
+      VisitOutcomes.Batch visitBatch) {
     TaskRun ended = close(h, run, status, metadata, at);
     Task task = h.createQuery(sql.get("taskGet")).bindList("ids", List.of(run.taskId())).map(rows.task).one();
     reschedule(h, task, status, at);
+    if (visitBatch != null) {
+      visitBatch.add(task, ended, status, at);
+    }
     return ended;
   }
 

@@ -41,37 +41,40 @@ final class VisitIngest {
     if (results.isEmpty()) {
       return new IngestReport(0, 0, List.of());
     }
-    return jdbi.inTransaction(h -> {
-      Set<OriginKey> keys = new LinkedHashSet<>();
-      results.stream().filter(r -> r.status().isFinal()).forEach(r -> keys.add(r.key()));
-      locks.lock(h, keys.stream().map(OriginKey::visitType).toList());
-      Map<OriginKey, OriginVisitStats> current = new HashMap<>(stats.get(h, keys));
-      Map<String, Long> positions = new HashMap<>();
-      h.createQuery(sql.get("visitQueuePositionList"))
-          .map((rs, ctx) -> Map.entry(rs.getString("visit_type"), rs.getLong("position")))
-          .forEach(e -> positions.put(e.getKey(), e.getValue()));
+    return jdbi.inTransaction(h -> ingest(h, results, random));
+  }
 
-      Map<OriginKey, OriginVisitStats> changed = new LinkedHashMap<>();
-      Set<OriginKey> toDisable = new LinkedHashSet<>();
-      int applied = 0;
-      for (VisitResult r : results) {
-        OriginVisitStats before = current.getOrDefault(r.key(), OriginVisitStats.initial(r.url(), r.visitType()));
-        Optional<VisitStatsRules.Outcome> outcome =
-            VisitStatsRules.apply(before, r, positions.getOrDefault(r.visitType(), 0L), random);
-        if (outcome.isEmpty()) {
-          continue;
-        }
-        applied++;
-        current.put(r.key(), outcome.get().stats());
-        changed.put(r.key(), outcome.get().stats());
-        if (outcome.get().disable()) {
-          toDisable.add(r.key());
-        }
+  /** As {@link #ingest(List, RandomGenerator)}, inside the caller's transaction. */
+  IngestReport ingest(Handle h, List<VisitResult> results, RandomGenerator random) {
+    Set<OriginKey> keys = new LinkedHashSet<>();
+    results.stream().filter(r -> r.status().isFinal()).forEach(r -> keys.add(r.key()));
+    locks.lock(h, keys.stream().map(OriginKey::visitType).toList());
+    Map<OriginKey, OriginVisitStats> current = new HashMap<>(stats.get(h, keys));
+    Map<String, Long> positions = new HashMap<>();
+    h.createQuery(sql.get("visitQueuePositionList"))
+        .map((rs, ctx) -> Map.entry(rs.getString("visit_type"), rs.getLong("position")))
+        .forEach(e -> positions.put(e.getKey(), e.getValue()));
+
+    Map<OriginKey, OriginVisitStats> changed = new LinkedHashMap<>();
+    Set<OriginKey> toDisable = new LinkedHashSet<>();
+    int applied = 0;
+    for (VisitResult r : results) {
+      OriginVisitStats before = current.getOrDefault(r.key(), OriginVisitStats.initial(r.url(), r.visitType()));
+      Optional<VisitStatsRules.Outcome> outcome =
+          VisitStatsRules.apply(before, r, positions.getOrDefault(r.visitType(), 0L), random);
+      if (outcome.isEmpty()) {
+        continue;
       }
-      stats.replace(h, new ArrayList<>(changed.values()));
-      List<OriginKey> disabled = disable(h, toDisable);
-      return new IngestReport(applied, results.size() - applied, disabled);
-    });
+      applied++;
+      current.put(r.key(), outcome.get().stats());
+      changed.put(r.key(), outcome.get().stats());
+      if (outcome.get().disable()) {
+        toDisable.add(r.key());
+      }
+    }
+    stats.replace(h, new ArrayList<>(changed.values()));
+    List<OriginKey> disabled = disable(h, toDisable);
+    return new IngestReport(applied, results.size() - applied, disabled);
   }
 
   /** Disables the listed origins of {@code keys}; returns the keys that had enabled rows. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.drover.ValidationException;
+import dev.drover.frontier.VisitPolicy;
 import dev.drover.model.TaskType;
 import dev.drover.model.WorkerGroup;
 import dev.drover.store.Store;
@@ -163,6 +164,57 @@ class ConfigFileTest {
         .hasMessageStartingWith(file + ":" + line + ": " + setting + ": ")
         .hasMessageNotContaining("\n");
     assertThat(store.taskTypeList()).isEmpty();
+  }
+
+  static final String VISITS = """
+      visit_scheduler:
+        enabled: true
+        visit_types:
+          git:
+            policies:
+              already_visited_order_by_lag: 49
+              never_visited_oldest_update_first: {weight: 49, tablesample: 0.5}
+              origins_without_last_update: 2
+            no_origins_wait: 5m
+          hg:
+            enabled: false
+      """;
+
+  @Test
+  void theVisitSchedulerSectionIsKeptInSettingsAndReadBack() throws Exception {
+    ConfigFile config = ConfigFile.read(write(VISITS));
+    VisitSchedulerConfig visits = config.visitScheduler();
+    assertThat(visits.isEnabled()).isTrue();
+    assertThat(visits.visitTypes().get("git").policies()).containsExactly(
+        new VisitSchedulerConfig.Share(VisitPolicy.ALREADY_VISITED_ORDER_BY_LAG, 49, null),
+        new VisitSchedulerConfig.Share(VisitPolicy.NEVER_VISITED_OLDEST_UPDATE_FIRST, 49, 0.5),
+        new VisitSchedulerConfig.Share(VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE, 2, null));
+    assertThat(visits.visitTypes().get("git").noOriginsWait()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(visits.visitTypes().get("hg").enabled()).isFalse();
+    assertThat(config.applyTo(store).created()).isEqualTo(3);
+    assertThat(VisitSchedulerConfig.fromSettings(store.settingList())).isEqualTo(visits);
+    assertThat(ConfigFile.read(write(VISITS)).applyTo(store).unchanged()).isEqualTo(3);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', textBlock = """
+      unknown policy     | 6 | visit_scheduler.visit_types.git.policies.oldest_first | already_visited_order_by_lag: 49|oldest_first: 49
+      negative weight    | 6 | visit_scheduler.visit_types.git.policies.already_visited_order_by_lag.weight | lag: 49|lag: -1
+      weight not number  | 6 | visit_scheduler.visit_types.git.policies.already_visited_order_by_lag | lag: 49|lag: many
+      bad tablesample    | 7 | visit_scheduler.visit_types.git.policies.never_visited_oldest_update_first.tablesample | tablesample: 0.5|tablesample: 150
+      per lister policy  | 8 | visit_scheduler.visit_types.git.policies.first_visits_after_listing | origins_without_last_update: 2|first_visits_after_listing: 2
+      bad wait           | 9 | visit_scheduler.visit_types.git.no_origins_wait | no_origins_wait: 5m|no_origins_wait: later
+      not a boolean      | 2 | visit_scheduler.enabled | enabled: true|enabled: maybe
+      unknown key        | 11 | visit_scheduler.visit_types.hg.enable | enabled: false|enable: false
+      """)
+  void aBadVisitSchedulerSectionIsRefusedWithLineAndSetting(String what, int line, String setting, String from,
+      String to) throws Exception {
+    Path file = write(VISITS.replace(from, to));
+    assertThatThrownBy(() -> ConfigFile.read(file).applyTo(store))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageStartingWith(file + ":" + line + ": " + setting + ": ")
+        .hasMessageNotContaining("\n");
+    assertThat(store.settingList()).isEmpty();
   }
 
   @Test

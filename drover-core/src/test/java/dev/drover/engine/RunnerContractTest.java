@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The runner against a real store, on every database. */
 @Timeout(120)
-abstract class RunnerContractTest implements RunnerLifecycleContract, PerKeyRunnerContract {
+abstract class RunnerContractTest implements RunnerLifecycleContract, PerKeyRunnerContract, VisitSchedulingRunnerContract {
   @TempDir Path dir;
   StoreLocation location;
   Store store;

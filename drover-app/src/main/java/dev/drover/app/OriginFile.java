@@ -1,0 +1,252 @@
+package dev.drover.app;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.ValidationException;
+import dev.drover.internal.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A file of listed origins: JSON Lines (one object per line), or CSV with a header row when the
+ * name ends in {@code .csv}. Keys (columns): {@code url} and {@code visit_type} (required),
+ * {@code lister} and {@code instance} (default: the command's --lister and --instance),
+ * {@code enabled} (default true), {@code last_update}, {@code extra_loader_arguments} (a JSON
+ * object; JSON text in CSV), {@code is_fork}, {@code forked_from_url}. Blank lines are skipped.
+ * Every line is read; a bad one becomes an {@link Invalid} naming its line and key.
+ */
+final class OriginFile {
+  static final List<String> KEYS = List.of("lister", "instance", "url", "visit_type", "enabled", "last_update",
+      "extra_loader_arguments", "is_fork", "forked_from_url");
+
+  /** One origin of the file, its lister not yet looked up. */
+  record Line(int number, String lister, String instance, String url, String visitType, boolean enabled,
+      Instant lastUpdate, ObjectNode extraLoaderArguments, Boolean isFork, String forkedFromUrl) {}
+
+  /** A line that could not be read, and why; {@code key} is null when the whole line is wrong. */
+  record Invalid(int number, String key, String problem) {
+    /** {@code file:line: key}, how an error names it. */
+    String where(Path file) {
+      return file + ":" + number + (key == null ? "" : ": " + key);
+    }
+  }
+
+  /** What the file holds. */
+  record Contents(List<Line> lines, List<Invalid> invalid) {}
+
+  private final String name;
+  private final String defaultLister;
+  private final String defaultInstance;
+
+  private OriginFile(String name, String defaultLister, String defaultInstance) {
+    this.name = name;
+    this.defaultLister = defaultLister;
+    this.defaultInstance = defaultInstance;
+  }
+
+  static Contents read(Path file, String defaultLister, String defaultInstance) {
+    ValidationException.check(Files.isRegularFile(file), "FILE", "no such file '" + file + "'");
+    List<String> text;
+    try {
+      text = Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new ValidationException("FILE", "cannot read '" + file + "': " + e.getMessage());
+    }
+    OriginFile parser = new OriginFile(file.toString(), defaultLister, defaultInstance);
+    return file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv")
+        ? parser.csv(text) : parser.jsonLines(text);
+  }
+
+  private Contents jsonLines(List<String> text) {
+    List<Line> lines = new ArrayList<>();
+    List<Invalid> invalid = new ArrayList<>();
+    for (int i = 0; i < text.size(); i++) {
+      if (text.get(i).isBlank()) {
+        continue;
+      }
+      int n = i + 1;
+      try {
+        JsonNode node;
+        try {
+          node = Json.MAPPER.readTree(text.get(i));
+        } catch (JsonProcessingException e) {
+          throw new Bad(null, "malformed JSON: " + e.getOriginalMessage());
+        }
+        if (node == null || !node.isObject()) {
+          throw new Bad(null, "expected a JSON object such as {\"url\": \"https://...\", \"visit_type\": \"git\"}");
+        }
+        Map<String, String> fields = new LinkedHashMap<>();
+        ObjectNode extra = null;
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+          Map.Entry<String, JsonNode> e = it.next();
+          if (e.getKey().equals("extra_loader_arguments") && !e.getValue().isNull()) {
+            if (!e.getValue().isObject()) {
+              throw new Bad(e.getKey(), "expected a JSON object");
+            }
+            extra = (ObjectNode) e.getValue();
+          } else if (!e.getValue().isNull()) {
+            if (!e.getValue().isValueNode()) {
+              throw new Bad(e.getKey(), "expected a single value");
+            }
+            fields.put(e.getKey(), e.getValue().asText());
+          } else {
+            fields.put(e.getKey(), null);
+          }
+        }
+        lines.add(line(n, fields, extra));
+      } catch (Bad b) {
+        invalid.add(new Invalid(n, b.key, b.getMessage()));
+      }
+    }
+    return new Contents(lines, invalid);
+  }
+
+  private Contents csv(List<String> text) {
+    List<Line> lines = new ArrayList<>();
+    List<Invalid> invalid = new ArrayList<>();
+    int headerAt = 0;
+    while (headerAt < text.size() && text.get(headerAt).isBlank()) {
+      headerAt++;
+    }
+    if (headerAt == text.size()) {
+      return new Contents(lines, invalid);
+    }
+    List<String> header;
+    try {
+      header = cells(text.get(headerAt));
+      for (String h : header) {
+        if (!KEYS.contains(h)) {
+          throw new Bad(h, "unknown column (expected " + String.join(", ", KEYS) + ")");
+        }
+      }
+    } catch (Bad b) {
+      throw new ValidationException(name + ":" + (headerAt + 1) + (b.key == null ? "" : ": " + b.key), b.getMessage());
+    }
+    for (int i = headerAt + 1; i < text.size(); i++) {
+      if (text.get(i).isBlank()) {
+        continue;
+      }
+      int n = i + 1;
+      try {
+        List<String> cells = cells(text.get(i));
+        if (cells.size() != header.size()) {
+          throw new Bad(null, "expected " + header.size() + " cells as the header has, got " + cells.size());
+        }
+        Map<String, String> fields = new LinkedHashMap<>();
+        ObjectNode extra = null;
+        for (int c = 0; c < header.size(); c++) {
+          String value = cells.get(c).isEmpty() ? null : cells.get(c);
+          if (header.get(c).equals("extra_loader_arguments")) {
+            if (value != null) {
+              try {
+                extra = Json.parseObject("extra_loader_arguments", value);
+              } catch (ValidationException e) {
+                throw new Bad("extra_loader_arguments", ErrorHandler.problem(e));
+              }
+            }
+          } else {
+            fields.put(header.get(c), value);
+          }
+        }
+        lines.add(line(n, fields, extra));
+      } catch (Bad b) {
+        invalid.add(new Invalid(n, b.key, b.getMessage()));
+      }
+    }
+    return new Contents(lines, invalid);
+  }
+
+  private Line line(int n, Map<String, String> f, ObjectNode extra) {
+    for (String key : f.keySet()) {
+      if (!KEYS.contains(key)) {
+        throw new Bad(key, "unknown key (expected " + String.join(", ", KEYS) + ")");
+      }
+    }
+    String url = f.get("url");
+    if (url == null || url.isBlank()) {
+      throw new Bad("url", "a url is required");
+    }
+    String visitType = f.get("visit_type");
+    if (visitType == null || visitType.isBlank()) {
+      throw new Bad("visit_type", "a visit type is required");
+    }
+    String lister = f.get("lister") != null ? f.get("lister") : defaultLister;
+    if (lister == null || lister.isBlank()) {
+      throw new Bad("lister", "a lister name is required (in the file, or --lister)");
+    }
+    String instance = f.containsKey("instance") ? f.get("instance") : f.get("lister") != null ? "" : defaultInstance;
+    Instant lastUpdate;
+    try {
+      lastUpdate = Inputs.instant("last_update", f.get("last_update"));
+    } catch (ValidationException e) {
+      throw new Bad("last_update", ErrorHandler.problem(e));
+    }
+    return new Line(n, lister, instance == null ? "" : instance, url, visitType, bool(f, "enabled", true),
+        lastUpdate, extra, f.get("is_fork") == null ? null : bool(f, "is_fork", false), f.get("forked_from_url"));
+  }
+
+  private static boolean bool(Map<String, String> f, String key, boolean absent) {
+    String v = f.get(key);
+    if (v == null) {
+      return absent;
+    }
+    return switch (v.trim().toLowerCase(Locale.ROOT)) {
+      case "true", "yes", "1" -> true;
+      case "false", "no", "0" -> false;
+      default -> throw new Bad(key, "expected true or false, got '" + v + "'");
+    };
+  }
+
+  /** The cells of one CSV line: commas separate, double quotes quote, "" is a quote inside quotes. */
+  private static List<String> cells(String line) {
+    List<String> out = new ArrayList<>();
+    StringBuilder cell = new StringBuilder();
+    boolean quoted = false;
+    for (int i = 0; i < line.length(); i++) {
+      char c = line.charAt(i);
+      if (quoted) {
+        if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+          cell.append('"');
+          i++;
+        } else if (c == '"') {
+          quoted = false;
+        } else {
+          cell.append(c);
+        }
+      } else if (c == '"' && cell.length() == 0) {
+        quoted = true;
+      } else if (c == ',') {
+        out.add(cell.toString().trim());
+        cell.setLength(0);
+      } else {
+        cell.append(c);
+      }
+    }
+    if (quoted) {
+      throw new Bad(null, "unclosed quote");
+    }
+    out.add(cell.toString().trim());
+    return out;
+  }
+
+  /** A problem with one line; becomes an {@link Invalid}. */
+  private static final class Bad extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final String key;
+
+    Bad(String key, String problem) {
+      super(problem, null, false, false);
+      this.key = key;
+    }
+  }
+}

@@ -1,0 +1,175 @@
+package dev.drover.engine;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.DroverException;
+import dev.drover.config.VisitSchedulerConfig;
+import dev.drover.internal.Json;
+import dev.drover.model.TaskType;
+import dev.drover.store.Store;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The leader's visit scheduling: one {@link VisitScheduler} per visit type that has a task type
+ * {@code load-<visit type>}, each pass run from the runner's loop when its wait is over (no thread
+ * of its own). Settings come from the store ({@link VisitSchedulerConfig}), read again every few
+ * seconds, so a {@code drover config apply} reaches the leader wherever it runs. When the runner
+ * stops leading, everything is forgotten; the next leader starts with a pass per type.
+ */
+final class VisitSchedulers {
+  private static final Logger log = LoggerFactory.getLogger(VisitSchedulers.class);
+  static final String TYPE_PREFIX = "load-";
+  private static final Duration SETTINGS_REFRESH = Duration.ofSeconds(5);
+
+  private final Store store;
+  private final Clock clock;
+  private final RandomGenerator random;
+  private final EventLog events;
+  private final Map<String, Scheduled> byVisitType = new HashMap<>();
+  private VisitSchedulerConfig config = VisitSchedulerConfig.NONE;
+  private Instant nextRefresh = Instant.MIN;
+
+  /** A visit type's scheduler and when its next pass is due. */
+  private static final class Scheduled {
+    final VisitScheduler scheduler;
+    final VisitSchedulerOptions options;
+    Instant nextPass;
+    /** The last pass found the queue nearly full, so origins may be left to schedule. */
+    boolean queueFull;
+
+    Scheduled(VisitScheduler scheduler, VisitSchedulerOptions options, Instant nextPass) {
+      this.scheduler = scheduler;
+      this.options = options;
+      this.nextPass = nextPass;
+    }
+  }
+
+  VisitSchedulers(Store store, Clock clock, RandomGenerator random, EventLog events) {
+    this.store = store;
+    this.clock = clock;
+    this.random = random;
+    this.events = events;
+  }
+
+  /**
+   * Runs the passes that are due, for the visit types of {@code types}; returns the visit tasks
+   * created. When the runner has nothing running ({@code runnerIdle}), a pass held back by a full
+   * queue runs at once: the queue may have drained, and a runner that exits when idle would
+   * otherwise leave before the wait is over.
+   */
+  int tick(Instant now, List<TaskType> types, boolean runnerIdle) {
+    refresh(now);
+    Set<String> wanted = new HashSet<>();
+    int created = 0;
+    for (TaskType type : types) {
+      String visitType = visitTypeOf(type.name());
+      if (visitType == null || !config.isEnabled()) {
+        continue;
+      }
+      VisitSchedulerConfig.VisitType settings = config.visitTypes().get(visitType);
+      if (settings != null && !settings.enabled()) {
+        continue;
+      }
+      wanted.add(visitType);
+      VisitSchedulerOptions options = options(visitType, settings);
+      Scheduled s = byVisitType.get(visitType);
+      if (s == null || !s.options.equals(options)) {
+        s = new Scheduled(new VisitScheduler(store, clock, random, options), options, now);
+        byVisitType.put(visitType, s);
+      }
+      if (!now.isBefore(s.nextPass) || (runnerIdle && s.queueFull)) {
+        created += pass(s, now);
+      }
+    }
+    byVisitType.keySet().retainAll(wanted);
+    return created;
+  }
+
+  /** Forgets every pass: this runner no longer leads. */
+  void pause() {
+    byVisitType.clear();
+    nextRefresh = Instant.MIN;
+  }
+
+  /** When the next pass is due; {@link Instant#MAX} when none is. */
+  Instant nextDue() {
+    Instant due = Instant.MAX;
+    for (Scheduled s : byVisitType.values()) {
+      if (s.nextPass.isBefore(due)) {
+        due = s.nextPass;
+      }
+    }
+    return due;
+  }
+
+  static String visitTypeOf(String taskType) {
+    return taskType.startsWith(TYPE_PREFIX) && taskType.length() > TYPE_PREFIX.length()
+        ? taskType.substring(TYPE_PREFIX.length()) : null;
+  }
+
+  private int pass(Scheduled s, Instant now) {
+    String visitType = s.options.visitType();
+    VisitScheduler.Pass pass;
+    try {
+      pass = s.scheduler.runOnce();
+    } catch (RuntimeException e) {
+      // A pass that fails (the database is away) is tried again later; the runner goes on.
+      log.warn("visit scheduling of {} failed; trying again in {}: {}", visitType, s.options.queueFullWait(),
+          e.getMessage());
+      ObjectNode d = Json.object();
+      d.put("visit_type", visitType);
+      d.put("error", String.valueOf(e.getMessage()));
+      events.add("visit_scheduling_failed", null, d);
+      s.nextPass = now.plus(s.options.queueFullWait());
+      s.queueFull = false;
+      return 0;
+    }
+    s.queueFull = pass.wanted().isEmpty();
+    Duration wait = pass.nextWait();
+    long splay = wait.isZero() ? 0 : (long) (random.nextDouble() * s.options.maxSplay().toMillis());
+    s.nextPass = now.plus(wait).plusMillis(splay);
+    if (pass.tasksCreated() > 0) {
+      ObjectNode d = Json.object();
+      d.put("visit_type", visitType);
+      d.put("slots", pass.slots());
+      d.put("tasks", pass.tasksCreated());
+      d.set("grabbed", Json.MAPPER.valueToTree(pass.grabbed()));
+      events.add("visits_scheduled", null, d);
+      log.info("scheduled {} visits of {} ({})", pass.tasksCreated(), visitType, pass.grabbed());
+    }
+    return pass.tasksCreated();
+  }
+
+  private void refresh(Instant now) {
+    if (now.isBefore(nextRefresh)) {
+      return;
+    }
+    nextRefresh = now.plus(SETTINGS_REFRESH);
+    try {
+      config = VisitSchedulerConfig.fromSettings(store.settingList());
+    } catch (DroverException e) {
+      log.warn("visit scheduler settings not read, the previous ones stay: {}", e.getMessage());
+    }
+  }
+
+  private static VisitSchedulerOptions options(String visitType, VisitSchedulerConfig.VisitType settings) {
+    VisitSchedulerOptions options = VisitSchedulerOptions.defaults(visitType);
+    if (settings == null) {
+      return options;
+    }
+    if (!settings.policies().isEmpty()) {
+      options = options.withShares(settings.policies().stream()
+          .map(s -> new VisitSchedulerOptions.Share(s.policy(), s.weight(), s.tablesample())).toList());
+    }
+    return options.withWaits(settings.queueFullWait(), settings.noOriginsWait(), null);
+  }
+}
