@@ -39,6 +39,7 @@ public final class Bench implements Callable<Integer> {
 
   static {
     SYSTEMS.put("drover", () -> new DroverSystem("drover"));
+    SYSTEMS.put(DbSchedulerSystem.NAME, DbSchedulerSystem::new);
     WORKLOADS.put(Pickup.NAME, new Pickup());
     WORKLOADS.put(Burndown.NAME, new Burndown());
   }
@@ -50,7 +51,7 @@ public final class Bench implements Callable<Integer> {
   boolean help;
 
   @Option(names = "--systems", split = ",", paramLabel = "NAME",
-      description = "Systems to run, of: drover (peers are being added). Default: all.")
+      description = "Systems to run, of: ${COMPLETION-CANDIDATES}. Default: all.")
   List<String> systems;
 
   @Option(names = "--db", split = ",", paramLabel = "DB", defaultValue = "sqlite,postgres",
