@@ -40,6 +40,9 @@ public final class Bench implements Callable<Integer> {
   static {
     SYSTEMS.put("drover", () -> new DroverSystem("drover"));
     SYSTEMS.put(DbSchedulerSystem.NAME, DbSchedulerSystem::new);
+    SYSTEMS.put(JobRunrSystem.NAME, JobRunrSystem::new);
+    SYSTEMS.put(QuartzSystem.NAME, QuartzSystem::new);
+    SYSTEMS.put(GraphileWorkerSystem.NAME, GraphileWorkerSystem::new);
     WORKLOADS.put(Pickup.NAME, new Pickup());
     WORKLOADS.put(Burndown.NAME, new Burndown());
   }
