@@ -83,7 +83,8 @@ final class QuartzSystem implements SystemUnderTest {
     // requires acquiring them inside the trigger lock when the batch is larger than one.
     put(p, "org.quartz.scheduler.batchTriggerAcquisitionMaxCount", Integer.toString(settings.workers()));
     put(p, "org.quartz.jobStore.acquireTriggersWithinLock", "true");
-    put(p, "org.quartz.scheduler.idleWaitTime", Long.toString(settings.pollInterval().toMillis()));
+    // Quartz refuses an idle wait under one second.
+    put(p, "org.quartz.scheduler.idleWaitTime", Long.toString(Math.max(1000, settings.pollInterval().toMillis())));
     put(p, "org.quartz.jobStore.class", "org.quartz.impl.jdbcjobstore.JobStoreTX");
     put(p, "org.quartz.jobStore.driverDelegateClass", "org.quartz.impl.jdbcjobstore.PostgreSQLDelegate");
     put(p, "org.quartz.jobStore.dataSource", "bench");

@@ -20,12 +20,21 @@ final class Svg {
   private Svg() {}
 
   static String plot(List<Workload> workloads, List<Result> results) {
+    return plot(workloads, results, null);
+  }
+
+  /** The plot, with a workload's panels for these settings when given. */
+  static String plot(List<Workload> workloads, List<Result> results, Settings settings) {
     StringBuilder body = new StringBuilder();
     int y = 0;
     for (Workload w : workloads) {
-      List<Result> rows = results.stream().filter(r -> r.ok() && r.workload().equals(w.name())).toList();
-      if (!rows.isEmpty()) {
-        y = panel(body, w.plot(), rows, y);
+      for (Workload.Plot plot : settings == null ? List.of(w.plot()) : w.plots(settings)) {
+        List<Result> rows = results.stream()
+            .filter(r -> r.ok() && r.workload().equals(w.name()) && Double.isFinite(value(r, plot.barKey())))
+            .toList();
+        if (!rows.isEmpty()) {
+          y = panel(body, plot, rows, y);
+        }
       }
     }
     return String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "

@@ -1,5 +1,5 @@
 -- db-scheduler's table on PostgreSQL, as its README asks users to create it (the library ships no DDL).
-CREATE TABLE scheduled_tasks (
+CREATE TABLE IF NOT EXISTS scheduled_tasks (
   task_name TEXT NOT NULL,
   task_instance TEXT NOT NULL,
   task_data BYTEA,
@@ -14,6 +14,6 @@ CREATE TABLE scheduled_tasks (
   priority SMALLINT,
   PRIMARY KEY (task_name, task_instance)
 );
-CREATE INDEX execution_time_idx ON scheduled_tasks (execution_time);
-CREATE INDEX last_heartbeat_idx ON scheduled_tasks (last_heartbeat);
-CREATE INDEX priority_execution_time_idx ON scheduled_tasks (priority DESC, execution_time ASC)
+CREATE INDEX IF NOT EXISTS execution_time_idx ON scheduled_tasks (execution_time);
+CREATE INDEX IF NOT EXISTS last_heartbeat_idx ON scheduled_tasks (last_heartbeat);
+CREATE INDEX IF NOT EXISTS priority_execution_time_idx ON scheduled_tasks (priority DESC, execution_time ASC)
