@@ -79,7 +79,7 @@ final class DbSchedulerSystem implements SystemUnderTest {
     configuration.put("threads", Integer.toString(settings.workers()));
     configuration.put("pollingInterval", settings.pollInterval().toMillis() + " ms");
     configuration.put("immediateExecution", "on");
-    configuration.put("pool", pool.getMaximumPoolSize() + " connections");
+    configuration.put("connection pool", Integer.toString(pool.getMaximumPoolSize()));
     scheduler = builder.build();
   }
 

@@ -81,7 +81,7 @@ final class JobRunrSystem implements SystemUnderTest {
     configuration.put("workerCount", Integer.toString(settings.workers()));
     configuration.put("pollInterval", pollInterval(settings).toSeconds() + " s (JobRunr's minimum is 5 s)");
     configuration.put("storage", sqlite ? "SqLiteStorageProvider" : "PostgresStorageProvider");
-    configuration.put("pool", pool.getMaximumPoolSize() + " connections");
+    configuration.put("connection pool", Integer.toString(pool.getMaximumPoolSize()));
   }
 
   @Override
