@@ -7,6 +7,7 @@ import dev.drover.bench.Databases.Kind;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -100,7 +101,7 @@ final class GraphileWorkerSystem implements SystemUnderTest {
         .redirectError(ProcessBuilder.Redirect.INHERIT);
     pb.environment().put("BENCH_GRAPHILE", new ObjectMapper().writeValueAsString(Map.of("worker", worker)));
     node = pb.start();
-    commands = new java.io.OutputStreamWriter(node.getOutputStream(), StandardCharsets.UTF_8);
+    commands = new OutputStreamWriter(node.getOutputStream(), StandardCharsets.UTF_8);
     reader = new Thread(() -> read(probe), "bench-graphile-reader");
     reader.setDaemon(true);
     reader.start();

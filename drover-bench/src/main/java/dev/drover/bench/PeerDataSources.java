@@ -4,10 +4,17 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.drover.bench.Databases.BenchDb;
 import dev.drover.bench.Databases.Kind;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
@@ -45,7 +52,7 @@ final class PeerDataSources {
   }
 
   /** Runs a script of {@code ;}-separated statements (no semicolons inside statements). */
-  static void runScript(javax.sql.DataSource ds, String script) throws SQLException {
+  static void runScript(DataSource ds, String script) throws SQLException {
     try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
       for (String sql : script.split(";")) {
         if (!sql.isBlank()) {
@@ -56,24 +63,24 @@ final class PeerDataSources {
   }
 
   /** A text resource next to this class, e.g. {@code db-scheduler-postgres.sql}. */
-  static String resource(String name) throws java.io.IOException {
-    try (java.io.InputStream in = PeerDataSources.class.getResourceAsStream(name)) {
+  static String resource(String name) throws IOException {
+    try (InputStream in = PeerDataSources.class.getResourceAsStream(name)) {
       if (in == null) {
-        throw new java.io.FileNotFoundException("resource " + name);
+        throw new FileNotFoundException("resource " + name);
       }
-      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
 
   /** Drops the lines that start with {@code --} (comments may contain semicolons). */
   static String withoutComments(String script) {
-    return script.lines().filter(l -> !l.stripLeading().startsWith("--")).collect(java.util.stream.Collectors.joining("\n"));
+    return script.lines().filter(l -> !l.stripLeading().startsWith("--")).collect(Collectors.joining("\n"));
   }
 
   /** The single number a query returns. */
-  static long count(javax.sql.DataSource ds, String query) throws SQLException {
+  static long count(DataSource ds, String query) throws SQLException {
     try (Connection c = ds.getConnection(); Statement s = c.createStatement();
-        java.sql.ResultSet rs = s.executeQuery(query)) {
+        ResultSet rs = s.executeQuery(query)) {
       rs.next();
       return rs.getLong(1);
     }

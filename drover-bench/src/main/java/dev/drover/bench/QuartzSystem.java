@@ -160,5 +160,4 @@ final class QuartzSystem implements SystemUnderTest {
     }
     QuartzNoopJob.probe = null;
   }
-
 }
