@@ -66,6 +66,9 @@ final class Scaling implements Workload {
 
   @Override
   public String cell(Result r, Column column) {
+    if (column.key().equals("spread_pct") && Double.isNaN(r.figures().get(column.key()).doubleValue())) {
+      return "n/a"; // some size did not finish
+    }
     Number finished = r.figures().get(column.key() + "_finished");
     String value = Report.format(r.figures().get(column.key()));
     if (finished != null && finished.intValue() == 0) {
