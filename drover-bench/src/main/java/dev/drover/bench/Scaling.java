@@ -70,7 +70,11 @@ final class Scaling implements Workload {
       return "n/a"; // some size did not finish
     }
     Number finished = r.figures().get(column.key() + "_finished");
+    Number filled = r.figures().get(column.key() + "_filled");
     String value = Report.format(r.figures().get(column.key()));
+    if (filled != null && filled.intValue() == 0) {
+      return "queue not filled in " + r.figures().get(column.key() + "_cap_s") + " s";
+    }
     if (finished != null && finished.intValue() == 0) {
       return "did not finish in " + r.figures().get(column.key() + "_cap_s") + " s (" + value + " so far)";
     }
@@ -102,6 +106,7 @@ final class Scaling implements Workload {
       double rate = one.get("jobs_per_s").doubleValue();
       figures.put(key(size), rate);
       figures.put(key(size) + "_finished", one.get("finished"));
+      figures.put(key(size) + "_filled", one.get("inserted").intValue() == size ? 1 : 0);
       figures.put(key(size) + "_cap_s", settings.load().scaleCap().toSeconds());
       raw.put("n" + size, one);
       allFinished &= one.get("finished").intValue() == 1;
