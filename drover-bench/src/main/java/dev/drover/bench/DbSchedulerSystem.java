@@ -68,8 +68,8 @@ final class DbSchedulerSystem implements SystemUnderTest {
         .enableImmediateExecution()
         .shutdownMaxWait(Duration.ofSeconds(5));
     if (sqlite) {
-      builder.pollUsingFetchAndLockOnExecute(LOWER_LIMIT, FETCH_PER_BATCH);
-      configuration.put("polling", "fetch (fetch-and-lock-on-execute), lower " + LOWER_LIMIT + " / batch "
+      builder.pollUsingFetch(LOWER_LIMIT, FETCH_PER_BATCH);
+      configuration.put("polling", "fetch, lower " + LOWER_LIMIT + " / batch "
           + FETCH_PER_BATCH + " × threads");
     } else {
       builder.pollUsingLockAndFetch(LOWER_LIMIT, LOCK_AND_FETCH_UPPER);
