@@ -64,6 +64,6 @@ final class NodePackage {
     } catch (IOException e) {
       // reported below
     }
-    throw new IOException("'" + tool + "' is not on the PATH (graphile-worker needs Node.js 20+ and npm)");
+    throw new IOException("'" + tool + "' is not on the PATH (graphile-worker needs Node.js and npm)");
   }
 }
