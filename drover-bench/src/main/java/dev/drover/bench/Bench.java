@@ -39,8 +39,15 @@ public final class Bench implements Callable<Integer> {
 
   static {
     SYSTEMS.put("drover", () -> new DroverSystem("drover"));
+    SYSTEMS.put(DbSchedulerSystem.NAME, DbSchedulerSystem::new);
+    SYSTEMS.put(JobRunrSystem.NAME, JobRunrSystem::new);
+    SYSTEMS.put(QuartzSystem.NAME, QuartzSystem::new);
+    SYSTEMS.put(GraphileWorkerSystem.NAME, GraphileWorkerSystem::new);
     WORKLOADS.put(Pickup.NAME, new Pickup());
     WORKLOADS.put(Burndown.NAME, new Burndown());
+    WORKLOADS.put(Sustained.NAME, new Sustained());
+    WORKLOADS.put(Scaling.NAME, new Scaling());
+    WORKLOADS.put(DbCost.NAME, new DbCost());
   }
 
   @Spec
@@ -50,15 +57,16 @@ public final class Bench implements Callable<Integer> {
   boolean help;
 
   @Option(names = "--systems", split = ",", paramLabel = "NAME",
-      description = "Systems to run, of: drover (peers are being added). Default: all.")
+      description = "Systems to run, of: drover, db-scheduler, jobrunr, quartz, graphile-worker. Default: all.")
   List<String> systems;
 
   @Option(names = "--db", split = ",", paramLabel = "DB", defaultValue = "sqlite,postgres",
       description = "Databases: sqlite, postgres. Default: ${DEFAULT-VALUE}.")
   List<String> dbs;
 
-  @Option(names = "--workloads", split = ",", paramLabel = "NAME", defaultValue = "pickup,burndown",
-      description = "Workloads: pickup, burndown. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--workloads", split = ",", paramLabel = "NAME",
+      defaultValue = "pickup,burndown,sustained,scaling,dbcost",
+      description = "Workloads: pickup, burndown, sustained, scaling, dbcost. Default: ${DEFAULT-VALUE}.")
   List<String> workloads;
 
   @Option(names = "--samples", paramLabel = "N", description = "Pickup samples per system and database "
@@ -67,6 +75,26 @@ public final class Bench implements Callable<Integer> {
 
   @Option(names = "--tasks", paramLabel = "N", description = "Burn-down tasks (default 100000, smoke 1000).")
   Integer tasks;
+
+  @Option(names = "--rate", paramLabel = "N", description = "Sustained: tasks enqueued per second "
+      + "(default 100, smoke 20).")
+  Integer rate;
+
+  @Option(names = "--sustain-for", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "Sustained: how long to enqueue (default 30s, smoke 1s).")
+  Duration sustainFor;
+
+  @Option(names = "--scale-sizes", split = ",", paramLabel = "N",
+      description = "Scaling: queue sizes to burn down (default 10000,100000,1000000; smoke 100,200).")
+  List<Integer> scaleSizes;
+
+  @Option(names = "--scale-cap", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "Scaling: longest insert, and longest burn-down, per system and size (default 5m, smoke 30s).")
+  Duration scaleCap;
+
+  @Option(names = "--cost-tasks", paramLabel = "N",
+      description = "Database cost: tasks burnt down on PostgreSQL (default 10000, smoke 100).")
+  Integer costTasks;
 
   @Option(names = "--workers", paramLabel = "N", defaultValue = "8",
       description = "Worker threads of each system. Default: ${DEFAULT-VALUE}.")
@@ -121,7 +149,13 @@ public final class Bench implements Callable<Integer> {
     Settings settings = new Settings(positive("--workers", workers), pollInterval,
         positive("--samples", samples != null ? samples : smoke ? 5 : 200),
         positive("--tasks", tasks != null ? tasks : smoke ? 1000 : 100_000),
-        smoke ? 1 : 5, timeout);
+        smoke ? 1 : 5, timeout,
+        new Settings.Load(positive("--rate", rate != null ? rate : smoke ? 20 : 100),
+            sustainFor != null ? sustainFor : smoke ? Duration.ofSeconds(1) : Duration.ofSeconds(30),
+            (scaleSizes != null ? scaleSizes : smoke ? List.of(100, 200) : List.of(10_000, 100_000, 1_000_000))
+                .stream().map(n -> positive("--scale-sizes", n)).toList(),
+            scaleCap != null ? scaleCap : smoke ? Duration.ofSeconds(30) : Duration.ofMinutes(5),
+            positive("--cost-tasks", costTasks != null ? costTasks : smoke ? 100 : 10_000)));
 
     Instant startedAt = Instant.now();
     String loadBefore = Machine.loadAverage();
@@ -137,7 +171,7 @@ public final class Bench implements Callable<Integer> {
           for (String name : systemNames) {
             // A new instance per run; one that is never opened holds nothing to close.
             SystemUnderTest system = SYSTEMS.get(name).get();
-            if (system.supports(kind) && system.supports(workload.name())) {
+            if (system.supports(kind) && system.supports(workload.name()) && workload.supports(kind)) {
               results.add(runOne(system, kind, workload, databases, settings));
             }
           }
@@ -161,10 +195,14 @@ public final class Bench implements Callable<Integer> {
     progress.printf("%s on %s: %s ... ", system.name(), kind.label(), workload.name());
     try (system) {
       BenchDb db = databases.fresh(kind, system.name() + "_" + workload.name());
-      Result r = Result.of(system.name(), kind.label(), workload.name(), workload.run(system, db, settings));
+      Workload.Measurement m = workload.run(system, db, settings);
+      Map<String, Object> raw = new LinkedHashMap<>(m.raw());
+      // Empty when the workload ran instances of its own (scaling); the other workloads report it.
+      raw.put(Report.CONFIGURATION, system.configuration());
+      Result r = Result.of(system.name(), kind.label(), workload.name(), new Workload.Measurement(m.figures(), raw));
       StringBuilder line = new StringBuilder();
-      workload.columns().forEach(c -> line.append(c.heading()).append(' ')
-          .append(Report.format(r.figures().get(c.key()))).append("  "));
+      workload.columns(settings).forEach(c -> line.append(c.heading()).append(' ')
+          .append(workload.cell(r, c)).append("  "));
       progress.println(line.toString().trim());
       return r;
     } catch (Exception e) {

@@ -39,6 +39,11 @@ final class Burndown implements Workload {
   }
 
   @Override
+  public List<Ratio> ratios(Settings settings) {
+    return List.of(new Ratio("jobs_per_s", "jobs/s", true));
+  }
+
+  @Override
   public Measurement run(SystemUnderTest system, BenchDb db, Settings settings) throws Exception {
     int n = settings.burndownTasks();
     CountDownLatch allStarted = new CountDownLatch(n);

@@ -65,6 +65,23 @@ final class Databases implements AutoCloseable {
     return new BenchDb(kind, dir, postgres().getJdbcUrl("postgres", name));
   }
 
+  /**
+   * Another fresh database next to {@code db}, for a workload that needs several empty ones:
+   * a subdirectory for SQLite, a new database on the same server for PostgreSQL.
+   */
+  static BenchDb sibling(BenchDb db, String suffix) throws IOException, SQLException {
+    Path dir = Files.createDirectories(db.dir().resolve(suffix));
+    if (db.kind() == Kind.SQLITE) {
+      return new BenchDb(db.kind(), dir, null);
+    }
+    try (Connection c = DriverManager.getConnection(db.jdbcUrl()); Statement s = c.createStatement()) {
+      String name = firstValue(c, "SELECT current_database()");
+      String sibling = name + "_" + suffix.replaceAll("[^A-Za-z0-9_]", "_").toLowerCase(Locale.ROOT);
+      s.execute("CREATE DATABASE " + sibling);
+      return new BenchDb(db.kind(), dir, db.jdbcUrl().replace("/" + name + "?", "/" + sibling + "?"));
+    }
+  }
+
   /** The database's name and version, e.g. "PostgreSQL 18.6". */
   String version(Kind kind) throws IOException, SQLException {
     if (kind == Kind.POSTGRES) {

@@ -16,6 +16,7 @@ import dev.drover.store.StoreLocation;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -32,6 +33,7 @@ final class DroverSystem implements SystemUnderTest {
   private Runner runner;
   private Thread loop;
   private volatile Throwable loopFailure;
+  private final Map<String, String> configuration = new LinkedHashMap<>();
 
   DroverSystem(String name) {
     this.name = name;
@@ -45,6 +47,11 @@ final class DroverSystem implements SystemUnderTest {
   @Override
   public boolean supports(String workload) {
     return true;
+  }
+
+  @Override
+  public Map<String, String> configuration() {
+    return configuration;
   }
 
   @Override
@@ -65,6 +72,10 @@ final class DroverSystem implements SystemUnderTest {
         .withTotalWorkers(settings.workers())
         .withPollInterval(settings.pollInterval())
         .withExitOnIdle(false);
+    configuration.put("totalWorkers", Integer.toString(settings.workers()));
+    configuration.put("pollInterval", settings.pollInterval().toMillis() + " ms (fallback)");
+    configuration.put("wake-up", db.kind() == Kind.SQLITE ? "in process on every insert" : "LISTEN/NOTIFY on every insert");
+    configuration.put("insert batch", INSERT_BATCH + " tasks per taskCreate call");
     runner = new Runner(drover.store(), Clock.systemUTC(), options, Map.of(TYPE, noop),
         (type, arguments, runDir, env) -> {
           throw new IllegalStateException("drover-bench has no command task types");

@@ -47,6 +47,11 @@ final class Pickup implements Workload {
   }
 
   @Override
+  public List<Ratio> ratios(Settings settings) {
+    return List.of(new Ratio("p50_ms", "p50", false), new Ratio("p99_ms", "p99", false));
+  }
+
+  @Override
   public Measurement run(SystemUnderTest system, BenchDb db, Settings settings) throws Exception {
     BlockingQueue<long[]> started = new LinkedBlockingQueue<>();
     system.open(db, settings, seq -> started.add(new long[] {seq, System.nanoTime()}));

@@ -23,7 +23,7 @@ record Report(Instant startedAt, String command, boolean smoke, Settings setting
     Files.createDirectories(dir);
     Files.writeString(dir.resolve(JSON), json());
     Files.writeString(dir.resolve(MARKDOWN), markdown());
-    Files.writeString(dir.resolve(SVG), Svg.plot(workloads, results));
+    Files.writeString(dir.resolve(SVG), Svg.plot(workloads, results, settings));
   }
 
   String json() throws IOException {
@@ -43,6 +43,11 @@ record Report(Instant startedAt, String command, boolean smoke, Settings setting
     s.put("warmup", settings.warmup());
     s.put("burndown_tasks", settings.burndownTasks());
     s.put("timeout_s", settings.timeout().toSeconds());
+    s.put("sustained_rate_per_s", settings.load().rate());
+    s.put("sustained_for_s", settings.load().sustainFor().toMillis() / 1000.0);
+    s.put("scale_sizes", settings.load().scaleSizes());
+    s.put("scale_cap_s", settings.load().scaleCap().toSeconds());
+    s.put("cost_tasks", settings.load().costTasks());
     root.put("settings", s);
     root.put("results", results);
     return mapper.writeValueAsString(root) + "\n";
@@ -62,23 +67,52 @@ record Report(Instant startedAt, String command, boolean smoke, Settings setting
       if (rows.isEmpty()) {
         continue;
       }
+      List<Workload.Column> columns = w.columns(settings);
       md.append("\n## ").append(w.name()).append(": ").append(w.title()).append("\n\n| system | db |");
-      w.columns().forEach(c -> md.append(' ').append(c.heading()).append(" |"));
+      columns.forEach(c -> md.append(' ').append(c.heading()).append(" |"));
       md.append("\n|---|---|");
-      w.columns().forEach(c -> md.append("--:|"));
+      columns.forEach(c -> md.append("--:|"));
       md.append('\n');
       for (Result r : rows) {
         md.append("| ").append(r.system()).append(" | ").append(r.db()).append(" |");
         if (r.ok()) {
-          w.columns().forEach(c -> md.append(' ').append(format(r.figures().get(c.key()))).append(" |"));
+          columns.forEach(c -> md.append(' ').append(w.cell(r, c)).append(" |"));
         } else {
           md.append(" failed: ").append(r.error().replace('|', '/').replace('\n', ' ')).append(" |");
         }
         md.append('\n');
       }
+      md.append(Ratios.table(w.ratios(settings), rows));
     }
+    md.append(configurations());
     return md.toString();
   }
+
+  /** Each system's configuration on each database, as the systems reported it. */
+  private String configurations() {
+    Map<String, Object> seen = new LinkedHashMap<>();
+    for (Result r : results) {
+      Object config = r.raw().get(CONFIGURATION);
+      if (config instanceof Map<?, ?> m && !m.isEmpty()) {
+        seen.putIfAbsent(r.system() + " on " + r.db(), m);
+      }
+    }
+    if (seen.isEmpty()) {
+      return "";
+    }
+    StringBuilder md = new StringBuilder("\n## Configuration\n\nEvery system runs ")
+        .append(settings.workers()).append(" worker threads.\n\n");
+    seen.forEach((who, config) -> {
+      md.append("- **").append(who).append("**: ");
+      StringBuilder line = new StringBuilder();
+      ((Map<?, ?>) config).forEach((k, v) -> line.append(line.length() == 0 ? "" : "; ").append(k).append(' ').append(v));
+      md.append(line).append('\n');
+    });
+    return md.toString();
+  }
+
+  /** The key of a result's raw figures under which Bench records the system's configuration. */
+  static final String CONFIGURATION = "configuration";
 
   /** Counts as they are; measures with three significant figures or so. Never locale-dependent. */
   static String format(Number n) {

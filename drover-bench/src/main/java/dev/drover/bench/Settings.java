@@ -1,6 +1,7 @@
 package dev.drover.bench;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * What every system and workload of one bench run is given.
@@ -11,5 +12,16 @@ import java.time.Duration;
  * @param burndownTasks tasks pre-inserted for the burn-down workload
  * @param warmup pickup samples taken and thrown away first (connections, JIT)
  * @param timeout longest wait for any one thing (a pickup, a burn-down) before the run fails
+ * @param load the sizes of the sustained, scaling and database-cost workloads
  */
-record Settings(int workers, Duration pollInterval, int samples, int burndownTasks, int warmup, Duration timeout) {}
+record Settings(int workers, Duration pollInterval, int samples, int burndownTasks, int warmup, Duration timeout,
+    Load load) {
+  /**
+   * @param rate tasks enqueued per second by the sustained workload
+   * @param sustainFor how long the sustained workload enqueues
+   * @param scaleSizes queue sizes the scaling workload burns down
+   * @param scaleCap longest a system may take to insert, and then to burn down, one scaling size
+   * @param costTasks tasks burnt down while the database-cost workload reads PostgreSQL's statistics
+   */
+  record Load(int rate, Duration sustainFor, List<Integer> scaleSizes, Duration scaleCap, int costTasks) {}
+}

@@ -20,12 +20,21 @@ final class Svg {
   private Svg() {}
 
   static String plot(List<Workload> workloads, List<Result> results) {
+    return plot(workloads, results, null);
+  }
+
+  /** The plot, with a workload's panels for these settings when given. */
+  static String plot(List<Workload> workloads, List<Result> results, Settings settings) {
     StringBuilder body = new StringBuilder();
     int y = 0;
     for (Workload w : workloads) {
-      List<Result> rows = results.stream().filter(r -> r.ok() && r.workload().equals(w.name())).toList();
-      if (!rows.isEmpty()) {
-        y = panel(body, w.plot(), rows, y);
+      for (Workload.Plot plot : settings == null ? List.of(w.plot()) : w.plots(settings)) {
+        List<Result> rows = results.stream()
+            .filter(r -> r.ok() && r.workload().equals(w.name()) && Double.isFinite(value(r, plot.barKey())))
+            .toList();
+        if (!rows.isEmpty()) {
+          y = panel(body, plot, rows, y);
+        }
       }
     }
     return String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -53,7 +62,6 @@ final class Svg {
       String label = tick == Math.rint(tick) ? Long.toString((long) tick) : Report.format(tick);
       text(svg, x, plotBottom + 16, "middle", "fill=\"#555\"", label);
     }
-    List<String> dbs = rows.stream().map(Result::db).distinct().toList();
     for (int i = 0; i < rows.size(); i++) {
       Result r = rows.get(i);
       int mid = plotTop + i * ROW + ROW / 2;
@@ -61,10 +69,15 @@ final class Svg {
       text(svg, LABEL - 8, mid + 4, "end", "", r.system() + " · " + r.db());
       double x0 = scale.x(scale.lo());
       double x1 = scale.x(bar);
-      String colour = COLOURS[dbs.indexOf(r.db()) % COLOURS.length];
+      // One colour per database across all panels, so a panel of PostgreSQL rows alone matches the others.
+      String colour = COLOURS[Databases.Kind.parse(r.db()).ordinal() % COLOURS.length];
       svg.append(String.format(Locale.ROOT,
           "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"14\" fill=\"%s\"/>%n", x0, mid - 7, x1 - x0, colour));
       String label = Report.format(bar);
+      Number finished = r.figures().get(plot.barKey() + "_finished");
+      if (finished != null && finished.intValue() == 0) {
+        label += " (did not finish: rate so far)";
+      }
       double end = x1;
       if (plot.whiskerKey() != null) {
         double whisker = value(r, plot.whiskerKey());

@@ -3,10 +3,11 @@ package dev.drover.bench;
 import dev.drover.bench.Databases.BenchDb;
 import dev.drover.bench.Databases.Kind;
 import java.time.Duration;
+import java.util.Map;
 
 /**
- * A task scheduler as the workloads drive it: Drover now, its peers (db-scheduler, JobRunr, Quartz,
- * graphile-worker) later, each as one class. Every task is a no-op numbered by a sequence number;
+ * A task scheduler as the workloads drive it: Drover and its peers (db-scheduler, JobRunr, Quartz,
+ * graphile-worker), each as one class. Every task is a no-op numbered by a sequence number;
  * the system's handler calls {@link Probe#started} with it first thing, and does nothing else.
  *
  * <p>A workload makes a new instance for each database and calls, in order: {@link #open}, then
@@ -23,6 +24,14 @@ interface SystemUnderTest extends AutoCloseable {
 
   /** The name shown in the results, e.g. {@code drover}. */
   String name();
+
+  /**
+   * How the system is configured on {@code db} (worker threads, polling, batching), for the
+   * results; only valid once {@link #open} ran.
+   */
+  default Map<String, String> configuration() {
+    return Map.of();
+  }
 
   default boolean supports(Kind db) {
     return true;

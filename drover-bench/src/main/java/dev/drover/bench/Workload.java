@@ -20,6 +20,13 @@ interface Workload {
   record Plot(String title, String barKey, String whiskerKey, boolean logScale) {}
 
   /**
+   * A figure on which Drover is compared with each peer of the same run.
+   *
+   * @param higherIsBetter true for rates, false for latencies and costs
+   */
+  record Ratio(String key, String heading, boolean higherIsBetter) {}
+
+  /**
    * What one run measured.
    *
    * @param figures the summary figures, by column key
@@ -34,7 +41,31 @@ interface Workload {
 
   List<Column> columns();
 
+  /** The columns for this run's settings (a workload whose columns depend on them overrides this). */
+  default List<Column> columns(Settings settings) {
+    return columns();
+  }
+
+  /** A table cell: the figure, formatted. */
+  default String cell(Result result, Column column) {
+    return Report.format(result.figures().get(column.key()));
+  }
+
   Plot plot();
+
+  /** The plot panels for this run's settings. */
+  default List<Plot> plots(Settings settings) {
+    return List.of(plot());
+  }
+
+  /** The figures on which Drover is compared with its peers; none by default. */
+  default List<Ratio> ratios(Settings settings) {
+    return List.of();
+  }
+
+  default boolean supports(Databases.Kind kind) {
+    return true;
+  }
 
   /** Runs on {@code system}, which is new and not yet opened, on the empty database {@code db}. */
   Measurement run(SystemUnderTest system, BenchDb db, Settings settings) throws Exception;

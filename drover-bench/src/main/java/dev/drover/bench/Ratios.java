@@ -1,0 +1,52 @@
+package dev.drover.bench;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The table under each workload that compares Drover with every peer of the same run and
+ * database: how many times better Drover is on each figure (higher rates, lower latencies and
+ * costs), with both figures next to it. Below 1× the peer is ahead.
+ */
+final class Ratios {
+  static final String DROVER = "drover";
+
+  private Ratios() {}
+
+  static String table(List<Workload.Ratio> ratios, List<Result> rows) {
+    List<Result> peers = rows.stream().filter(r -> r.ok() && !r.system().equals(DROVER)).toList();
+    if (ratios.isEmpty() || peers.isEmpty()) {
+      return "";
+    }
+    StringBuilder md = new StringBuilder("\nDrover's advantage over each peer (× better; drover / peer):\n\n| peer | db |");
+    ratios.forEach(r -> md.append(' ').append(r.heading()).append(" |"));
+    md.append("\n|---|---|");
+    ratios.forEach(r -> md.append("--:|"));
+    md.append('\n');
+    for (Result peer : peers) {
+      Optional<Result> drover = rows.stream()
+          .filter(r -> r.ok() && r.system().equals(DROVER) && r.db().equals(peer.db())).findFirst();
+      md.append("| ").append(peer.system()).append(" | ").append(peer.db()).append(" |");
+      for (Workload.Ratio ratio : ratios) {
+        md.append(' ').append(drover.map(d -> cell(ratio, d, peer)).orElse("no drover run")).append(" |");
+      }
+      md.append('\n');
+    }
+    return md.toString();
+  }
+
+  private static String cell(Workload.Ratio ratio, Result drover, Result peer) {
+    double d = value(drover, ratio.key());
+    double p = value(peer, ratio.key());
+    if (!Double.isFinite(d) || !Double.isFinite(p) || d <= 0 || p <= 0) {
+      return "n/a";
+    }
+    double times = ratio.higherIsBetter() ? d / p : p / d;
+    return Report.format(times) + "× (" + Report.format(d) + " / " + Report.format(p) + ")";
+  }
+
+  private static double value(Result r, String key) {
+    Number n = r.figures().get(key);
+    return n == null ? Double.NaN : n.doubleValue();
+  }
+}

@@ -1,0 +1,165 @@
+package dev.drover.bench;
+
+import dev.drover.bench.Databases.BenchDb;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Scaling: the burn-down at several queue sizes (by default 10k, 100k and 1M), each on a fresh
+ * database and a new instance of the system, to see whether throughput holds as the queue grows.
+ * Each size gets a time cap for inserting and another for burning down, so a slow system cannot
+ * hang the run: past the cap it is reported as not finished, with the rate it reached so far.
+ */
+final class Scaling implements Workload {
+  static final String NAME = "scaling";
+  private static final int INSERT_CHUNK = 10_000;
+  private static final Duration CHECK_DONE_EVERY = Duration.ofMillis(20);
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String title() {
+    return "burn-down jobs/s against queue size";
+  }
+
+  @Override
+  public List<Column> columns() {
+    return List.of();
+  }
+
+  @Override
+  public List<Column> columns(Settings settings) {
+    List<Column> columns = new ArrayList<>();
+    for (int size : settings.load().scaleSizes()) {
+      columns.add(new Column(key(size), "jobs/s @ " + label(size)));
+    }
+    columns.add(new Column("spread_pct", "spread %"));
+    return columns;
+  }
+
+  @Override
+  public Plot plot() {
+    return new Plot("Scaling: burn-down jobs/s at each queue size", "jobs_per_s", null, false);
+  }
+
+  @Override
+  public List<Plot> plots(Settings settings) {
+    List<Plot> plots = new ArrayList<>();
+    for (int size : settings.load().scaleSizes()) {
+      plots.add(new Plot("Scaling: burn-down jobs/s with " + label(size) + " queued", key(size), null, false));
+    }
+    return plots;
+  }
+
+  @Override
+  public List<Ratio> ratios(Settings settings) {
+    return settings.load().scaleSizes().stream().map(s -> new Ratio(key(s), "jobs/s @ " + label(s), true)).toList();
+  }
+
+  @Override
+  public String cell(Result r, Column column) {
+    if (column.key().equals("spread_pct") && Double.isNaN(r.figures().get(column.key()).doubleValue())) {
+      return "n/a"; // some size did not finish
+    }
+    Number finished = r.figures().get(column.key() + "_finished");
+    Number filled = r.figures().get(column.key() + "_filled");
+    String value = Report.format(r.figures().get(column.key()));
+    if (filled != null && filled.intValue() == 0) {
+      return "queue not filled in " + r.figures().get(column.key() + "_cap_s") + " s";
+    }
+    if (finished != null && finished.intValue() == 0) {
+      return "did not finish in " + r.figures().get(column.key() + "_cap_s") + " s (" + value + " so far)";
+    }
+    return value;
+  }
+
+  static String key(int size) {
+    return "jobs_per_s_" + size;
+  }
+
+  static String label(int size) {
+    return size % 1_000_000 == 0 ? size / 1_000_000 + "M" : size % 1000 == 0 ? size / 1000 + "k" : Integer.toString(size);
+  }
+
+  @Override
+  public Measurement run(SystemUnderTest first, BenchDb db, Settings settings) throws Exception {
+    Map<String, Number> figures = new LinkedHashMap<>();
+    Map<String, Object> raw = new LinkedHashMap<>();
+    double min = Double.MAX_VALUE;
+    double max = 0;
+    boolean allFinished = true;
+    for (int size : settings.load().scaleSizes()) {
+      // Every size gets a new instance of the system; the one the bench passed in is left unopened.
+      BenchDb fresh = Databases.sibling(db, "n" + size);
+      Map<String, Number> one;
+      try (SystemUnderTest system = Bench.SYSTEMS.get(first.name()).get()) {
+        one = burnDown(system, fresh, settings, size);
+      }
+      double rate = one.get("jobs_per_s").doubleValue();
+      figures.put(key(size), rate);
+      figures.put(key(size) + "_finished", one.get("finished"));
+      figures.put(key(size) + "_filled", one.get("inserted").intValue() == size ? 1 : 0);
+      figures.put(key(size) + "_cap_s", settings.load().scaleCap().toSeconds());
+      raw.put("n" + size, one);
+      allFinished &= one.get("finished").intValue() == 1;
+      min = Math.min(min, rate);
+      max = Math.max(max, rate);
+    }
+    // How far the slowest size is from the fastest, as a share of the fastest.
+    figures.put("spread_pct", allFinished && max > 0 ? 100 * (max - min) / max : Double.NaN);
+    return new Measurement(figures, raw);
+  }
+
+  private static Map<String, Number> burnDown(SystemUnderTest system, BenchDb db, Settings settings, int n)
+      throws Exception {
+    Duration cap = settings.load().scaleCap();
+    CountDownLatch allStarted = new CountDownLatch(n);
+    system.open(db, settings, seq -> allStarted.countDown());
+    Map<String, Number> one = new LinkedHashMap<>();
+    one.put("tasks", n);
+    long insertStart = System.nanoTime();
+    long insertDeadline = insertStart + cap.toNanos();
+    int inserted = 0;
+    while (inserted < n && System.nanoTime() < insertDeadline) {
+      int chunk = Math.min(INSERT_CHUNK, n - inserted);
+      system.insertBatch(inserted, chunk);
+      inserted += chunk;
+    }
+    double insertSeconds = (System.nanoTime() - insertStart) / 1e9;
+    one.put("inserted", inserted);
+    one.put("insert_seconds", insertSeconds);
+    if (inserted < n) {
+      // The queue never reached this size: nothing to measure at it.
+      one.put("finished", 0);
+      one.put("seconds", 0);
+      one.put("jobs_per_s", Double.NaN);
+      return one;
+    }
+    long start = System.nanoTime();
+    long deadline = start + cap.toNanos();
+    system.startWorkers();
+    boolean started = allStarted.await(cap.toMillis(), TimeUnit.MILLISECONDS);
+    long done = 0;
+    if (started) {
+      while ((done = system.completed()) < n && System.nanoTime() < deadline) {
+        Thread.sleep(CHECK_DONE_EVERY.toMillis());
+      }
+    } else {
+      done = system.completed();
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    one.put("finished", done >= n ? 1 : 0);
+    one.put("done", done);
+    one.put("seconds", seconds);
+    one.put("jobs_per_s", done / seconds);
+    return one;
+  }
+}

@@ -1,0 +1,146 @@
+package dev.drover.bench;
+
+import dev.drover.bench.Databases.BenchDb;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Sustained load: tasks enqueued one API call each at a fixed rate for a fixed time, by a few
+ * threads keeping to a shared schedule; the latency of each is from just before its enqueue call
+ * to its handler's start. The backlog is what was enqueued but had not started when enqueueing
+ * stopped; the bench then waits a while for it to drain, and a task that never started counts
+ * with its wait so far (so p99 is a lower bound when "unstarted" is not zero).
+ */
+final class Sustained implements Workload {
+  static final String NAME = "sustained";
+  private static final int ENQUEUERS = 4;
+  /** Longest wait for the backlog to start once enqueueing stops. */
+  private static final Duration DRAIN = Duration.ofSeconds(30);
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String title() {
+    return "sustained enqueue at a fixed rate, enqueue to handler start (ms)";
+  }
+
+  @Override
+  public List<Column> columns() {
+    return List.of(new Column("rate_per_s", "target/s"), new Column("enqueued_per_s", "enqueued/s"),
+        new Column("p50_ms", "p50 ms"), new Column("p99_ms", "p99 ms"), new Column("backlog", "backlog at end"),
+        new Column("unstarted", "unstarted"));
+  }
+
+  @Override
+  public Plot plot() {
+    return new Plot("Sustained load: enqueue-to-start latency, ms (bar p50, whisker p99; log scale)", "p50_ms",
+        "p99_ms", true);
+  }
+
+  @Override
+  public List<Ratio> ratios(Settings settings) {
+    return List.of(new Ratio("p50_ms", "p50", false), new Ratio("p99_ms", "p99", false));
+  }
+
+  @Override
+  public Measurement run(SystemUnderTest system, BenchDb db, Settings settings) throws Exception {
+    Settings.Load load = settings.load();
+    int n = (int) Math.max(1, load.rate() * load.sustainFor().toMillis() / 1000);
+    AtomicLongArray before = new AtomicLongArray(n);
+    AtomicLongArray started = new AtomicLongArray(n);
+    AtomicLong startedCount = new AtomicLong();
+    system.open(db, settings, seq -> {
+      if (seq >= 0 && seq < n && started.compareAndSet((int) seq, 0, System.nanoTime())) {
+        startedCount.incrementAndGet();
+      }
+    });
+    system.startWorkers();
+
+    long t0 = System.nanoTime();
+    double nanosPerTask = 1e9 / load.rate();
+    AtomicLong failures = new AtomicLong();
+    List<Thread> enqueuers = new ArrayList<>();
+    Exception[] firstFailure = new Exception[1];
+    for (int k = 0; k < ENQUEUERS; k++) {
+      int first = k;
+      Thread t = new Thread(() -> {
+        for (int seq = first; seq < n; seq += ENQUEUERS) {
+          long due = t0 + (long) (seq * nanosPerTask);
+          long wait = due - System.nanoTime();
+          if (wait > 0) {
+            sleepNanos(wait);
+          }
+          before.set(seq, System.nanoTime());
+          try {
+            system.enqueue(seq);
+          } catch (Exception e) {
+            if (failures.getAndIncrement() == 0) {
+              firstFailure[0] = e;
+            }
+            return;
+          }
+        }
+      }, "bench-enqueuer-" + k);
+      t.setDaemon(true);
+      t.start();
+      enqueuers.add(t);
+    }
+    for (Thread t : enqueuers) {
+      t.join();
+    }
+    if (firstFailure[0] != null) {
+      throw firstFailure[0];
+    }
+    long enqueueEnd = System.nanoTime();
+    long backlog = n - startedCount.get();
+    long drainDeadline = enqueueEnd + DRAIN.toNanos();
+    while (startedCount.get() < n && System.nanoTime() < drainDeadline) {
+      Thread.sleep(5);
+    }
+    long end = System.nanoTime();
+
+    double[] latencies = new double[n];
+    int unstarted = 0;
+    for (int i = 0; i < n; i++) {
+      long s = started.get(i);
+      if (s == 0) {
+        unstarted++;
+      }
+      latencies[i] = ((s == 0 ? end : s) - before.get(i)) / 1e6;
+    }
+    double[] sorted = latencies.clone();
+    Arrays.sort(sorted);
+    Map<String, Number> figures = new LinkedHashMap<>();
+    figures.put("rate_per_s", load.rate());
+    figures.put("enqueued_per_s", n / ((enqueueEnd - t0) / 1e9));
+    figures.put("tasks", n);
+    figures.put("p50_ms", Pickup.percentile(sorted, 50));
+    figures.put("p99_ms", Pickup.percentile(sorted, 99));
+    figures.put("max_ms", sorted[n - 1]);
+    figures.put("backlog", backlog);
+    figures.put("unstarted", unstarted);
+    Map<String, Object> raw = new LinkedHashMap<>();
+    raw.put("sustain_for_s", load.sustainFor().toMillis() / 1000.0);
+    raw.put("enqueuer_threads", ENQUEUERS);
+    raw.put("drain_limit_s", DRAIN.toSeconds());
+    raw.put("latencies_ms", latencies);
+    return new Measurement(figures, raw);
+  }
+
+  private static void sleepNanos(long nanos) {
+    try {
+      Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
