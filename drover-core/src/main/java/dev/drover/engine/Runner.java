@@ -73,8 +73,14 @@ public final class Runner {
   private final LinkedBlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
   private final Map<Lease, Running> running = new HashMap<>();
   private final RunnerStats stats = new RunnerStats();
-  /** The task types as read at the start of the current tick; loop thread only. */
+  /**
+   * The task types and worker group caps, re-read with the housekeeping (every second, and after a
+   * configuration reload) rather than on every pass; loop thread only.
+   */
   private List<TaskType> types = List.of();
+  private Map<String, Integer> groupCaps = Map.of();
+  /** Types that had a free slot left after the last claim, so may be waiting for future work. */
+  private List<String> unsaturated = List.of();
   private int totalWorkers;
   private Instant nextHousekeeping = Instant.MIN;
   private Instant nextPrune = Instant.MIN;
@@ -223,7 +229,6 @@ public final class Runner {
   Tick runOnce() {
     Instant now = clock.instant();
     housekeeping(now);
-    types = store.taskTypeList();
     int completed = writeOutcomes(now);
     int rescued = 0;
     if (leadership.tick(now)) {
@@ -250,6 +255,7 @@ public final class Runner {
       return;
     }
     nextHousekeeping = now.plus(HOUSEKEEPING);
+    refreshTypes(); // first, so a failing pass stops here before it acts on stale types
     Optional<RunnerRecord> me = store.runners().heartbeat(options.owner(), now);
     if (me.isEmpty() && !stopRequested) {
       // Another runner took us for dead and rescued our leases; work in hand may run twice.
@@ -264,19 +270,31 @@ public final class Runner {
       stopReason = "taken over by runner " + r.stopRequestedBy();
       stop(grace.isNegative() ? Duration.ZERO : grace);
     }
-    reload(now);
+    if (reload(now)) {
+      refreshTypes();
+    }
   }
 
-  private void reload(Instant now) {
+  private void refreshTypes() {
+    types = store.taskTypeList();
+    Map<String, Integer> caps = new HashMap<>();
+    for (WorkerGroup g : store.workerGroupList()) {
+      caps.put(g.name(), g.maxWorkers());
+    }
+    groupCaps = caps;
+  }
+
+  /** Re-applies the configuration file if it changed or a reload was asked for; true if applied. */
+  private boolean reload(Instant now) {
     boolean forced = reloadRequested;
     reloadRequested = false;
     if (reloader == null) {
-      return;
+      return false;
     }
     try {
       Optional<ConfigFile> config = reloader.changed(forced);
       if (config.isEmpty()) {
-        return;
+        return false;
       }
       ConfigReport report = config.get().applyTo(store);
       String total = config.get().limits().get("total_workers");
@@ -293,12 +311,14 @@ public final class Runner {
       d.put("unchanged", report.unchanged());
       d.put("total_workers", totalWorkers);
       events.add("config_reloaded", null, d);
+      return true;
     } catch (DroverException e) {
       log.warn("configuration not reloaded, the previous one stays: {}", e.getMessage());
       ObjectNode d = Json.object();
       d.put("file", reloader.file().toString());
       d.put("error", e.getMessage());
       events.add("config_reload_failed", null, d);
+      return false;
     }
   }
 
@@ -342,7 +362,9 @@ public final class Runner {
     Instant duty = nextDuty();
     waitMs = duty.isAfter(now) ? Math.min(waitMs, Duration.between(now, duty).toMillis() + 1) : 0;
     if (!stopRequested) {
-      Optional<Instant> next = store.taskNextDue(executableTypes());
+      // A type whose slots are all taken needs no due time: a finishing worker wakes us first.
+      // (So the leader may rescue an expired lease of such a type up to a poll interval late.)
+      Optional<Instant> next = store.taskNextDue(unsaturated);
       // A due time in the past means work is waiting for a free slot: a finishing worker wakes us.
       if (next.isPresent() && next.get().isAfter(now)) {
         waitMs = Math.max(0, Math.min(waitMs, Duration.between(now, next.get()).toMillis() + 1));
@@ -458,10 +480,7 @@ public final class Runner {
   // ---- claims
 
   private int claim(Instant now) {
-    Map<String, Integer> groupCaps = new HashMap<>();
-    for (WorkerGroup g : store.workerGroupList()) {
-      groupCaps.put(g.name(), g.maxWorkers());
-    }
+    List<String> withRoom = new ArrayList<>();
     int claimed = 0;
     for (TaskType type : types) {
       if (!executable(type)) {
@@ -474,13 +493,18 @@ public final class Runner {
       if (free <= 0) {
         continue;
       }
-      for (Claim c : store.taskClaim(type.name(), options.owner(), now, type.lease(), free, PriorityShares.DEFAULT)) {
+      List<Claim> claims = store.taskClaim(type, options.owner(), now, type.lease(), free, PriorityShares.DEFAULT);
+      for (Claim c : claims) {
         Running r = new Running(c, type, now);
         running.put(c.lease(), r);
         r.future = workers.submit(() -> execute(r));
-        claimed++;
+      }
+      claimed += claims.size();
+      if (claims.size() < free) {
+        withRoom.add(type.name());
       }
     }
+    unsaturated = withRoom;
     stats.claimed.addAndGet(claimed);
     return claimed;
   }

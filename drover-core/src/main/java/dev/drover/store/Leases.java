@@ -15,7 +15,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -50,32 +52,31 @@ final class Leases {
     this.runEnder = runEnder;
   }
 
-  List<Claim> claim(String type, String owner, Instant now, Duration lease, int limit, PriorityShares shares) {
+  List<Claim> claim(TaskType type, String owner, Instant now, Duration lease, int limit, PriorityShares shares) {
     if (limit <= 0) {
       return List.of();
     }
     Instant until = now.plus(lease);
     return jdbi.inTransaction(h -> {
-      Integer maxPerKey = h.createQuery(sql.get("taskTypeGet")).bind("name", type).map(rows.taskType).findOne()
-          .map(TaskType::maxPerKey).orElse(null);
-      List<Rows.Leased> claimed = maxPerKey == null
-          ? claimByPriority(h, type, owner, now, until, limit, shares)
-          : claimPerKey(h, type, owner, now, until, limit, maxPerKey);
+      List<Rows.Leased> claimed = type.maxPerKey() == null
+          ? claimByPriority(h, type.name(), owner, now, until, limit, shares)
+          : claimPerKey(h, type.name(), owner, now, until, limit, type.maxPerKey());
+      if (claimed.isEmpty()) {
+        return List.of();
+      }
+      ObjectNode meta = Json.object();
+      meta.put("worker", owner);
+      Map<Long, TaskRun> runs = new HashMap<>();
+      h.createQuery(sql.get("taskRunOpen"))
+          .bindList("ids", claimed.stream().map(c -> c.task().id()).toList())
+          .bind("now", now)
+          .bind("metadata", Json.canonical(meta))
+          .map(rows.taskRun)
+          .forEach(run -> runs.put(run.taskId(), run));
       List<Claim> out = new ArrayList<>(claimed.size());
       for (Rows.Leased c : claimed) {
         Task t = c.task();
-        int attempt = c.attempt();
-        ObjectNode meta = Json.object();
-        meta.put("worker", owner);
-        TaskRun run = h.createQuery(sql.get("taskRunOpen"))
-            .bind("task", t.id())
-            .bind("backend_id", t.id() + "." + attempt)
-            .bind("now", now)
-            .bind("metadata", Json.canonical(meta))
-            .bind("owner", owner)
-            .bind("attempt", attempt)
-            .map(rows.taskRun).one();
-        out.add(new Claim(t, run, new Lease(t.id(), attempt)));
+        out.add(new Claim(t, runs.get(t.id()), new Lease(t.id(), c.attempt())));
       }
       return out;
     });
@@ -139,31 +140,63 @@ final class Leases {
       return List.of();
     }
     return jdbi.inTransaction(h -> {
+      Map<Lease, Held> held = held(h, owner, completions.stream().map(Completion::lease).toList());
       List<Lease> rejected = new ArrayList<>();
+      List<RunEnder.Ending> endings = new ArrayList<>();
       for (Completion c : completions) {
-        Optional<TaskRun> run = heldRun(h, owner, c.lease());
-        if (run.isEmpty()) {
+        Held run = held.get(c.lease());
+        if (run == null) {
           rejected.add(c.lease());
         } else {
-          runEnder.end(h, run.get(), c.status(), c.metadata(), at);
+          endings.add(new RunEnder.Ending(run.run(), run.task(), c.status(), c.metadata()));
         }
       }
+      runEnder.endAll(h, endings, at);
       return rejected;
     });
   }
 
-  /** The open run of {@code lease}, if {@code owner} still holds it (locking the task on PostgreSQL). */
-  private Optional<TaskRun> heldRun(Handle h, String owner, Lease lease) {
-    boolean held = h.createQuery(sql.get("taskLeaseCheck"))
-        .bind("id", lease.taskId()).bind("owner", owner).bind("attempt", lease.attempt())
-        .map(rows.task).findOne().isPresent();
-    return held ? openRun(h, lease) : Optional.empty();
+  /** A lease still held: the task as locked by the fence, and the open run of its attempt. */
+  private record Held(Task task, TaskRun run) {}
+
+  /**
+   * Of {@code leases}, those {@code owner} still holds and whose run is open, with both (locking
+   * the tasks on PostgreSQL); two statements however many leases.
+   */
+  private Map<Lease, Held> held(Handle h, String owner, List<Lease> leases) {
+    List<Long> ids = leases.stream().map(Lease::taskId).distinct().toList();
+    Map<Lease, Task> tasks = new HashMap<>();
+    h.createQuery(sql.get("taskLeaseCheck")).bindList("ids", ids).bind("owner", owner)
+        .map(rows.leased)
+        .forEach(l -> tasks.put(new Lease(l.task().id(), l.attempt()), l.task()));
+    Map<Lease, Held> held = new HashMap<>();
+    if (!tasks.isEmpty()) {
+      openRuns(h, tasks.keySet().stream().map(Lease::taskId).toList()).forEach((lease, run) -> {
+        Task t = tasks.get(lease);
+        if (t != null) {
+          held.put(lease, new Held(t, run));
+        }
+      });
+    }
+    return held;
+  }
+
+  /** The open runs of {@code taskIds} that belong to a claim, by the claim's lease. */
+  private Map<Lease, TaskRun> openRuns(Handle h, List<Long> taskIds) {
+    Map<Lease, TaskRun> runs = new HashMap<>();
+    h.createQuery(sql.get("taskRunOfAttempt")).bindList("ids", taskIds)
+        .map((rs, ctx) -> rs.getObject("attempt") == null ? null
+            : Map.entry(new Lease(rs.getLong("task"), rs.getInt("attempt")), rows.taskRun.map(rs, ctx)))
+        .forEach(e -> {
+          if (e != null) {
+            runs.put(e.getKey(), e.getValue());
+          }
+        });
+    return runs;
   }
 
   private Optional<TaskRun> openRun(Handle h, Lease lease) {
-    return h.createQuery(sql.get("taskRunOfAttempt"))
-        .bind("task", lease.taskId()).bind("attempt", lease.attempt())
-        .map(rows.taskRun).findOne();
+    return Optional.ofNullable(openRuns(h, List.of(lease.taskId())).get(lease));
   }
 
   List<Long> rescueExpired(Instant now, int limit) {
@@ -215,7 +248,7 @@ final class Leases {
 
   /** Gives one lease back without charging it; false if {@code owner} no longer holds it. */
   private boolean release(Handle h, String owner, Lease l, Instant now) {
-    Optional<TaskRun> run = heldRun(h, owner, l);
+    Optional<TaskRun> run = Optional.ofNullable(held(h, owner, List.of(l)).get(l)).map(Held::run);
     if (h.createUpdate(sql.get("taskRelease")).bind("id", l.taskId()).bind("owner", owner)
         .bind("attempt", l.attempt()).bind("now", now).execute() != 1) {
       return false;

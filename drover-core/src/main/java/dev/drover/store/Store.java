@@ -130,8 +130,10 @@ public interface Store extends AutoCloseable {
    * under concurrent claimers: no task is claimed twice. For a type with a per-key limit ({@link
    * TaskType#maxPerKey()}) {@code shares} are ignored: keys are served round-robin, oldest due
    * first within a key, and no key ever has more than its limit leased, whoever holds the leases.
+   * The type is the caller's copy (a runner keeps its types between passes); only its name and
+   * per-key limit are used.
    */
-  List<Claim> taskClaim(String type, String owner, Instant now, Duration lease, int limit, PriorityShares shares);
+  List<Claim> taskClaim(TaskType type, String owner, Instant now, Duration lease, int limit, PriorityShares shares);
 
   /** Extends the leases {@code owner} still holds to {@code leaseUntil}; returns those it lost. */
   List<Lease> taskHeartbeat(String owner, List<Lease> leases, Instant leaseUntil);

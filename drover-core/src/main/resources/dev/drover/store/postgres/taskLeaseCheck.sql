@@ -1,9 +1,11 @@
--- The fence of an owner's final write: the task is still claimed by this owner and attempt.
--- The row lock holds off a rescuer until the write commits (SQLite has one writer anyway).
+-- The fence of an owner's final writes: which of these tasks are still claimed by this owner (the
+-- caller compares each attempt too). One statement for a whole batch of completions.
+-- The row locks hold off a rescuer until the writes commit (SQLite has one writer anyway); taken
+-- in id order, so two batches never wait on each other in a cycle.
 SELECT *
 FROM task
-WHERE id = :id
+WHERE id IN (<ids>)
   AND owner = :owner
-  AND attempt = :attempt
   AND status = 'next_run_scheduled'
+ORDER BY id
 FOR UPDATE
