@@ -16,7 +16,6 @@ import dev.drover.model.TaskType;
 import dev.drover.model.WorkerGroup;
 import dev.drover.schedule.PriorityShares;
 import dev.drover.store.Store;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -58,6 +57,11 @@ public final class Runner {
   private static final int MAX_FAILED_TICKS = 20;
   /** How often the leader looks for dead runners. */
   private static final Duration PRUNE_INTERVAL = Duration.ofSeconds(2);
+  /**
+   * How often the leader looks for expired leases: a lease has run its whole length by then, so a
+   * little more is nothing, while looking on every pass cost a transaction per pass under load.
+   */
+  private static final Duration RESCUE_INTERVAL = Duration.ofMillis(250);
 
   private final Store store;
   private final Clock clock;
@@ -84,6 +88,7 @@ public final class Runner {
   private int totalWorkers;
   private Instant nextHousekeeping = Instant.MIN;
   private Instant nextPrune = Instant.MIN;
+  private Instant nextRescue = Instant.MIN;
   private volatile boolean stopRequested;
   private volatile Instant stopDeadline;
   private volatile String stopReason = "stopped on request";
@@ -323,9 +328,16 @@ public final class Runner {
   }
 
   private int rescueExpired(Instant now) {
+    if (now.isBefore(nextRescue)) {
+      return 0;
+    }
+    nextRescue = now.plus(RESCUE_INTERVAL);
     List<Long> rescuedIds = store.taskRescueExpired(now, RESCUE_BATCH);
     rescuedIds.forEach(id -> events.add("task_rescued", id, null));
     stats.rescued.addAndGet(rescuedIds.size());
+    if (rescuedIds.size() == RESCUE_BATCH) {
+      nextRescue = now; // there may be more: go on at the next pass
+    }
     return rescuedIds.size();
   }
 
@@ -554,7 +566,6 @@ public final class Runner {
           Orphans.RUNNER_ENV, options.owner());
       return commands.run(r.type, r.claim.task().arguments(), runDir, env);
     }
-    Files.createDirectories(runDir);
     Outcome o = handlers.get(r.type.name()).handle(new TaskContext(r.claim, r.type, runDir));
     if (Thread.interrupted()) {
       throw new InterruptedException();

@@ -213,9 +213,15 @@ final class JdbiStore implements Store {
         }
         result.add(stored);
       }
+      if (!result.isEmpty()) {
+        work.announce(h);
+      }
       return result;
     });
-    return signalIf(!out.isEmpty(), out);
+    if (!out.isEmpty()) {
+      work.wakeLocal();
+    }
+    return out;
   }
 
   /** The fields that make two tasks the same task (next_run only matters for one-shot tasks). */
