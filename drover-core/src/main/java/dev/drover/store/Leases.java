@@ -7,7 +7,6 @@ import dev.drover.model.Completion;
 import dev.drover.model.Lease;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
-import dev.drover.model.TaskPriority;
 import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskType;
 import dev.drover.schedule.PriorityShares;
@@ -18,15 +17,18 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * The claim protocol on the database. A claim is one conditional write per priority level that
- * moves {@code next_run} to the end of the lease, records the owner and counts the attempt; every
- * later write of the owner is fenced by (task, owner, attempt), so after a lease is rescued or
- * claimed again the old owner's heartbeat, completion or release changes nothing.
+ * The claim protocol on the database. A claim reads the oldest due tasks of every priority level
+ * in one statement, chooses by the priority shares, and claims the choice with one conditional
+ * write that moves {@code next_run} to the end of the lease, records the owner and counts the
+ * attempt; then one insert opens the runs of the whole batch. Every later write of the owner is
+ * fenced by (task, owner, attempt), so after a lease is rescued or claimed again the old owner's
+ * heartbeat, completion or release changes nothing; completions are fenced and written in batches.
  *
  * <p>Each method is one short transaction; no transaction is held while work executes. On
  * PostgreSQL the fence check and the rescuer lock the rows they read ({@code FOR UPDATE}), so a
@@ -44,10 +46,12 @@ final class Leases {
   private final SqlFiles sql;
   private final Rows rows;
   private final RunEnder runEnder;
+  private final Columns columns;
 
   Leases(Jdbi jdbi, SqlFiles sql, Rows rows, RunEnder runEnder) {
     this.jdbi = jdbi;
     this.sql = sql;
+    this.columns = new Columns(sql.dialect());
     this.rows = rows;
     this.runEnder = runEnder;
   }
@@ -82,15 +86,49 @@ final class Leases {
     });
   }
 
-  /** Prioritized tasks take the budget first, split by the shares; plain tasks get the rest. */
+  /**
+   * Prioritized tasks take the budget first, split by the shares; plain tasks get the rest. The
+   * candidates of every level are read in one statement and the choice claimed in a second.
+   */
   private List<Rows.Leased> claimByPriority(Handle h, String type, String owner, Instant now, Instant until,
       int limit, PriorityShares shares) {
-    List<Rows.Leased> claimed = new ArrayList<>(
-        shares.take(limit, (p, n) -> claimLevel(h, type, owner, now, until, p, n)));
-    if (claimed.size() < limit) {
-      claimed.addAll(claimLevel(h, type, owner, now, until, null, limit - claimed.size()));
+    Map<String, List<Candidate>> byLevel = new HashMap<>();
+    h.createQuery(sql.get("taskClaimCandidates"))
+        .bind("type", type).bind("now", now).bind("limit", limit)
+        .map((rs, ctx) -> new Candidate(rs.getLong("id"), columns.instant(rs, "next_run"), rs.getString("level")))
+        .forEach(c -> byLevel.computeIfAbsent(c.level(), k -> new ArrayList<>()).add(c));
+    byLevel.values().forEach(l -> l.sort(Candidate.DUE_ORDER));
+    // Each level's part in id order, the levels in priority order: as the claims return them.
+    List<Long> chosen = new ArrayList<>(shares.take(limit, (p, n) -> first(byLevel.get(p.dbName()), n)));
+    if (chosen.size() < limit) {
+      chosen.addAll(first(byLevel.get(UNPRIORITIZED), limit - chosen.size()));
     }
-    return claimed;
+    if (chosen.isEmpty()) {
+      return List.of();
+    }
+    Map<Long, Rows.Leased> claimed = new HashMap<>();
+    h.createQuery(sql.get("taskClaim"))
+        .bindList("ids", chosen).bind("lease_until", until).bind("owner", owner)
+        .map(rows.leased)
+        .forEach(l -> claimed.put(l.task().id(), l));
+    return chosen.stream().map(claimed::get).filter(Objects::nonNull).toList();
+  }
+
+  /** The level of tasks without a priority in taskClaimCandidates. */
+  private static final String UNPRIORITIZED = "none";
+
+  /** A due task that a claim may take. */
+  private record Candidate(long id, Instant nextRun, String level) {
+    static final Comparator<Candidate> DUE_ORDER =
+        Comparator.comparing(Candidate::nextRun).thenComparingLong(Candidate::id);
+  }
+
+  /** The ids of the first {@code n} candidates (of a level that may have none), in id order. */
+  private static List<Long> first(List<Candidate> candidates, int n) {
+    if (candidates == null) {
+      return List.of();
+    }
+    return candidates.stream().limit(n).map(Candidate::id).sorted().toList();
   }
 
   /** Round-robin between keys, at most {@code maxPerKey} leased per key; priorities are not used. */
@@ -102,17 +140,6 @@ final class Leases {
         .bind("type", type).bind("now", now).bind("lease_until", until).bind("owner", owner)
         .bind("max_per_key", maxPerKey).bind("limit", limit)
         .map(rows.leased).list());
-    tasks.sort(Comparator.comparingLong((Rows.Leased l) -> l.task().id()));
-    return tasks;
-  }
-
-  private List<Rows.Leased> claimLevel(Handle h, String type, String owner, Instant now, Instant until,
-      TaskPriority priority, int limit) {
-    List<Rows.Leased> tasks = new ArrayList<>(h.createQuery(sql.get("taskClaim"))
-        .bind("type", type).bind("now", now).bind("lease_until", until).bind("owner", owner)
-        .bind("priority", priority == null ? null : priority.dbName()).bind("limit", limit)
-        .map(rows.leased).list());
-    // RETURNING has no order; every claimed row now has the same next_run (the lease), so sort by id.
     tasks.sort(Comparator.comparingLong((Rows.Leased l) -> l.task().id()));
     return tasks;
   }

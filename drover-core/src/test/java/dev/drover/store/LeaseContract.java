@@ -86,6 +86,30 @@ interface LeaseContract {
   }
 
   @Test
+  default void claimsSplitTheirBudgetBetweenPriorityLevelsByTheShares() {
+    Store s = prepared(6); // six tasks without a priority, the oldest
+    List<NewTask> prioritized = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      prioritized.add(NewTask.oneshot("work", TaskArguments.of(List.of("high", i), null)).withPriority(TaskPriority.HIGH));
+      prioritized.add(NewTask.oneshot("work", TaskArguments.of(List.of("low", i), null)).withPriority(TaskPriority.LOW));
+    }
+    prioritized.add(NewTask.oneshot("work", TaskArguments.of(List.of("normal"), null)).withPriority(TaskPriority.NORMAL));
+    s.taskCreate(prioritized, T0);
+
+    // Of 10: high wants 5; normal wants 3 but has 1; low wants 2 plus normal's 2 left over.
+    List<Claim> first = s.taskClaim(work(s), "r", T0, LEASE, 10, PriorityShares.DEFAULT);
+    assertThat(first).extracting(c -> c.task().priority()).containsExactly(
+        TaskPriority.HIGH, TaskPriority.HIGH, TaskPriority.HIGH, TaskPriority.HIGH, TaskPriority.HIGH,
+        TaskPriority.NORMAL, TaskPriority.LOW, TaskPriority.LOW, TaskPriority.LOW, TaskPriority.LOW);
+    // Then the last high and low ones, and tasks without a priority take what the levels leave.
+    List<Claim> second = s.taskClaim(work(s), "r", T0, LEASE, 10, PriorityShares.DEFAULT);
+    assertThat(second).extracting(c -> c.task().priority()).containsExactly(
+        TaskPriority.HIGH, TaskPriority.LOW, TaskPriority.LOW, null, null, null, null, null, null);
+    assertThat(second.subList(3, 9)).extracting(c -> c.task().id()).isSorted();
+    assertThat(s.taskClaim(work(s), "r", T0, LEASE, 10, PriorityShares.DEFAULT)).isEmpty();
+  }
+
+  @Test
   default void heartbeatsExtendHeldLeasesAndReportLostOnes() {
     Store s = prepared(2);
     List<Claim> claims = s.taskClaim(work(s), "r", T0, LEASE, 2, PriorityShares.DEFAULT);
