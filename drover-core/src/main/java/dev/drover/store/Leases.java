@@ -167,15 +167,15 @@ final class Leases {
       return List.of();
     }
     return jdbi.inTransaction(h -> {
-      Map<Lease, Held> held = held(h, owner, completions.stream().map(Completion::lease).toList());
+      Map<Lease, Rows.LeasedRun> held = held(h, owner, completions.stream().map(Completion::lease).toList());
       List<Lease> rejected = new ArrayList<>();
       List<RunEnder.Ending> endings = new ArrayList<>();
       for (Completion c : completions) {
-        Held run = held.get(c.lease());
+        Rows.LeasedRun run = held.get(c.lease());
         if (run == null) {
           rejected.add(c.lease());
         } else {
-          endings.add(new RunEnder.Ending(run.run(), run.task(), c.status(), c.metadata()));
+          endings.add(new RunEnder.Ending(run.run(), run.leased().task(), c.status(), c.metadata()));
         }
       }
       runEnder.endAll(h, endings, at);
@@ -183,47 +183,24 @@ final class Leases {
     });
   }
 
-  /** A lease still held: the task as locked by the fence, and the open run of its attempt. */
-  private record Held(Task task, TaskRun run) {}
-
   /**
-   * Of {@code leases}, those {@code owner} still holds and whose run is open, with both (locking
-   * the tasks on PostgreSQL); two statements however many leases.
+   * Of {@code leases}, those {@code owner} still holds and whose run is open, with the task and
+   * the run (locking the tasks on PostgreSQL); one statement however many leases.
    */
-  private Map<Lease, Held> held(Handle h, String owner, List<Lease> leases) {
-    List<Long> ids = leases.stream().map(Lease::taskId).distinct().toList();
-    Map<Lease, Task> tasks = new HashMap<>();
-    h.createQuery(sql.get("taskLeaseCheck")).bindList("ids", ids).bind("owner", owner)
-        .map(rows.leased)
-        .forEach(l -> tasks.put(new Lease(l.task().id(), l.attempt()), l.task()));
-    Map<Lease, Held> held = new HashMap<>();
-    if (!tasks.isEmpty()) {
-      openRuns(h, tasks.keySet().stream().map(Lease::taskId).toList()).forEach((lease, run) -> {
-        Task t = tasks.get(lease);
-        if (t != null) {
-          held.put(lease, new Held(t, run));
-        }
-      });
-    }
+  private Map<Lease, Rows.LeasedRun> held(Handle h, String owner, List<Lease> leases) {
+    Map<Lease, Rows.LeasedRun> held = new HashMap<>();
+    h.createQuery(sql.get("taskLeaseHeld"))
+        .bindList("ids", leases.stream().map(Lease::taskId).distinct().toList())
+        .bind("owner", owner)
+        .map(rows.leasedRun)
+        .forEach(r -> held.put(r.leased().lease(), r)); // a lease of another attempt finds nothing
     return held;
   }
 
-  /** The open runs of {@code taskIds} that belong to a claim, by the claim's lease. */
-  private Map<Lease, TaskRun> openRuns(Handle h, List<Long> taskIds) {
-    Map<Lease, TaskRun> runs = new HashMap<>();
-    h.createQuery(sql.get("taskRunOfAttempt")).bindList("ids", taskIds)
-        .map((rs, ctx) -> rs.getObject("attempt") == null ? null
-            : Map.entry(new Lease(rs.getLong("task"), rs.getInt("attempt")), rows.taskRun.map(rs, ctx)))
-        .forEach(e -> {
-          if (e != null) {
-            runs.put(e.getKey(), e.getValue());
-          }
-        });
-    return runs;
-  }
-
   private Optional<TaskRun> openRun(Handle h, Lease lease) {
-    return Optional.ofNullable(openRuns(h, List.of(lease.taskId())).get(lease));
+    return h.createQuery(sql.get("taskRunOfAttempt"))
+        .bind("task", lease.taskId()).bind("attempt", lease.attempt())
+        .map(rows.taskRun).findOne();
   }
 
   List<Long> rescueExpired(Instant now, int limit) {
@@ -275,7 +252,7 @@ final class Leases {
 
   /** Gives one lease back without charging it; false if {@code owner} no longer holds it. */
   private boolean release(Handle h, String owner, Lease l, Instant now) {
-    Optional<TaskRun> run = Optional.ofNullable(held(h, owner, List.of(l)).get(l)).map(Held::run);
+    Optional<TaskRun> run = Optional.ofNullable(held(h, owner, List.of(l)).get(l)).map(Rows.LeasedRun::run);
     if (h.createUpdate(sql.get("taskRelease")).bind("id", l.taskId()).bind("owner", owner)
         .bind("attempt", l.attempt()).bind("now", now).execute() != 1) {
       return false;
