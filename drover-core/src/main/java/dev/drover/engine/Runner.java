@@ -38,9 +38,10 @@ import org.slf4j.LoggerFactory;
  * (under the type's {@code max_workers}, its worker group's cap and the runner's total), and only
  * then hands them to workers — claim before you act. Workers never touch the database: they post
  * their outcome to a queue, and the loop writes outcomes in batches, fenced by the lease, so a run
- * whose lease was rescued meanwhile cannot overwrite the newer attempt. The loop heartbeats every
- * lease at a third of its length; a heartbeat that finds a lease lost interrupts its worker. No
- * transaction is open while work executes. The loop sleeps on the outcome queue, so a finishing
+ * whose lease was rescued meanwhile cannot overwrite the newer attempt; a batch of outcomes and the
+ * claims for the slots it freed share one transaction, and claimed work starts once it commits.
+ * The loop heartbeats every lease at a third of its length; a heartbeat that finds a lease lost
+ * interrupts its worker. No transaction is open while work executes. The loop sleeps on the outcome queue, so a finishing
  * worker wakes it at once, and so does new work ({@link Store#onWork}).
  *
  * <p>Around the loop: the runner registers in the process table and passes its {@link Gate} before
@@ -228,13 +229,24 @@ public final class Runner {
   record Tick(int completed, int claimed, int rescued, int leasesLost) {}
 
   /**
-   * One pass: write outcomes, housekeeping, the leader's services, heartbeat leases, enforce
-   * timeouts, claim.
+   * One pass: housekeeping, write outcomes and claim (one transaction), the leader's services,
+   * heartbeat leases, enforce timeouts.
    */
   Tick runOnce() {
     Instant now = clock.instant();
     housekeeping(now);
-    int completed = writeOutcomes(now);
+    List<Completion> completions = takeOutcomes();
+    int completed;
+    int claimed = 0;
+    if (stopRequested) {
+      completed = written(completions, store.taskComplete(options.owner(), completions, now));
+    } else {
+      List<Running> claims = new ArrayList<>();
+      completed = written(completions, completeAndClaim(completions, now, claims));
+      claims.forEach(r -> r.future = workers.submit(() -> execute(r))); // committed: work may start
+      claimed = claims.size();
+      stats.claimed.addAndGet(claimed);
+    }
     int rescued = 0;
     if (leadership.tick(now)) {
       rescued = rescueExpired(now);
@@ -242,13 +254,8 @@ public final class Runner {
     }
     int lost = heartbeat(now);
     enforceTimeouts(now);
-    int claimed = 0;
-    if (stopRequested) {
-      if (now.isAfter(stopDeadline)) {
-        releaseAll(now);
-      }
-    } else {
-      claimed = claim(now);
+    if (stopRequested && now.isAfter(stopDeadline)) {
+      releaseAll(now);
     }
     events.flush();
     return new Tick(completed, claimed, rescued, lost);
@@ -402,7 +409,8 @@ public final class Runner {
 
   // ---- outcomes
 
-  private int writeOutcomes(Instant now) {
+  /** The results of the runs that finished since the last pass; those runs no longer count as running. */
+  private List<Completion> takeOutcomes() {
     List<Finished> batch = new ArrayList<>();
     finished.drainTo(batch);
     List<Completion> completions = new ArrayList<>();
@@ -418,9 +426,14 @@ public final class Runner {
         stats.count(f.outcome().status());
       }
     }
-    List<Lease> rejected = store.taskComplete(options.owner(), completions, now);
+    return completions;
+  }
+
+  /** Reports the completions whose lease was lost before they were written; returns how many were written. */
+  private int written(List<Completion> completions, List<Lease> rejected) {
     for (Lease l : rejected) {
-      log.warn("task {} attempt {}: lease lost before its result was written; result discarded", l.taskId(), l.attempt());
+      log.warn("task {} attempt {}: lease lost before its result was written; result discarded",
+          l.taskId(), l.attempt());
       event("lease_lost", l.taskId(), attemptDetail(l));
     }
     stats.leasesLost.addAndGet(rejected.size());
@@ -491,9 +504,30 @@ public final class Runner {
 
   // ---- claims
 
-  private int claim(Instant now) {
+  /**
+   * Writes {@code completions} and claims work for the free slots in one transaction, adding what
+   * it claimed to {@code claims} (and to the running work, so slots are counted right); the caller
+   * starts them once this returns, i.e. once the claims are committed. Returns the rejected leases.
+   */
+  private List<Lease> completeAndClaim(List<Completion> completions, Instant now, List<Running> claims) {
+    if (completions.isEmpty() && running.size() >= totalWorkers) {
+      unsaturated = List.of();
+      return List.of(); // nothing to write and no slot to fill: no transaction
+    }
+    try {
+      return store.taskCompleteAndClaim(options.owner(), completions, now, (rejected, claimer) -> {
+        claim(now, claimer, claims);
+        return rejected;
+      });
+    } catch (RuntimeException e) {
+      claims.forEach(r -> running.remove(r.claim.lease())); // rolled back
+      claims.clear();
+      throw e;
+    }
+  }
+
+  private void claim(Instant now, Store.Claimer claimer, List<Running> claims) {
     List<String> withRoom = new ArrayList<>();
-    int claimed = 0;
     for (TaskType type : types) {
       if (!executable(type)) {
         continue;
@@ -505,20 +539,17 @@ public final class Runner {
       if (free <= 0) {
         continue;
       }
-      List<Claim> claims = store.taskClaim(type, options.owner(), now, type.lease(), free, PriorityShares.DEFAULT);
-      for (Claim c : claims) {
+      List<Claim> claimed = claimer.claim(type, now, type.lease(), free, PriorityShares.DEFAULT);
+      for (Claim c : claimed) {
         Running r = new Running(c, type, now);
         running.put(c.lease(), r);
-        r.future = workers.submit(() -> execute(r));
+        claims.add(r);
       }
-      claimed += claims.size();
-      if (claims.size() < free) {
+      if (claimed.size() < free) {
         withRoom.add(type.name());
       }
     }
     unsaturated = withRoom;
-    stats.claimed.addAndGet(claimed);
-    return claimed;
   }
 
   private boolean executable(TaskType type) {

@@ -410,7 +410,8 @@ final class JdbiStore implements Store {
   // ---- claims and leases
 
   @Override
-  public List<Claim> taskClaim(TaskType type, String owner, Instant now, Duration lease, int limit, PriorityShares shares) {
+  public List<Claim> taskClaim(TaskType type, String owner, Instant now, Duration lease, int limit,
+      PriorityShares shares) {
     return leases.claim(type, owner, now, lease, limit, shares);
   }
 
@@ -422,6 +423,11 @@ final class JdbiStore implements Store {
   @Override
   public List<Lease> taskComplete(String owner, List<Completion> completions, Instant at) {
     return leases.complete(owner, completions, at);
+  }
+
+  @Override
+  public <T> T taskCompleteAndClaim(String owner, List<Completion> completions, Instant at, ClaimPlan<T> plan) {
+    return leases.completeAndClaim(owner, completions, at, plan);
   }
 
   @Override

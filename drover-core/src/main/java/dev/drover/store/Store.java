@@ -146,6 +146,27 @@ public interface Store extends AutoCloseable {
   List<Lease> taskComplete(String owner, List<Completion> completions, Instant at);
 
   /**
+   * Writes {@code completions} as {@link #taskComplete} does, then lets {@code plan} claim as
+   * {@link #taskClaim} would, all in one transaction, so that a runner's pass costs one commit.
+   * The plan gets the rejected completions and a {@link Claimer} for {@code owner}, and must only
+   * decide and claim: the claims are not committed until it returns, so no work may start in it.
+   * If it throws, nothing is written. Returns what the plan returned.
+   */
+  <T> T taskCompleteAndClaim(String owner, List<Completion> completions, Instant at, ClaimPlan<T> plan);
+
+  /** What a runner does with a pass's transaction; see {@link #taskCompleteAndClaim}. */
+  @FunctionalInterface
+  interface ClaimPlan<T> {
+    T plan(List<Lease> rejected, Claimer claimer);
+  }
+
+  /** Claims as {@link #taskClaim} does, for the owner and inside the transaction it was given for. */
+  @FunctionalInterface
+  interface Claimer {
+    List<Claim> claim(TaskType type, Instant now, Duration lease, int limit, PriorityShares shares);
+  }
+
+  /**
    * Finds up to {@code limit} leases that expired before {@code now}, marks their runs {@code lost}
    * and reschedules their tasks as a failed attempt. Returns the rescued task ids.
    */

@@ -1,6 +1,7 @@
 package dev.drover.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.drover.internal.Json;
 import dev.drover.model.Claim;
@@ -134,6 +135,37 @@ interface LeaseContract {
     assertThat(run.metadata().get("worker").asText()).isEqualTo("r");
     assertThat(run.metadata().get("result").get("n").asInt()).isEqualTo(1);
     assertThat(reload(s, c.task().id()).status()).isEqualTo(TaskStatus.COMPLETED);
+  }
+
+  @Test
+  default void aPassCompletesAndClaimsInOneTransaction() {
+    Store s = prepared(4);
+    List<Claim> first = s.taskClaim(work(s), "r", T0, LEASE, 2, PriorityShares.DEFAULT);
+    Lease stale = new Lease(first.get(1).lease().taskId(), first.get(1).lease().attempt() + 1);
+    Completion done = new Completion(first.get(0).lease(), TaskRunStatus.EVENTFUL, null);
+
+    List<Lease> seen = new ArrayList<>();
+    List<Claim> next = s.taskCompleteAndClaim("r", List.of(done, new Completion(stale, TaskRunStatus.EVENTFUL, null)),
+        T0, (rejected, claimer) -> {
+          seen.addAll(rejected);
+          return claimer.claim(work(s), T0, LEASE, 5, PriorityShares.DEFAULT);
+        });
+    assertThat(seen).containsExactly(stale);
+    assertThat(reload(s, first.get(0).task().id()).status()).isEqualTo(TaskStatus.COMPLETED);
+    assertThat(next).hasSize(2).allSatisfy(c ->
+        assertThat(s.taskRunGet(c.run().backendId()).orElseThrow().status()).isEqualTo(TaskRunStatus.STARTED));
+    assertThat(s.taskHeartbeat("r", next.stream().map(Claim::lease).toList(), T0.plus(LEASE))).isEmpty();
+
+    // A plan that fails leaves everything as it was: the completion and the claims are rolled back.
+    Completion second = new Completion(first.get(1).lease(), TaskRunStatus.EVENTFUL, null);
+    s.taskRelease("r", List.of(next.get(0).lease()), T0);
+    assertThatThrownBy(() -> s.taskCompleteAndClaim("r", List.of(second), T0, (rejected, claimer) -> {
+      assertThat(claimer.claim(work(s), T0, LEASE, 5, PriorityShares.DEFAULT)).hasSize(1);
+      throw new IllegalStateException("the runner changed its mind");
+    })).hasMessage("the runner changed its mind");
+    assertThat(reload(s, first.get(1).task().id()).status()).isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
+    assertThat(reload(s, next.get(0).task().id()).status()).isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
+    assertThat(s.taskComplete("r", List.of(second), T0)).isEmpty();
   }
 
   @Test
