@@ -16,7 +16,6 @@ import dev.drover.model.TaskType;
 import dev.drover.model.WorkerGroup;
 import dev.drover.schedule.PriorityShares;
 import dev.drover.store.Store;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -40,9 +39,10 @@ import org.slf4j.LoggerFactory;
  * (under the type's {@code max_workers}, its worker group's cap and the runner's total), and only
  * then hands them to workers — claim before you act. Workers never touch the database: they post
  * their outcome to a queue, and the loop writes outcomes in batches, fenced by the lease, so a run
- * whose lease was rescued meanwhile cannot overwrite the newer attempt. The loop heartbeats every
- * lease at a third of its length; a heartbeat that finds a lease lost interrupts its worker. No
- * transaction is open while work executes. The loop sleeps on the outcome queue, so a finishing
+ * whose lease was rescued meanwhile cannot overwrite the newer attempt; a batch of outcomes and the
+ * claims for the slots it freed share one transaction, and claimed work starts once it commits.
+ * The loop heartbeats every lease at a third of its length; a heartbeat that finds a lease lost
+ * interrupts its worker. No transaction is open while work executes. The loop sleeps on the outcome queue, so a finishing
  * worker wakes it at once, and so does new work ({@link Store#onWork}).
  *
  * <p>Around the loop: the runner registers in the process table and passes its {@link Gate} before
@@ -60,6 +60,11 @@ public final class Runner {
   private static final int MAX_FAILED_TICKS = 20;
   /** How often the leader looks for dead runners. */
   private static final Duration PRUNE_INTERVAL = Duration.ofSeconds(2);
+  /**
+   * How often the leader looks for expired leases: a lease has run its whole length by then, so a
+   * little more is nothing, while looking on every pass cost a transaction per pass under load.
+   */
+  private static final Duration RESCUE_INTERVAL = Duration.ofMillis(250);
 
   private final Store store;
   private final Clock clock;
@@ -76,11 +81,18 @@ public final class Runner {
   private final LinkedBlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
   private final Map<Lease, Running> running = new HashMap<>();
   private final RunnerStats stats = new RunnerStats();
-  /** The task types as read at the start of the current tick; loop thread only. */
+  /**
+   * The task types and worker group caps, re-read with the housekeeping (every second, and after a
+   * configuration reload) rather than on every pass; loop thread only.
+   */
   private List<TaskType> types = List.of();
+  private Map<String, Integer> groupCaps = Map.of();
+  /** Types that had a free slot left after the last claim, so may be waiting for future work. */
+  private List<String> unsaturated = List.of();
   private int totalWorkers;
   private Instant nextHousekeeping = Instant.MIN;
   private Instant nextPrune = Instant.MIN;
+  private Instant nextRescue = Instant.MIN;
   private volatile boolean stopRequested;
   private volatile Instant stopDeadline;
   private volatile String stopReason = "stopped on request";
@@ -221,14 +233,24 @@ public final class Runner {
   record Tick(int completed, int claimed, int rescued, int leasesLost) {}
 
   /**
-   * One pass: write outcomes, housekeeping, the leader's services, heartbeat leases, enforce
-   * timeouts, claim.
+   * One pass: housekeeping, write outcomes and claim (one transaction), the leader's services,
+   * heartbeat leases, enforce timeouts.
    */
   Tick runOnce() {
     Instant now = clock.instant();
     housekeeping(now);
-    types = store.taskTypeList();
-    int completed = writeOutcomes(now);
+    List<Completion> completions = takeOutcomes();
+    int completed;
+    int claimed = 0;
+    if (stopRequested) {
+      completed = written(completions, store.taskComplete(options.owner(), completions, now));
+    } else {
+      List<Running> claims = new ArrayList<>();
+      completed = written(completions, completeAndClaim(completions, now, claims));
+      claims.forEach(r -> r.future = workers.submit(() -> execute(r))); // committed: work may start
+      claimed = claims.size();
+      stats.claimed.addAndGet(claimed);
+    }
     int rescued = 0;
     if (leadership.tick(now)) {
       rescued = rescueExpired(now);
@@ -239,13 +261,8 @@ public final class Runner {
     }
     int lost = heartbeat(now);
     enforceTimeouts(now);
-    int claimed = 0;
-    if (stopRequested) {
-      if (now.isAfter(stopDeadline)) {
-        releaseAll(now);
-      }
-    } else {
-      claimed = claim(now);
+    if (stopRequested && now.isAfter(stopDeadline)) {
+      releaseAll(now);
     }
     events.flush();
     return new Tick(completed, claimed, rescued, lost);
@@ -257,6 +274,7 @@ public final class Runner {
       return;
     }
     nextHousekeeping = now.plus(HOUSEKEEPING);
+    refreshTypes(); // first, so a failing pass stops here before it acts on stale types
     Optional<RunnerRecord> me = store.runners().heartbeat(options.owner(), now);
     if (me.isEmpty() && !stopRequested) {
       // Another runner took us for dead and rescued our leases; work in hand may run twice.
@@ -271,19 +289,31 @@ public final class Runner {
       stopReason = "taken over by runner " + r.stopRequestedBy();
       stop(grace.isNegative() ? Duration.ZERO : grace);
     }
-    reload(now);
+    if (reload(now)) {
+      refreshTypes();
+    }
   }
 
-  private void reload(Instant now) {
+  private void refreshTypes() {
+    types = store.taskTypeList();
+    Map<String, Integer> caps = new HashMap<>();
+    for (WorkerGroup g : store.workerGroupList()) {
+      caps.put(g.name(), g.maxWorkers());
+    }
+    groupCaps = caps;
+  }
+
+  /** Re-applies the configuration file if it changed or a reload was asked for; true if applied. */
+  private boolean reload(Instant now) {
     boolean forced = reloadRequested;
     reloadRequested = false;
     if (reloader == null) {
-      return;
+      return false;
     }
     try {
       Optional<ConfigFile> config = reloader.changed(forced);
       if (config.isEmpty()) {
-        return;
+        return false;
       }
       ConfigReport report = config.get().applyTo(store);
       String total = config.get().limits().get("total_workers");
@@ -300,19 +330,28 @@ public final class Runner {
       d.put("unchanged", report.unchanged());
       d.put("total_workers", totalWorkers);
       events.add("config_reloaded", null, d);
+      return true;
     } catch (DroverException e) {
       log.warn("configuration not reloaded, the previous one stays: {}", e.getMessage());
       ObjectNode d = Json.object();
       d.put("file", reloader.file().toString());
       d.put("error", e.getMessage());
       events.add("config_reload_failed", null, d);
+      return false;
     }
   }
 
   private int rescueExpired(Instant now) {
+    if (now.isBefore(nextRescue)) {
+      return 0;
+    }
+    nextRescue = now.plus(RESCUE_INTERVAL);
     List<Long> rescuedIds = store.taskRescueExpired(now, RESCUE_BATCH);
     rescuedIds.forEach(id -> events.add("task_rescued", id, null));
     stats.rescued.addAndGet(rescuedIds.size());
+    if (rescuedIds.size() == RESCUE_BATCH) {
+      nextRescue = now; // there may be more: go on at the next pass
+    }
     return rescuedIds.size();
   }
 
@@ -349,7 +388,9 @@ public final class Runner {
     Instant duty = nextDuty();
     waitMs = duty.isAfter(now) ? Math.min(waitMs, Duration.between(now, duty).toMillis() + 1) : 0;
     if (!stopRequested) {
-      Optional<Instant> next = store.taskNextDue(executableTypes());
+      // A type whose slots are all taken needs no due time: a finishing worker wakes us first.
+      // (So the leader may rescue an expired lease of such a type up to a poll interval late.)
+      Optional<Instant> next = store.taskNextDue(unsaturated);
       // A due time in the past means work is waiting for a free slot: a finishing worker wakes us.
       if (next.isPresent() && next.get().isAfter(now)) {
         waitMs = Math.max(0, Math.min(waitMs, Duration.between(now, next.get()).toMillis() + 1));
@@ -376,7 +417,8 @@ public final class Runner {
 
   // ---- outcomes
 
-  private int writeOutcomes(Instant now) {
+  /** The results of the runs that finished since the last pass; those runs no longer count as running. */
+  private List<Completion> takeOutcomes() {
     List<Finished> batch = new ArrayList<>();
     finished.drainTo(batch);
     List<Completion> completions = new ArrayList<>();
@@ -392,9 +434,14 @@ public final class Runner {
         stats.count(f.outcome().status());
       }
     }
-    List<Lease> rejected = store.taskComplete(options.owner(), completions, now);
+    return completions;
+  }
+
+  /** Reports the completions whose lease was lost before they were written; returns how many were written. */
+  private int written(List<Completion> completions, List<Lease> rejected) {
     for (Lease l : rejected) {
-      log.warn("task {} attempt {}: lease lost before its result was written; result discarded", l.taskId(), l.attempt());
+      log.warn("task {} attempt {}: lease lost before its result was written; result discarded",
+          l.taskId(), l.attempt());
       event("lease_lost", l.taskId(), attemptDetail(l));
     }
     stats.leasesLost.addAndGet(rejected.size());
@@ -465,12 +512,30 @@ public final class Runner {
 
   // ---- claims
 
-  private int claim(Instant now) {
-    Map<String, Integer> groupCaps = new HashMap<>();
-    for (WorkerGroup g : store.workerGroupList()) {
-      groupCaps.put(g.name(), g.maxWorkers());
+  /**
+   * Writes {@code completions} and claims work for the free slots in one transaction, adding what
+   * it claimed to {@code claims} (and to the running work, so slots are counted right); the caller
+   * starts them once this returns, i.e. once the claims are committed. Returns the rejected leases.
+   */
+  private List<Lease> completeAndClaim(List<Completion> completions, Instant now, List<Running> claims) {
+    if (completions.isEmpty() && running.size() >= totalWorkers) {
+      unsaturated = List.of();
+      return List.of(); // nothing to write and no slot to fill: no transaction
     }
-    int claimed = 0;
+    try {
+      return store.taskCompleteAndClaim(options.owner(), completions, now, (rejected, claimer) -> {
+        claim(now, claimer, claims);
+        return rejected;
+      });
+    } catch (RuntimeException e) {
+      claims.forEach(r -> running.remove(r.claim.lease())); // rolled back
+      claims.clear();
+      throw e;
+    }
+  }
+
+  private void claim(Instant now, Store.Claimer claimer, List<Running> claims) {
+    List<String> withRoom = new ArrayList<>();
     for (TaskType type : types) {
       if (!executable(type)) {
         continue;
@@ -482,15 +547,17 @@ public final class Runner {
       if (free <= 0) {
         continue;
       }
-      for (Claim c : store.taskClaim(type.name(), options.owner(), now, type.lease(), free, PriorityShares.DEFAULT)) {
+      List<Claim> claimed = claimer.claim(type, now, type.lease(), free, PriorityShares.DEFAULT);
+      for (Claim c : claimed) {
         Running r = new Running(c, type, now);
         running.put(c.lease(), r);
-        r.future = workers.submit(() -> execute(r));
-        claimed++;
+        claims.add(r);
+      }
+      if (claimed.size() < free) {
+        withRoom.add(type.name());
       }
     }
-    stats.claimed.addAndGet(claimed);
-    return claimed;
+    unsaturated = withRoom;
   }
 
   private boolean executable(TaskType type) {
@@ -538,7 +605,6 @@ public final class Runner {
           Orphans.RUNNER_ENV, options.owner());
       return commands.run(r.type, r.claim.task().arguments(), runDir, env);
     }
-    Files.createDirectories(runDir);
     Outcome o = handlers.get(r.type.name()).handle(new TaskContext(r.claim, r.type, runDir));
     if (Thread.interrupted()) {
       throw new InterruptedException();

@@ -35,6 +35,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Update;
@@ -212,9 +213,15 @@ final class JdbiStore implements Store {
         }
         result.add(stored);
       }
+      if (!result.isEmpty()) {
+        work.announce(h);
+      }
       return result;
     });
-    return signalIf(!out.isEmpty(), out);
+    if (!out.isEmpty()) {
+      work.wakeLocal();
+    }
+    return out;
   }
 
   /** The fields that make two tasks the same task (next_run only matters for one-shot tasks). */
@@ -405,7 +412,8 @@ final class JdbiStore implements Store {
   // ---- claims and leases
 
   @Override
-  public List<Claim> taskClaim(String type, String owner, Instant now, Duration lease, int limit, PriorityShares shares) {
+  public List<Claim> taskClaim(TaskType type, String owner, Instant now, Duration lease, int limit,
+      PriorityShares shares) {
     return leases.claim(type, owner, now, lease, limit, shares);
   }
 
@@ -417,6 +425,11 @@ final class JdbiStore implements Store {
   @Override
   public List<Lease> taskComplete(String owner, List<Completion> completions, Instant at) {
     return leases.complete(owner, completions, at);
+  }
+
+  @Override
+  public <T> T taskCompleteAndClaim(String owner, List<Completion> completions, Instant at, ClaimPlan<T> plan) {
+    return leases.completeAndClaim(owner, completions, at, plan);
   }
 
   @Override
@@ -452,8 +465,13 @@ final class JdbiStore implements Store {
       return Optional.empty();
     }
     Columns columns = new Columns(dialect);
-    return jdbi.withHandle(h -> h.createQuery(sql.get("taskNextDue")).bindList("types", types)
-        .map((rs, ctx) -> Optional.ofNullable(columns.instant(rs, "next_due"))).one());
+    // One query per type: each is answered from an index (see the SQL file).
+    return jdbi.withHandle(h -> types.stream()
+        .flatMap(type -> h.createQuery(sql.get("taskNextDue")).bind("type", type)
+            .map((rs, ctx) -> Stream.of(columns.instant(rs, "waiting"), columns.instant(rs, "leased")))
+            .one())
+        .filter(Objects::nonNull)
+        .min(Comparator.naturalOrder()));
   }
 
   // ---- event log

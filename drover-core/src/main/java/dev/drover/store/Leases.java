@@ -7,7 +7,6 @@ import dev.drover.model.Completion;
 import dev.drover.model.Lease;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
-import dev.drover.model.TaskPriority;
 import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskType;
 import dev.drover.schedule.PriorityShares;
@@ -15,16 +14,21 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * The claim protocol on the database. A claim is one conditional write per priority level that
- * moves {@code next_run} to the end of the lease, records the owner and counts the attempt; every
- * later write of the owner is fenced by (task, owner, attempt), so after a lease is rescued or
- * claimed again the old owner's heartbeat, completion or release changes nothing.
+ * The claim protocol on the database. A claim reads the oldest due tasks of every priority level
+ * in one statement, chooses by the priority shares, and claims the choice with one conditional
+ * write that moves {@code next_run} to the end of the lease, records the owner and counts the
+ * attempt; then one insert opens the runs of the whole batch. Every later write of the owner is
+ * fenced by (task, owner, attempt), so after a lease is rescued or claimed again the old owner's
+ * heartbeat, completion or release changes nothing; completions are fenced and written in batches.
  *
  * <p>Each method is one short transaction; no transaction is held while work executes. On
  * PostgreSQL the fence check and the rescuer lock the rows they read ({@code FOR UPDATE}), so a
@@ -42,54 +46,104 @@ final class Leases {
   private final SqlFiles sql;
   private final Rows rows;
   private final RunEnder runEnder;
+  private final Columns columns;
 
   Leases(Jdbi jdbi, SqlFiles sql, Rows rows, RunEnder runEnder) {
     this.jdbi = jdbi;
     this.sql = sql;
+    this.columns = new Columns(sql.dialect());
     this.rows = rows;
     this.runEnder = runEnder;
   }
 
-  List<Claim> claim(String type, String owner, Instant now, Duration lease, int limit, PriorityShares shares) {
+  List<Claim> claim(TaskType type, String owner, Instant now, Duration lease, int limit, PriorityShares shares) {
+    if (limit <= 0) {
+      return List.of();
+    }
+    return jdbi.inTransaction(h -> claim(h, type, owner, now, lease, limit, shares));
+  }
+
+  /**
+   * Writes {@code completions}, then lets {@code plan} claim, in one transaction: a runner's pass
+   * costs one commit instead of two.
+   */
+  <T> T completeAndClaim(String owner, List<Completion> completions, Instant at, Store.ClaimPlan<T> plan) {
+    return jdbi.inTransaction(h -> plan.plan(complete(h, owner, completions, at),
+        (type, now, lease, limit, shares) -> claim(h, type, owner, now, lease, limit, shares)));
+  }
+
+  private List<Claim> claim(Handle h, TaskType type, String owner, Instant now, Duration lease, int limit,
+      PriorityShares shares) {
     if (limit <= 0) {
       return List.of();
     }
     Instant until = now.plus(lease);
-    return jdbi.inTransaction(h -> {
-      Integer maxPerKey = h.createQuery(sql.get("taskTypeGet")).bind("name", type).map(rows.taskType).findOne()
-          .map(TaskType::maxPerKey).orElse(null);
-      List<Rows.Leased> claimed = maxPerKey == null
-          ? claimByPriority(h, type, owner, now, until, limit, shares)
-          : claimPerKey(h, type, owner, now, until, limit, maxPerKey);
-      List<Claim> out = new ArrayList<>(claimed.size());
-      for (Rows.Leased c : claimed) {
-        Task t = c.task();
-        int attempt = c.attempt();
-        ObjectNode meta = Json.object();
-        meta.put("worker", owner);
-        TaskRun run = h.createQuery(sql.get("taskRunOpen"))
-            .bind("task", t.id())
-            .bind("backend_id", t.id() + "." + attempt)
-            .bind("now", now)
-            .bind("metadata", Json.canonical(meta))
-            .bind("owner", owner)
-            .bind("attempt", attempt)
-            .map(rows.taskRun).one();
-        out.add(new Claim(t, run, new Lease(t.id(), attempt)));
-      }
-      return out;
-    });
+    List<Rows.Leased> claimed = type.maxPerKey() == null
+        ? claimByPriority(h, type.name(), owner, now, until, limit, shares)
+        : claimPerKey(h, type.name(), owner, now, until, limit, type.maxPerKey());
+    if (claimed.isEmpty()) {
+      return List.of();
+    }
+    ObjectNode meta = Json.object();
+    meta.put("worker", owner);
+    Map<Long, TaskRun> runs = new HashMap<>();
+    h.createQuery(sql.get("taskRunOpen"))
+        .bindList("ids", claimed.stream().map(c -> c.task().id()).toList())
+        .bind("now", now)
+        .bind("metadata", Json.canonical(meta))
+        .map(rows.taskRun)
+        .forEach(run -> runs.put(run.taskId(), run));
+    List<Claim> out = new ArrayList<>(claimed.size());
+    for (Rows.Leased c : claimed) {
+      Task t = c.task();
+      out.add(new Claim(t, runs.get(t.id()), new Lease(t.id(), c.attempt())));
+    }
+    return out;
   }
 
-  /** Prioritized tasks take the budget first, split by the shares; plain tasks get the rest. */
+  /**
+   * Prioritized tasks take the budget first, split by the shares; plain tasks get the rest. The
+   * candidates of every level are read in one statement and the choice claimed in a second.
+   */
   private List<Rows.Leased> claimByPriority(Handle h, String type, String owner, Instant now, Instant until,
       int limit, PriorityShares shares) {
-    List<Rows.Leased> claimed = new ArrayList<>(
-        shares.take(limit, (p, n) -> claimLevel(h, type, owner, now, until, p, n)));
-    if (claimed.size() < limit) {
-      claimed.addAll(claimLevel(h, type, owner, now, until, null, limit - claimed.size()));
+    Map<String, List<Candidate>> byLevel = new HashMap<>();
+    h.createQuery(sql.get("taskClaimCandidates"))
+        .bind("type", type).bind("now", now).bind("limit", limit)
+        .map((rs, ctx) -> new Candidate(rs.getLong("id"), columns.instant(rs, "next_run"), rs.getString("level")))
+        .forEach(c -> byLevel.computeIfAbsent(c.level(), k -> new ArrayList<>()).add(c));
+    byLevel.values().forEach(l -> l.sort(Candidate.DUE_ORDER));
+    // Each level's part in id order, the levels in priority order: as the claims return them.
+    List<Long> chosen = new ArrayList<>(shares.take(limit, (p, n) -> first(byLevel.get(p.dbName()), n)));
+    if (chosen.size() < limit) {
+      chosen.addAll(first(byLevel.get(UNPRIORITIZED), limit - chosen.size()));
     }
-    return claimed;
+    if (chosen.isEmpty()) {
+      return List.of();
+    }
+    Map<Long, Rows.Leased> claimed = new HashMap<>();
+    h.createQuery(sql.get("taskClaim"))
+        .bindList("ids", chosen).bind("lease_until", until).bind("owner", owner)
+        .map(rows.leased)
+        .forEach(l -> claimed.put(l.task().id(), l));
+    return chosen.stream().map(claimed::get).filter(Objects::nonNull).toList();
+  }
+
+  /** The level of tasks without a priority in taskClaimCandidates. */
+  private static final String UNPRIORITIZED = "none";
+
+  /** A due task that a claim may take. */
+  private record Candidate(long id, Instant nextRun, String level) {
+    static final Comparator<Candidate> DUE_ORDER =
+        Comparator.comparing(Candidate::nextRun).thenComparingLong(Candidate::id);
+  }
+
+  /** The ids of the first {@code n} candidates (of a level that may have none), in id order. */
+  private static List<Long> first(List<Candidate> candidates, int n) {
+    if (candidates == null) {
+      return List.of();
+    }
+    return candidates.stream().limit(n).map(Candidate::id).sorted().toList();
   }
 
   /** Round-robin between keys, at most {@code maxPerKey} leased per key; priorities are not used. */
@@ -101,17 +155,6 @@ final class Leases {
         .bind("type", type).bind("now", now).bind("lease_until", until).bind("owner", owner)
         .bind("max_per_key", maxPerKey).bind("limit", limit)
         .map(rows.leased).list());
-    tasks.sort(Comparator.comparingLong((Rows.Leased l) -> l.task().id()));
-    return tasks;
-  }
-
-  private List<Rows.Leased> claimLevel(Handle h, String type, String owner, Instant now, Instant until,
-      TaskPriority priority, int limit) {
-    List<Rows.Leased> tasks = new ArrayList<>(h.createQuery(sql.get("taskClaim"))
-        .bind("type", type).bind("now", now).bind("lease_until", until).bind("owner", owner)
-        .bind("priority", priority == null ? null : priority.dbName()).bind("limit", limit)
-        .map(rows.leased).list());
-    // RETURNING has no order; every claimed row now has the same next_run (the lease), so sort by id.
     tasks.sort(Comparator.comparingLong((Rows.Leased l) -> l.task().id()));
     return tasks;
   }
@@ -138,28 +181,40 @@ final class Leases {
     if (completions.isEmpty()) {
       return List.of();
     }
-    return jdbi.inTransaction(h -> {
-      List<Lease> rejected = new ArrayList<>();
-      VisitOutcomes.Batch visits = runEnder.visitBatch();
-      for (Completion c : completions) {
-        Optional<TaskRun> run = heldRun(h, owner, c.lease());
-        if (run.isEmpty()) {
-          rejected.add(c.lease());
-        } else {
-          runEnder.end(h, run.get(), c.status(), c.metadata(), at, visits);
-        }
-      }
-      visits.ingest(h);
-      return rejected;
-    });
+    return jdbi.inTransaction(h -> complete(h, owner, completions, at));
   }
 
-  /** The open run of {@code lease}, if {@code owner} still holds it (locking the task on PostgreSQL). */
-  private Optional<TaskRun> heldRun(Handle h, String owner, Lease lease) {
-    boolean held = h.createQuery(sql.get("taskLeaseCheck"))
-        .bind("id", lease.taskId()).bind("owner", owner).bind("attempt", lease.attempt())
-        .map(rows.task).findOne().isPresent();
-    return held ? openRun(h, lease) : Optional.empty();
+  private List<Lease> complete(Handle h, String owner, List<Completion> completions, Instant at) {
+    if (completions.isEmpty()) {
+      return List.of();
+    }
+    Map<Lease, Rows.LeasedRun> held = held(h, owner, completions.stream().map(Completion::lease).toList());
+    List<Lease> rejected = new ArrayList<>();
+    List<RunEnder.Ending> endings = new ArrayList<>();
+    for (Completion c : completions) {
+      Rows.LeasedRun run = held.get(c.lease());
+      if (run == null) {
+        rejected.add(c.lease());
+      } else {
+        endings.add(new RunEnder.Ending(run.run(), run.leased().task(), c.status(), c.metadata()));
+      }
+    }
+    runEnder.endAll(h, endings, at);
+    return rejected;
+  }
+
+  /**
+   * Of {@code leases}, those {@code owner} still holds and whose run is open, with the task and
+   * the run (locking the tasks on PostgreSQL); one statement however many leases.
+   */
+  private Map<Lease, Rows.LeasedRun> held(Handle h, String owner, List<Lease> leases) {
+    Map<Lease, Rows.LeasedRun> held = new HashMap<>();
+    h.createQuery(sql.get("taskLeaseHeld"))
+        .bindList("ids", leases.stream().map(Lease::taskId).distinct().toList())
+        .bind("owner", owner)
+        .map(rows.leasedRun)
+        .forEach(r -> held.put(r.leased().lease(), r)); // a lease of another attempt finds nothing
+    return held;
   }
 
   private Optional<TaskRun> openRun(Handle h, Lease lease) {
@@ -217,7 +272,7 @@ final class Leases {
 
   /** Gives one lease back without charging it; false if {@code owner} no longer holds it. */
   private boolean release(Handle h, String owner, Lease l, Instant now) {
-    Optional<TaskRun> run = heldRun(h, owner, l);
+    Optional<TaskRun> run = Optional.ofNullable(held(h, owner, List.of(l)).get(l)).map(Rows.LeasedRun::run);
     if (h.createUpdate(sql.get("taskRelease")).bind("id", l.taskId()).bind("owner", owner)
         .bind("attempt", l.attempt()).bind("now", now).execute() != 1) {
       return false;

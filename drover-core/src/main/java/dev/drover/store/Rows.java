@@ -3,6 +3,7 @@ package dev.drover.store;
 import dev.drover.internal.Json;
 import dev.drover.model.ArchivableRun;
 import dev.drover.model.Event;
+import dev.drover.model.Lease;
 import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskPolicy;
@@ -21,6 +22,8 @@ final class Rows {
   final RowMapper<TaskRun> taskRun;
   /** A task row with its lease columns, as claims and the rescuer read it. */
   final RowMapper<Leased> leased;
+  /** A task row with its lease columns and one of its runs, whose columns carry a run_ prefix. */
+  final RowMapper<LeasedRun> leasedRun;
   final RowMapper<ArchivableRun> archivableRun;
   final RowMapper<Event> event;
   final RowMapper<WorkerGroup> workerGroup =
@@ -70,6 +73,15 @@ final class Rows {
         c.instant(rs, "ended"),
         Json.readObject(rs.getString("metadata")),
         TaskRunStatus.parse("status", rs.getString("status")));
+    leasedRun = (rs, ctx) -> new LeasedRun(leased.map(rs, ctx), new TaskRun(
+        rs.getLong("run_id"),
+        rs.getLong("id"),
+        rs.getString("run_backend_id"),
+        c.instant(rs, "run_scheduled"),
+        c.instant(rs, "run_started"),
+        c.instant(rs, "run_ended"),
+        Json.readObject(rs.getString("run_metadata")),
+        TaskRunStatus.parse("status", rs.getString("run_status"))));
     event = (rs, ctx) -> {
       long task = rs.getLong("task");
       Long taskId = rs.wasNull() ? null : task;
@@ -92,5 +104,12 @@ final class Rows {
   }
 
   /** A task and the attempt its current (or last) claim counted. */
-  record Leased(Task task, int attempt) {}
+  record Leased(Task task, int attempt) {
+    Lease lease() {
+      return new Lease(task.id(), attempt);
+    }
+  }
+
+  /** A leased task and a run of it. */
+  record LeasedRun(Leased leased, TaskRun run) {}
 }

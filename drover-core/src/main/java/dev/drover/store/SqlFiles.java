@@ -19,6 +19,10 @@ final class SqlFiles {
     this.dialect = dialect;
   }
 
+  Dialect dialect() {
+    return dialect;
+  }
+
   String get(String name) {
     return cache.computeIfAbsent(name, this::load);
   }

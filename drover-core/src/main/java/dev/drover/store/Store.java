@@ -130,8 +130,10 @@ public interface Store extends AutoCloseable {
    * under concurrent claimers: no task is claimed twice. For a type with a per-key limit ({@link
    * TaskType#maxPerKey()}) {@code shares} are ignored: keys are served round-robin, oldest due
    * first within a key, and no key ever has more than its limit leased, whoever holds the leases.
+   * The type is the caller's copy (a runner keeps its types between passes); only its name and
+   * per-key limit are used.
    */
-  List<Claim> taskClaim(String type, String owner, Instant now, Duration lease, int limit, PriorityShares shares);
+  List<Claim> taskClaim(TaskType type, String owner, Instant now, Duration lease, int limit, PriorityShares shares);
 
   /** Extends the leases {@code owner} still holds to {@code leaseUntil}; returns those it lost. */
   List<Lease> taskHeartbeat(String owner, List<Lease> leases, Instant leaseUntil);
@@ -142,6 +144,27 @@ public interface Store extends AutoCloseable {
    * those are returned.
    */
   List<Lease> taskComplete(String owner, List<Completion> completions, Instant at);
+
+  /**
+   * Writes {@code completions} as {@link #taskComplete} does, then lets {@code plan} claim as
+   * {@link #taskClaim} would, all in one transaction, so that a runner's pass costs one commit.
+   * The plan gets the rejected completions and a {@link Claimer} for {@code owner}, and must only
+   * decide and claim: the claims are not committed until it returns, so no work may start in it.
+   * If it throws, nothing is written. Returns what the plan returned.
+   */
+  <T> T taskCompleteAndClaim(String owner, List<Completion> completions, Instant at, ClaimPlan<T> plan);
+
+  /** What a runner does with a pass's transaction; see {@link #taskCompleteAndClaim}. */
+  @FunctionalInterface
+  interface ClaimPlan<T> {
+    T plan(List<Lease> rejected, Claimer claimer);
+  }
+
+  /** Claims as {@link #taskClaim} does, for the owner and inside the transaction it was given for. */
+  @FunctionalInterface
+  interface Claimer {
+    List<Claim> claim(TaskType type, Instant now, Duration lease, int limit, PriorityShares shares);
+  }
 
   /**
    * Finds up to {@code limit} leases that expired before {@code now}, marks their runs {@code lost}

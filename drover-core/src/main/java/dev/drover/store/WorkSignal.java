@@ -3,6 +3,7 @@ package dev.drover.store;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,15 +41,31 @@ final class WorkSignal implements AutoCloseable {
 
   /** Announces that tasks may have become due; call after the write committed. */
   void signal() {
-    callListeners(database);
+    wakeLocal();
     if (postgresUrl != null) {
       try {
-        jdbi.useHandle(h -> h.createQuery("SELECT pg_notify('" + CHANNEL + "', '')").mapTo(String.class).one());
+        jdbi.useHandle(this::announce);
       } catch (RuntimeException e) {
         // The write itself committed; other processes fall back to polling.
         log.warn("cannot notify other runners of new work: {}", e.getMessage());
       }
     }
+  }
+
+  /**
+   * Announces new work to other processes from inside the writing transaction: on PostgreSQL a
+   * NOTIFY is queued, and sent when (and only if) the transaction commits. That spares the write
+   * a round trip and a commit of its own. Call {@link #wakeLocal()} after the commit.
+   */
+  void announce(Handle h) {
+    if (postgresUrl != null) {
+      h.createQuery("SELECT pg_notify('" + CHANNEL + "', '')").mapTo(String.class).one();
+    }
+  }
+
+  /** Wakes the listeners in this process; call after the write committed. */
+  void wakeLocal() {
+    callListeners(database);
   }
 
   /** Calls {@code listener} on every signal until the returned handle is closed. */

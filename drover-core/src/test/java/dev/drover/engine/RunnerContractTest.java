@@ -320,7 +320,7 @@ abstract class RunnerContractTest implements RunnerLifecycleContract, PerKeyRunn
     java.time.Instant past = Clock.systemUTC().instant().minusSeconds(20);
     store.taskCreate(List.of(NewTask.oneshot("work", null).withNextRun(past)), past);
     // A runner that died holding a lease: the next runner rescues it, then runs its retry.
-    assertThat(store.taskClaim("work", "dead-runner", past, Duration.ofMillis(100), 1,
+    assertThat(store.taskClaim(store.taskTypeGet("work").orElseThrow(), "dead-runner", past, Duration.ofMillis(100), 1,
         dev.drover.schedule.PriorityShares.DEFAULT)).hasSize(1);
     RunnerOptions options = options();
     RunnerStats stats = runner(options, Map.of("work", ctx -> Outcome.eventful())).run();

@@ -157,7 +157,8 @@ interface RunnerLifecycleContract {
     store().runners().register(new RunnerRecord("dead-runner", self.host(), gone.pid(), goneStarted, "gate",
         RunnerState.WAITING, now, now, null, null));
     assertThat(store().runners().activate("dead-runner", now)).isTrue();
-    assertThat(store().taskClaim("work", "dead-runner", now, Duration.ofHours(1), 1, PriorityShares.DEFAULT)).hasSize(1);
+    TaskType work = store().taskTypeGet("work").orElseThrow();
+    assertThat(store().taskClaim(work, "dead-runner", now, Duration.ofHours(1), 1, PriorityShares.DEFAULT)).hasSize(1);
 
     RunnerOptions b = options().withGate("gate", Duration.ofSeconds(5), false);
     RunnerStats stats = runner(b, Map.of("work", ctx -> Outcome.eventful())).run();

@@ -1,6 +1,7 @@
 package dev.drover.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.drover.internal.Json;
 import dev.drover.model.Claim;
@@ -48,6 +49,11 @@ interface LeaseContract {
     return s;
   }
 
+  /** The stored "work" type, as a runner passes it to a claim. */
+  static TaskType work(Store s) {
+    return s.taskTypeGet("work").orElseThrow();
+  }
+
   private static Task reload(Store s, long id) {
     return s.taskGet(List.of(id)).get(0);
   }
@@ -55,7 +61,7 @@ interface LeaseContract {
   @Test
   default void aClaimLeasesTasksAndOpensStartedRuns() {
     Store s = prepared(3);
-    List<Claim> claims = s.taskClaim("work", "runner-a", T0, LEASE, 2, PriorityShares.DEFAULT);
+    List<Claim> claims = s.taskClaim(work(s), "runner-a", T0, LEASE, 2, PriorityShares.DEFAULT);
     assertThat(claims).hasSize(2);
     Claim first = claims.get(0);
     assertThat(first.task().arguments().args().get(0).asInt()).isZero();
@@ -66,8 +72,8 @@ interface LeaseContract {
     assertThat(first.run().backendId()).isEqualTo(first.task().id() + ".1");
     assertThat(first.run().metadata().get("worker").asText()).isEqualTo("runner-a");
     assertThat(reload(s, first.task().id()).status()).isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
-    assertThat(s.taskClaim("work", "runner-b", T0, LEASE, 5, PriorityShares.DEFAULT)).hasSize(1);
-    assertThat(s.taskClaim("work", "runner-b", T0.plus(Duration.ofHours(1)), LEASE, 5, PriorityShares.DEFAULT))
+    assertThat(s.taskClaim(work(s), "runner-b", T0, LEASE, 5, PriorityShares.DEFAULT)).hasSize(1);
+    assertThat(s.taskClaim(work(s), "runner-b", T0.plus(Duration.ofHours(1)), LEASE, 5, PriorityShares.DEFAULT))
         .as("a lease is not a due task, whatever the time").isEmpty();
   }
 
@@ -75,15 +81,39 @@ interface LeaseContract {
   default void claimsTakePriorityTasksFirst() {
     Store s = prepared(3);
     s.taskCreate(List.of(NewTask.oneshot("work", TaskArguments.of(List.of("urgent"), null)).withPriority(TaskPriority.HIGH)), T0);
-    List<Claim> claims = s.taskClaim("work", "r", T0, LEASE, 2, PriorityShares.DEFAULT);
+    List<Claim> claims = s.taskClaim(work(s), "r", T0, LEASE, 2, PriorityShares.DEFAULT);
     assertThat(claims.get(0).task().priority()).isEqualTo(TaskPriority.HIGH);
     assertThat(claims).hasSize(2);
   }
 
   @Test
+  default void claimsSplitTheirBudgetBetweenPriorityLevelsByTheShares() {
+    Store s = prepared(6); // six tasks without a priority, the oldest
+    List<NewTask> prioritized = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      prioritized.add(NewTask.oneshot("work", TaskArguments.of(List.of("high", i), null)).withPriority(TaskPriority.HIGH));
+      prioritized.add(NewTask.oneshot("work", TaskArguments.of(List.of("low", i), null)).withPriority(TaskPriority.LOW));
+    }
+    prioritized.add(NewTask.oneshot("work", TaskArguments.of(List.of("normal"), null)).withPriority(TaskPriority.NORMAL));
+    s.taskCreate(prioritized, T0);
+
+    // Of 10: high wants 5; normal wants 3 but has 1; low wants 2 plus normal's 2 left over.
+    List<Claim> first = s.taskClaim(work(s), "r", T0, LEASE, 10, PriorityShares.DEFAULT);
+    assertThat(first).extracting(c -> c.task().priority()).containsExactly(
+        TaskPriority.HIGH, TaskPriority.HIGH, TaskPriority.HIGH, TaskPriority.HIGH, TaskPriority.HIGH,
+        TaskPriority.NORMAL, TaskPriority.LOW, TaskPriority.LOW, TaskPriority.LOW, TaskPriority.LOW);
+    // Then the last high and low ones, and tasks without a priority take what the levels leave.
+    List<Claim> second = s.taskClaim(work(s), "r", T0, LEASE, 10, PriorityShares.DEFAULT);
+    assertThat(second).extracting(c -> c.task().priority()).containsExactly(
+        TaskPriority.HIGH, TaskPriority.LOW, TaskPriority.LOW, null, null, null, null, null, null);
+    assertThat(second.subList(3, 9)).extracting(c -> c.task().id()).isSorted();
+    assertThat(s.taskClaim(work(s), "r", T0, LEASE, 10, PriorityShares.DEFAULT)).isEmpty();
+  }
+
+  @Test
   default void heartbeatsExtendHeldLeasesAndReportLostOnes() {
     Store s = prepared(2);
-    List<Claim> claims = s.taskClaim("work", "r", T0, LEASE, 2, PriorityShares.DEFAULT);
+    List<Claim> claims = s.taskClaim(work(s), "r", T0, LEASE, 2, PriorityShares.DEFAULT);
     Lease stale = new Lease(claims.get(1).lease().taskId(), 7);
     List<Lease> lost = s.taskHeartbeat("r", List.of(claims.get(0).lease(), stale), T0.plus(Duration.ofMinutes(5)));
     assertThat(lost).containsExactly(stale);
@@ -95,7 +125,7 @@ interface LeaseContract {
   @Test
   default void aCompletionEndsTheRunAndReschedules() {
     Store s = prepared(1);
-    Claim c = s.taskClaim("work", "r", T0, LEASE, 1, PriorityShares.DEFAULT).get(0);
+    Claim c = s.taskClaim(work(s), "r", T0, LEASE, 1, PriorityShares.DEFAULT).get(0);
     List<Lease> rejected = s.taskComplete("r", List.of(new Completion(c.lease(), TaskRunStatus.EVENTFUL,
         Json.parseObject("metadata", "{\"result\": {\"n\": 1}}"))), T0.plusSeconds(9));
     assertThat(rejected).isEmpty();
@@ -108,9 +138,40 @@ interface LeaseContract {
   }
 
   @Test
+  default void aPassCompletesAndClaimsInOneTransaction() {
+    Store s = prepared(4);
+    List<Claim> first = s.taskClaim(work(s), "r", T0, LEASE, 2, PriorityShares.DEFAULT);
+    Lease stale = new Lease(first.get(1).lease().taskId(), first.get(1).lease().attempt() + 1);
+    Completion done = new Completion(first.get(0).lease(), TaskRunStatus.EVENTFUL, null);
+
+    List<Lease> seen = new ArrayList<>();
+    List<Claim> next = s.taskCompleteAndClaim("r", List.of(done, new Completion(stale, TaskRunStatus.EVENTFUL, null)),
+        T0, (rejected, claimer) -> {
+          seen.addAll(rejected);
+          return claimer.claim(work(s), T0, LEASE, 5, PriorityShares.DEFAULT);
+        });
+    assertThat(seen).containsExactly(stale);
+    assertThat(reload(s, first.get(0).task().id()).status()).isEqualTo(TaskStatus.COMPLETED);
+    assertThat(next).hasSize(2).allSatisfy(c ->
+        assertThat(s.taskRunGet(c.run().backendId()).orElseThrow().status()).isEqualTo(TaskRunStatus.STARTED));
+    assertThat(s.taskHeartbeat("r", next.stream().map(Claim::lease).toList(), T0.plus(LEASE))).isEmpty();
+
+    // A plan that fails leaves everything as it was: the completion and the claims are rolled back.
+    Completion second = new Completion(first.get(1).lease(), TaskRunStatus.EVENTFUL, null);
+    s.taskRelease("r", List.of(next.get(0).lease()), T0);
+    assertThatThrownBy(() -> s.taskCompleteAndClaim("r", List.of(second), T0, (rejected, claimer) -> {
+      assertThat(claimer.claim(work(s), T0, LEASE, 5, PriorityShares.DEFAULT)).hasSize(1);
+      throw new IllegalStateException("the runner changed its mind");
+    })).hasMessage("the runner changed its mind");
+    assertThat(reload(s, first.get(1).task().id()).status()).isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
+    assertThat(reload(s, next.get(0).task().id()).status()).isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
+    assertThat(s.taskComplete("r", List.of(second), T0)).isEmpty();
+  }
+
+  @Test
   default void anExpiredLeaseIsRescuedAsALostAttemptAndTheOldOwnerIsFencedOut() {
     Store s = prepared(1);
-    Claim old = s.taskClaim("work", "crashed", T0, LEASE, 1, PriorityShares.DEFAULT).get(0);
+    Claim old = s.taskClaim(work(s), "crashed", T0, LEASE, 1, PriorityShares.DEFAULT).get(0);
     assertThat(s.taskRescueExpired(T0.plus(LEASE).minusMillis(1), 10)).as("not expired yet").isEmpty();
 
     Instant expiry = T0.plus(LEASE);
@@ -125,7 +186,7 @@ interface LeaseContract {
 
     // Someone else claims it again; the old owner can neither heartbeat, complete nor release it.
     Instant later = after.nextRun();
-    Claim next = s.taskClaim("work", "fresh", later, LEASE, 1, PriorityShares.DEFAULT).get(0);
+    Claim next = s.taskClaim(work(s), "fresh", later, LEASE, 1, PriorityShares.DEFAULT).get(0);
     assertThat(next.lease().attempt()).isEqualTo(2);
     assertThat(s.taskHeartbeat("crashed", List.of(old.lease()), later.plus(LEASE))).containsExactly(old.lease());
     assertThat(s.taskComplete("crashed", List.of(new Completion(old.lease(), TaskRunStatus.EVENTFUL, null)), later))
@@ -142,9 +203,9 @@ interface LeaseContract {
   @Test
   default void aRescuedLeaseWithoutRetriesDisablesAOneshotTask() {
     Store s = prepared(1);
-    Claim c = s.taskClaim("work", "r", T0, LEASE, 1, PriorityShares.DEFAULT).get(0);
+    Claim c = s.taskClaim(work(s), "r", T0, LEASE, 1, PriorityShares.DEFAULT).get(0);
     s.taskRescueExpired(T0.plus(LEASE), 10);
-    Claim again = s.taskClaim("work", "r", T0.plus(Duration.ofHours(1)), LEASE, 1, PriorityShares.DEFAULT).get(0);
+    Claim again = s.taskClaim(work(s), "r", T0.plus(Duration.ofHours(1)), LEASE, 1, PriorityShares.DEFAULT).get(0);
     s.taskRescueExpired(T0.plus(Duration.ofHours(2)), 10);
     assertThat(again.task().id()).isEqualTo(c.task().id());
     assertThat(reload(s, c.task().id()).status()).isEqualTo(TaskStatus.DISABLED);
@@ -153,7 +214,7 @@ interface LeaseContract {
   @Test
   default void aReleaseGivesTheTaskBackWithoutChargingIt() {
     Store s = prepared(1);
-    Claim c = s.taskClaim("work", "r", T0, LEASE, 1, PriorityShares.DEFAULT).get(0);
+    Claim c = s.taskClaim(work(s), "r", T0, LEASE, 1, PriorityShares.DEFAULT).get(0);
     assertThat(s.taskRelease("r", List.of(c.lease()), T0.plusSeconds(3))).isEqualTo(1);
     Task after = reload(s, c.task().id());
     assertThat(after.status()).isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
@@ -180,7 +241,7 @@ interface LeaseContract {
           start.await();
           List<Claim> got;
           int round = 0;
-          while (!(got = s.taskClaim("work", owner, T0, LEASE, 25, PriorityShares.DEFAULT)).isEmpty()) {
+          while (!(got = s.taskClaim(work(s), owner, T0, LEASE, 25, PriorityShares.DEFAULT)).isEmpty()) {
             // Every third batch is "slow": it completes after its lease has been rescued.
             Instant at = ++round % 3 == 0 ? T0.plus(LEASE).plusSeconds(1) : T0.plusSeconds(1);
             if (round % 3 == 0) {

@@ -57,7 +57,8 @@ interface PerKeyContract {
   }
 
   private static List<Claim> claim(Store s, String runner, Instant now, int limit) {
-    return s.taskClaim("build", runner, now, LeaseContract.LEASE, limit, PriorityShares.DEFAULT);
+    TaskType build = s.taskTypeGet("build").orElseThrow();
+    return s.taskClaim(build, runner, now, LeaseContract.LEASE, limit, PriorityShares.DEFAULT);
   }
 
   private static String owner(Task t) {

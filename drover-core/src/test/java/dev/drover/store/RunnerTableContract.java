@@ -195,8 +195,8 @@ interface RunnerTableContract {
   @Test
   default void aDeadRunnersLeasesAreRescuedAsFailedAttempts() {
     Store s = withTasks(3);
-    List<Claim> dead = s.taskClaim("work", "dead", NOW, Duration.ofMinutes(1), 2, PriorityShares.DEFAULT);
-    List<Claim> alive = s.taskClaim("work", "alive", NOW, Duration.ofMinutes(1), 1, PriorityShares.DEFAULT);
+    List<Claim> dead = s.taskClaim(LeaseContract.work(s), "dead", NOW, LeaseContract.LEASE, 2, PriorityShares.DEFAULT);
+    List<Claim> alive = s.taskClaim(LeaseContract.work(s), "alive", NOW, LeaseContract.LEASE, 1, PriorityShares.DEFAULT);
     List<Long> rescued = s.taskRescueOwner("dead", NOW.plusSeconds(1), true);
     assertThat(rescued).containsExactlyInAnyOrderElementsOf(dead.stream().map(c -> c.task().id()).toList());
     for (Claim c : dead) {
@@ -217,7 +217,7 @@ interface RunnerTableContract {
   @Test
   default void aKilledRunnersLeasesAreReleasedWithoutCharge() {
     Store s = withTasks(2);
-    List<Claim> claims = s.taskClaim("work", "killed", NOW, Duration.ofMinutes(1), 2, PriorityShares.DEFAULT);
+    List<Claim> claims = s.taskClaim(LeaseContract.work(s), "killed", NOW, LeaseContract.LEASE, 2, PriorityShares.DEFAULT);
     assertThat(s.taskRescueOwner("killed", NOW.plusSeconds(1), false)).hasSize(2);
     for (Claim c : claims) {
       Task t = s.taskGet(List.of(c.task().id())).get(0);

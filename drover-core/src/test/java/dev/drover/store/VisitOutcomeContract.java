@@ -38,7 +38,8 @@ interface VisitOutcomeContract extends FrontierContract {
   /** Creates a visit task of {@code url} due at NOW and claims it; returns the claim. */
   private Claim claimVisit(String type, Map<String, ?> kwargs, Instant at) {
     store().taskCreate(List.of(NewTask.oneshot(type, TaskArguments.of(null, kwargs)).withNextRun(at)), at);
-    List<Claim> claims = store().taskClaim(type, "runner", at, VISIT_LEASE, 1, PriorityShares.DEFAULT);
+    TaskType taskType = store().taskTypeGet(type).orElseThrow();
+    List<Claim> claims = store().taskClaim(taskType, "runner", at, VISIT_LEASE, 1, PriorityShares.DEFAULT);
     assertThat(claims).hasSize(1);
     return claims.get(0);
   }

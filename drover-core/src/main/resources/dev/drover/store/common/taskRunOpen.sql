@@ -1,4 +1,7 @@
--- The run of a claim; its backend id is the task id and attempt, unique by construction.
+-- The runs of one claim, one per claimed task and all in one statement: started now, each with
+-- the task's attempt, its backend id the task id and attempt (unique by construction).
 INSERT INTO task_run (task, backend_id, scheduled, started, metadata, status, owner, attempt)
-VALUES (:task, :backend_id, :now, :now, :metadata, 'started', :owner, :attempt)
+SELECT id, id || '.' || attempt, :now, :now, :metadata, 'started', owner, attempt
+FROM task
+WHERE id IN (<ids>)
 RETURNING *

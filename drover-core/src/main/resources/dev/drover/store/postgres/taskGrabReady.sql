@@ -9,7 +9,7 @@ WITH ready AS MATERIALIZED (
   WHERE type = :type
     AND status = 'next_run_not_scheduled'
     AND next_run <= :now
-    AND priority IS NOT DISTINCT FROM :priority
+    AND COALESCE(priority, 'none') = COALESCE(:priority, 'none')
   ORDER BY next_run, id
   LIMIT :limit
   FOR UPDATE SKIP LOCKED

@@ -8,7 +8,7 @@ WHERE id IN (SELECT id
              WHERE type = :type
                AND status = 'next_run_not_scheduled'
                AND next_run <= :now
-               AND priority IS NOT DISTINCT FROM :priority
+               AND COALESCE(priority, 'none') = COALESCE(:priority, 'none')
              ORDER BY next_run, id
              LIMIT :limit)
 RETURNING *

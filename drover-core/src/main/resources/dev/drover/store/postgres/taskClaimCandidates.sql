@@ -1,0 +1,37 @@
+-- The candidates of a claim: the oldest due tasks of one type at each priority level ('none' for
+-- tasks without one), up to :limit per level. The caller splits its budget between the levels by
+-- the priority shares and claims its choice with taskClaim, so a claim costs two round trips
+-- however many levels there are; each level is one walk down task_claim_by_type_priority.
+-- SKIP LOCKED lets concurrent claimers take disjoint rows without waiting; the rows stay locked
+-- until commit, so the chosen ones are still due when taskClaim writes them, and the others are
+-- merely skipped by other claimers meanwhile. Each level is a MATERIALIZED CTE, which runs exactly
+-- once (a locking clause is not allowed directly in a UNION).
+WITH high AS MATERIALIZED (
+  SELECT id, next_run FROM task
+  WHERE type = :type AND status = 'next_run_not_scheduled' AND next_run <= :now
+    AND COALESCE(priority, 'none') = 'high'
+  ORDER BY next_run, id LIMIT :limit
+  FOR UPDATE SKIP LOCKED
+), normal AS MATERIALIZED (
+  SELECT id, next_run FROM task
+  WHERE type = :type AND status = 'next_run_not_scheduled' AND next_run <= :now
+    AND COALESCE(priority, 'none') = 'normal'
+  ORDER BY next_run, id LIMIT :limit
+  FOR UPDATE SKIP LOCKED
+), low AS MATERIALIZED (
+  SELECT id, next_run FROM task
+  WHERE type = :type AND status = 'next_run_not_scheduled' AND next_run <= :now
+    AND COALESCE(priority, 'none') = 'low'
+  ORDER BY next_run, id LIMIT :limit
+  FOR UPDATE SKIP LOCKED
+), unprioritized AS MATERIALIZED (
+  SELECT id, next_run FROM task
+  WHERE type = :type AND status = 'next_run_not_scheduled' AND next_run <= :now
+    AND COALESCE(priority, 'none') = 'none'
+  ORDER BY next_run, id LIMIT :limit
+  FOR UPDATE SKIP LOCKED
+)
+SELECT id, next_run, 'high' AS level FROM high
+UNION ALL SELECT id, next_run, 'normal' FROM normal
+UNION ALL SELECT id, next_run, 'low' FROM low
+UNION ALL SELECT id, next_run, 'none' FROM unprioritized
