@@ -41,6 +41,7 @@ public final class Bench implements Callable<Integer> {
     SYSTEMS.put("drover", () -> new DroverSystem("drover"));
     WORKLOADS.put(Pickup.NAME, new Pickup());
     WORKLOADS.put(Burndown.NAME, new Burndown());
+    WORKLOADS.put(Frontier.NAME, new Frontier());
   }
 
   @Spec
@@ -58,7 +59,7 @@ public final class Bench implements Callable<Integer> {
   List<String> dbs;
 
   @Option(names = "--workloads", split = ",", paramLabel = "NAME", defaultValue = "pickup,burndown",
-      description = "Workloads: pickup, burndown. Default: ${DEFAULT-VALUE}.")
+      description = "Workloads: pickup, burndown, frontier. Default: ${DEFAULT-VALUE}.")
   List<String> workloads;
 
   @Option(names = "--samples", paramLabel = "N", description = "Pickup samples per system and database "
@@ -67,6 +68,14 @@ public final class Bench implements Callable<Integer> {
 
   @Option(names = "--tasks", paramLabel = "N", description = "Burn-down tasks (default 100000, smoke 1000).")
   Integer tasks;
+
+  @Option(names = "--origins", paramLabel = "N",
+      description = "Listed origins of the frontier workload (default 1000000, smoke 5000).")
+  Integer origins;
+
+  @Option(names = "--grabs", paramLabel = "N",
+      description = "Timed grabs per policy of the frontier workload (default 20, smoke 3).")
+  Integer grabs;
 
   @Option(names = "--workers", paramLabel = "N", defaultValue = "8",
       description = "Worker threads of each system. Default: ${DEFAULT-VALUE}.")
@@ -121,7 +130,9 @@ public final class Bench implements Callable<Integer> {
     Settings settings = new Settings(positive("--workers", workers), pollInterval,
         positive("--samples", samples != null ? samples : smoke ? 5 : 200),
         positive("--tasks", tasks != null ? tasks : smoke ? 1000 : 100_000),
-        smoke ? 1 : 5, timeout);
+        smoke ? 1 : 5, timeout,
+        positive("--origins", origins != null ? origins : smoke ? 5000 : 1_000_000),
+        positive("--grabs", grabs != null ? grabs : smoke ? 3 : 20));
 
     Instant startedAt = Instant.now();
     String loadBefore = Machine.loadAverage();
@@ -137,7 +148,7 @@ public final class Bench implements Callable<Integer> {
           for (String name : systemNames) {
             // A new instance per run; one that is never opened holds nothing to close.
             SystemUnderTest system = SYSTEMS.get(name).get();
-            if (system.supports(kind) && system.supports(workload.name())) {
+            if (system.supports(kind) && system.supports(workload.name()) && workload.supports(system)) {
               results.add(runOne(system, kind, workload, databases, settings));
             }
           }

@@ -43,6 +43,8 @@ record Report(Instant startedAt, String command, boolean smoke, Settings setting
     s.put("warmup", settings.warmup());
     s.put("burndown_tasks", settings.burndownTasks());
     s.put("timeout_s", settings.timeout().toSeconds());
+    s.put("frontier_origins", settings.origins());
+    s.put("frontier_grabs_per_policy", settings.grabs());
     root.put("settings", s);
     root.put("results", results);
     return mapper.writeValueAsString(root) + "\n";

@@ -36,6 +36,11 @@ interface Workload {
 
   Plot plot();
 
+  /** Whether this workload can drive {@code system} (the frontier workload is Drover's alone). */
+  default boolean supports(SystemUnderTest system) {
+    return true;
+  }
+
   /** Runs on {@code system}, which is new and not yet opened, on the empty database {@code db}. */
   Measurement run(SystemUnderTest system, BenchDb db, Settings settings) throws Exception;
 
