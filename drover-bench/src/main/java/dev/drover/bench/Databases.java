@@ -87,11 +87,14 @@ final class Databases implements AutoCloseable {
 
   private EmbeddedPostgres postgres() throws IOException {
     if (postgres == null) {
-      postgres = EmbeddedPostgres.builder()
+      EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
           // zonky turns synchronous_commit off by default; PostgreSQL's own default is on, and that
           // is what a deployment runs with, so every commit here waits for its WAL flush too.
-          .setServerConfig("synchronous_commit", "on")
-          .start();
+          .setServerConfig("synchronous_commit", "on");
+      if (SqlProfile.ENABLED) {
+        builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
+      }
+      postgres = builder.start();
     }
     return postgres;
   }

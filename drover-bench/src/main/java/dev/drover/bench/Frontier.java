@@ -86,14 +86,17 @@ final class Frontier implements Workload {
     Map<String, Object> raw = new LinkedHashMap<>();
     figures.put("origins", n);
 
+    SqlProfile.reset(db.jdbcUrl());
     long start = System.nanoTime();
     record(frontier, listers, 0, n, now);
     double recordSeconds = seconds(start);
+    profile(raw, "record", db);
     figures.put("record_per_s", n / recordSeconds);
 
     start = System.nanoTime();
     int withStats = loadStats(frontier, n, now);
     double statsSeconds = seconds(start);
+    profile(raw, "stats", db);
     figures.put("stats_per_s", withStats / statsSeconds);
 
     // A lister listing again what it listed before: every row takes the update path.
@@ -101,6 +104,10 @@ final class Frontier implements Workload {
     start = System.nanoTime();
     record(frontier, listers, 0, relisted, now.plusSeconds(60));
     double rerecordSeconds = seconds(start);
+    profile(raw, "rerecord", db);
+    // The first lister finished a listing: first_visits_after_listing has its origins to hand out.
+    listers.set(0, frontier.listerUpdate(listers.get(0).withLastListingFinishedAt(now.plusSeconds(60)),
+        now.plusSeconds(60)));
     figures.put("rerecord_per_s", relisted / rerecordSeconds);
     raw.put("record_seconds", recordSeconds);
     raw.put("stats_seconds", statsSeconds);
@@ -140,6 +147,7 @@ final class Frontier implements Workload {
       worstP99 = Math.max(worstP99, p99);
       raw.put(policy.dbName() + "_latencies_ms", latencies);
       raw.put(policy.dbName() + "_returned", returned);
+      profile(raw, policy.dbName(), db);
     }
     figures.put("grab_worst_p50_ms", worstP50);
     figures.put("grab_worst_p99_ms", worstP99);
@@ -210,6 +218,14 @@ final class Frontier implements Workload {
       s = s.withLastVisit(visited, LastVisitStatus.FAILED);
     }
     return s.withQueue(i % 3 == 0 ? null : (long) (i % 86_400) * 100, 4);
+  }
+
+  /** With SQL profiling on: the phase's slowest statements into the raw results, and a reset. */
+  private static void profile(Map<String, Object> raw, String phase, BenchDb db) throws Exception {
+    if (SqlProfile.ENABLED && db.jdbcUrl() != null) {
+      raw.put("sql_profile_" + phase, SqlProfile.top(db.jdbcUrl()));
+      SqlProfile.reset(db.jdbcUrl());
+    }
   }
 
   private static double seconds(long startNanos) {
