@@ -48,6 +48,7 @@ public final class Bench implements Callable<Integer> {
     WORKLOADS.put(Sustained.NAME, new Sustained());
     WORKLOADS.put(Scaling.NAME, new Scaling());
     WORKLOADS.put(DbCost.NAME, new DbCost());
+    WORKLOADS.put(Frontier.NAME, new Frontier());
   }
 
   @Spec
@@ -66,7 +67,8 @@ public final class Bench implements Callable<Integer> {
 
   @Option(names = "--workloads", split = ",", paramLabel = "NAME",
       defaultValue = "pickup,burndown,sustained,scaling,dbcost",
-      description = "Workloads: pickup, burndown, sustained, scaling, dbcost. Default: ${DEFAULT-VALUE}.")
+      description = "Workloads: pickup, burndown, sustained, scaling, dbcost, frontier (Drover only,"
+          + " not run by default). Default: ${DEFAULT-VALUE}.")
   List<String> workloads;
 
   @Option(names = "--samples", paramLabel = "N", description = "Pickup samples per system and database "
@@ -95,6 +97,14 @@ public final class Bench implements Callable<Integer> {
   @Option(names = "--cost-tasks", paramLabel = "N",
       description = "Database cost: tasks burnt down on PostgreSQL (default 10000, smoke 100).")
   Integer costTasks;
+
+  @Option(names = "--origins", paramLabel = "N",
+      description = "Listed origins of the frontier workload (default 1000000, smoke 5000).")
+  Integer origins;
+
+  @Option(names = "--grabs", paramLabel = "N",
+      description = "Timed grabs per policy of the frontier workload (default 20, smoke 3).")
+  Integer grabs;
 
   @Option(names = "--workers", paramLabel = "N", defaultValue = "8",
       description = "Worker threads of each system. Default: ${DEFAULT-VALUE}.")
@@ -155,7 +165,9 @@ public final class Bench implements Callable<Integer> {
             (scaleSizes != null ? scaleSizes : smoke ? List.of(100, 200) : List.of(10_000, 100_000, 1_000_000))
                 .stream().map(n -> positive("--scale-sizes", n)).toList(),
             scaleCap != null ? scaleCap : smoke ? Duration.ofSeconds(30) : Duration.ofMinutes(5),
-            positive("--cost-tasks", costTasks != null ? costTasks : smoke ? 100 : 10_000)));
+            positive("--cost-tasks", costTasks != null ? costTasks : smoke ? 100 : 10_000)),
+        positive("--origins", origins != null ? origins : smoke ? 5000 : 1_000_000),
+        positive("--grabs", grabs != null ? grabs : smoke ? 3 : 20));
 
     Instant startedAt = Instant.now();
     String loadBefore = Machine.loadAverage();
@@ -171,7 +183,8 @@ public final class Bench implements Callable<Integer> {
           for (String name : systemNames) {
             // A new instance per run; one that is never opened holds nothing to close.
             SystemUnderTest system = SYSTEMS.get(name).get();
-            if (system.supports(kind) && system.supports(workload.name()) && workload.supports(kind)) {
+            if (system.supports(kind) && system.supports(workload.name()) && workload.supports(kind)
+                && workload.supports(system)) {
               results.add(runOne(system, kind, workload, databases, settings));
             }
           }

@@ -104,11 +104,19 @@ final class Databases implements AutoCloseable {
 
   private EmbeddedPostgres postgres() throws IOException {
     if (postgres == null) {
-      postgres = EmbeddedPostgres.builder()
+      EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
           // zonky turns synchronous_commit off by default; PostgreSQL's own default is on, and that
           // is what a deployment runs with, so every commit here waits for its WAL flush too.
           .setServerConfig("synchronous_commit", "on")
-          .start();
+          // PostgreSQL's defaults (128 MB of buffers, a checkpoint every 1 GB of WAL) suit a laptop;
+          // a deployment sizes them to its data, and the frontier workload's million origins
+          // need more buffers than 128 MB to stay in memory.
+          .setServerConfig("shared_buffers", "1GB")
+          .setServerConfig("max_wal_size", "4GB");
+      if (SqlProfile.ENABLED) {
+        builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
+      }
+      postgres = builder.start();
     }
     return postgres;
   }

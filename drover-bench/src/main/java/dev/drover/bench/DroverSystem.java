@@ -12,6 +12,7 @@ import dev.drover.model.StatusCount;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
+import dev.drover.store.FrontierStore;
 import dev.drover.store.StoreLocation;
 import java.time.Clock;
 import java.time.Duration;
@@ -80,6 +81,11 @@ final class DroverSystem implements SystemUnderTest {
         (type, arguments, runDir, env) -> {
           throw new IllegalStateException("drover-bench has no command task types");
         });
+  }
+
+  /** The crawl frontier of the opened store, for the frontier workload. */
+  FrontierStore frontier() {
+    return drover.store().frontier();
   }
 
   @Override

@@ -48,6 +48,8 @@ record Report(Instant startedAt, String command, boolean smoke, Settings setting
     s.put("scale_sizes", settings.load().scaleSizes());
     s.put("scale_cap_s", settings.load().scaleCap().toSeconds());
     s.put("cost_tasks", settings.load().costTasks());
+    s.put("frontier_origins", settings.origins());
+    s.put("frontier_grabs_per_policy", settings.grabs());
     root.put("settings", s);
     root.put("results", results);
     return mapper.writeValueAsString(root) + "\n";

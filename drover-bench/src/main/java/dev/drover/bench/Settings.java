@@ -13,9 +13,11 @@ import java.util.List;
  * @param warmup pickup samples taken and thrown away first (connections, JIT)
  * @param timeout longest wait for any one thing (a pickup, a burn-down) before the run fails
  * @param load the sizes of the sustained, scaling and database-cost workloads
+ * @param origins listed origins the frontier workload loads
+ * @param grabs timed grabs per policy of the frontier workload
  */
 record Settings(int workers, Duration pollInterval, int samples, int burndownTasks, int warmup, Duration timeout,
-    Load load) {
+    Load load, int origins, int grabs) {
   /**
    * @param rate tasks enqueued per second by the sustained workload
    * @param sustainFor how long the sustained workload enqueues

@@ -53,6 +53,11 @@ interface Workload {
 
   Plot plot();
 
+  /** Whether this workload can drive {@code system} (the frontier workload is Drover's alone). */
+  default boolean supports(SystemUnderTest system) {
+    return true;
+  }
+
   /** The plot panels for this run's settings. */
   default List<Plot> plots(Settings settings) {
     return List.of(plot());
@@ -63,6 +68,7 @@ interface Workload {
     return List.of();
   }
 
+  /** Whether this workload runs on {@code kind} (the database-cost workload reads PostgreSQL's statistics). */
   default boolean supports(Databases.Kind kind) {
     return true;
   }

@@ -1,24 +1,28 @@
 package dev.drover.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.drover.bench.Databases.Kind;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The bench in smoke mode, as CI runs it: every system on each of its databases gives a figure for
  * every workload, and the three output files are written. No timing is asserted; the figures of a
- * smoke run mean little. graphile-worker needs Node.js and npm on the PATH (.ci/run installs them).
+ * smoke run mean little. graphile-worker has a test of its own because it needs Node.js and npm on
+ * the PATH: .ci/run installs them, and on a machine without them that test is reported skipped.
  */
 class BenchSmokeTest {
   private static final int SAMPLES = 1;
@@ -26,11 +30,38 @@ class BenchSmokeTest {
 
   @Test
   void smokeRunWritesAFigurePerSystemDatabaseAndWorkload(@TempDir Path out) throws Exception {
+    List<String> systems = Bench.SYSTEMS.keySet().stream()
+        .filter(name -> !name.equals(GraphileWorkerSystem.NAME)).toList();
+    assertThat(smokeRun(out, systems)).contains("quartz/postgres/burndown", "db-scheduler/sqlite/scaling",
+        "jobrunr/sqlite/sustained", "drover/postgres/dbcost").doesNotContain("quartz/sqlite/pickup");
+    String md = Files.readString(out.resolve(Report.MARKDOWN));
+    assertThat(md).contains("## pickup", "## burndown", "## sustained", "## scaling", "## dbcost",
+        "| drover | postgres |", "| drover | sqlite |", "| quartz | postgres |",
+        "Drover's advantage over each peer", "## Configuration", "acquireTriggersWithinLock")
+        .doesNotContain("failed");
+    String svg = Files.readString(out.resolve(Report.SVG));
+    assertThat(svg).startsWith("<svg").contains("drover · postgres", "quartz · postgres").endsWith("</svg>\n");
+  }
+
+  @Test
+  void graphileWorkerSmokeRunNextToDrover(@TempDir Path out) throws Exception {
+    assumeTrue(onPath("node") && onPath("npm"), "graphile-worker needs node and npm on the PATH");
+    smokeRun(out, List.of("drover", GraphileWorkerSystem.NAME));
+    assertThat(Files.readString(out.resolve(Report.MARKDOWN)))
+        .contains("| graphile-worker | postgres |").doesNotContain("failed");
+  }
+
+  /**
+   * Runs the default workloads on {@code systems}, checks every figure they should give, and
+   * returns the system/db/workload keys it ran.
+   */
+  private static List<String> smokeRun(Path out, List<String> systems) throws Exception {
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
     int code = Bench.commandLine(new PrintStream(progress, true, StandardCharsets.UTF_8)).execute(
         "--smoke", "--samples", Integer.toString(SAMPLES), "--tasks", Integer.toString(TASKS),
         // Only to keep CI short: the poll-only variant waits up to one poll interval per sample.
         "--poll-interval", "250ms",
+        "--systems", String.join(",", systems),
         "--out", out.toString());
     String log = progress.toString(StandardCharsets.UTF_8);
     assertThat(code).as(log).isZero();
@@ -73,26 +104,53 @@ class BenchSmokeTest {
       }
     }
     List<String> expected = new ArrayList<>();
-    for (String system : Bench.SYSTEMS.keySet()) {
+    for (String system : systems) {
       SystemUnderTest s = Bench.SYSTEMS.get(system).get();
       for (Kind kind : Kind.values()) {
         for (Workload w : Bench.WORKLOADS.values()) {
-          if (s.supports(kind) && w.supports(kind)) {
+          if (!w.name().equals(Frontier.NAME) && s.supports(kind) && w.supports(kind)) {
             expected.add(system + "/" + kind.label() + "/" + w.name());
           }
         }
       }
     }
-    assertThat(expected).contains("quartz/postgres/burndown", "graphile-worker/postgres/dbcost",
-        "db-scheduler/sqlite/scaling", "jobrunr/sqlite/sustained").doesNotContain("quartz/sqlite/pickup");
     assertThat(seen).containsExactlyInAnyOrderElementsOf(expected);
+    return seen;
+  }
 
-    String md = Files.readString(out.resolve(Report.MARKDOWN));
-    assertThat(md).contains("## pickup", "## burndown", "## sustained", "## scaling", "## dbcost",
-        "| drover | postgres |", "| drover | sqlite |", "| graphile-worker | postgres |",
-        "Drover's advantage over each peer", "## Configuration", "acquireTriggersWithinLock")
-        .doesNotContain("failed");
-    String svg = Files.readString(out.resolve(Report.SVG));
-    assertThat(svg).startsWith("<svg").contains("drover · postgres", "quartz · postgres").endsWith("</svg>\n");
+  private static boolean onPath(String command) {
+    return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+        .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, command)));
+  }
+
+  @Test
+  void frontierSmokeRunGivesRecordThroughputAndAGrabLatencyPerPolicy(@TempDir Path out) throws Exception {
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    int code = Bench.commandLine(new PrintStream(progress, true, StandardCharsets.UTF_8)).execute(
+        "--smoke", "--workloads", Frontier.NAME, "--origins", "10000", "--grabs", "2", "--out", out.toString());
+    String log = progress.toString(StandardCharsets.UTF_8);
+    assertThat(code).as(log).isZero();
+
+    JsonNode results = new ObjectMapper().readTree(out.resolve(Report.JSON).toFile()).get("results");
+    List<String> seen = new ArrayList<>();
+    for (JsonNode r : results) {
+      String key = r.get("system").asText() + "/" + r.get("db").asText() + "/" + r.get("workload").asText();
+      seen.add(key);
+      assertThat(r.get("error").isNull()).as(key + ": " + r.get("error")).isTrue();
+      JsonNode figures = r.get("figures");
+      assertThat(figures.get("origins").asInt()).as(key).isEqualTo(10000);
+      assertThat(figures.get("record_per_s").asDouble()).as(key).isPositive();
+      assertThat(figures.get("stats_per_s").asDouble()).as(key).isPositive();
+      for (String policy : List.of("oldest_scheduled_first", "stop_after_success", "never_visited_oldest_update_first",
+          "already_visited_order_by_lag", "origins_without_last_update", "first_visits_after_listing")) {
+        assertThat(figures.get(policy + "_p50_ms").asDouble()).as(key + " " + policy).isPositive();
+        assertThat(r.get("raw").get(policy + "_latencies_ms")).as(key + " " + policy).hasSize(2);
+      }
+      // The grabs are real: they hand origins out (a small frontier runs dry after a few rounds).
+      assertThat(r.get("raw").get("oldest_scheduled_first_returned").get(0).asInt()).as(key).isPositive();
+    }
+    assertThat(seen).containsExactlyInAnyOrder("drover/sqlite/frontier", "drover/postgres/frontier");
+    assertThat(Files.readString(out.resolve(Report.MARKDOWN))).contains("## frontier", "| drover | postgres |");
+    assertThat(Files.readString(out.resolve(Report.SVG))).contains("drover · sqlite");
   }
 }

@@ -44,8 +44,8 @@ final class JdbiFrontierStore implements FrontierStore {
     this.sql = sql;
     this.rows = new FrontierRows(dialect);
     this.locks = new VisitTypeLocks(dialect, sql);
-    this.stats = new VisitStatsWrites(sql, rows);
-    this.origins = new OriginRecords(jdbi, sql, rows, stats, locks);
+    this.stats = new VisitStatsWrites(dialect, sql, rows);
+    this.origins = new OriginRecords(jdbi, dialect, sql, rows, locks);
     this.grab = new VisitGrab(jdbi, dialect, sql, rows, locks);
     this.ingest = new VisitIngest(jdbi, sql, stats, locks);
   }

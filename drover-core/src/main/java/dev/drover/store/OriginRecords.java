@@ -17,19 +17,23 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
-/** Recording what listers list, and reading it back page by page. */
+/**
+ * Recording what listers list, and reading it back page by page. A batch is recorded in one
+ * statement on PostgreSQL, where every statement is a round trip, and by a prepared statement per
+ * origin on SQLite, which runs in process.
+ */
 final class OriginRecords {
   private final Jdbi jdbi;
+  private final Dialect dialect;
   private final SqlFiles sql;
   private final FrontierRows rows;
-  private final VisitStatsWrites stats;
   private final VisitTypeLocks locks;
 
-  OriginRecords(Jdbi jdbi, SqlFiles sql, FrontierRows rows, VisitStatsWrites stats, VisitTypeLocks locks) {
+  OriginRecords(Jdbi jdbi, Dialect dialect, SqlFiles sql, FrontierRows rows, VisitTypeLocks locks) {
     this.jdbi = jdbi;
+    this.dialect = dialect;
     this.sql = sql;
     this.rows = rows;
-    this.stats = stats;
     this.locks = locks;
   }
 
@@ -49,24 +53,45 @@ final class OriginRecords {
     return jdbi.inTransaction(h -> {
       locks.lock(h, distinct.keySet().stream().map(Key::visitType).toList());
       checkListersExist(h, distinct.values());
-      PreparedBatch batch = h.prepareBatch(sql.get("originUpsert"));
-      for (ListedOrigin o : distinct.values()) {
-        batch.bind("lister_id", FrontierRows.text(o.listerId()))
-            .bind("url", o.url())
-            .bind("visit_type", o.visitType())
-            .bind("extra_loader_arguments", Json.canonical(o.extraLoaderArguments()))
-            .bind("enabled", o.enabled())
-            .bind("now", now)
-            .bindByType("last_update", o.lastUpdate(), Instant.class)
-            .bindByType("is_fork", o.isFork(), Boolean.class)
-            .bind("forked_from_url", o.forkedFromUrl())
-            .add();
-      }
-      batch.execute();
-      // An origin new to this lister may already have visit stats (another lister's, or results).
-      stats.refreshMirror(h, distinct.values().stream().map(ListedOrigin::key).toList());
-      return readBack(h, distinct);
+      return dialect == Dialect.POSTGRESQL ? upsertAll(h, distinct, now) : upsertEach(h, distinct, now);
     });
+  }
+
+  private List<ListedOrigin> upsertAll(Handle h, Map<Key, ListedOrigin> distinct, Instant now) {
+    List<ListedOrigin> in = List.copyOf(distinct.values());
+    Map<Key, ListedOrigin> stored = new LinkedHashMap<>();
+    h.createQuery(sql.get("originRecordBatch"))
+        .bindArray("lister_ids", String.class, in.stream().map(o -> FrontierRows.text(o.listerId())).toList())
+        .bindArray("urls", String.class, in.stream().map(ListedOrigin::url).toList())
+        .bindArray("visit_types", String.class, in.stream().map(ListedOrigin::visitType).toList())
+        .bindArray("extra_loader_arguments", String.class,
+            in.stream().map(o -> Json.canonical(o.extraLoaderArguments())).toList())
+        .bindArray("enabled", Boolean.class, in.stream().map(ListedOrigin::enabled).toList())
+        .bindArray("last_update_ms", Long.class,
+            in.stream().map(o -> o.lastUpdate() == null ? null : o.lastUpdate().toEpochMilli()).toList())
+        .bindArray("is_fork", Boolean.class, in.stream().map(ListedOrigin::isFork).toList())
+        .bindArray("forked_from_urls", String.class, in.stream().map(ListedOrigin::forkedFromUrl).toList())
+        .bind("now", now)
+        .map(rows.listedOrigin).forEach(o -> stored.put(Key.of(o), o));
+    return distinct.keySet().stream().map(stored::get).toList();
+  }
+
+  private List<ListedOrigin> upsertEach(Handle h, Map<Key, ListedOrigin> distinct, Instant now) {
+    PreparedBatch batch = h.prepareBatch(sql.get("originUpsert"));
+    for (ListedOrigin o : distinct.values()) {
+      batch.bind("lister_id", FrontierRows.text(o.listerId()))
+          .bind("url", o.url())
+          .bind("visit_type", o.visitType())
+          .bind("extra_loader_arguments", Json.canonical(o.extraLoaderArguments()))
+          .bind("enabled", o.enabled())
+          .bind("now", now)
+          .bindByType("last_update", o.lastUpdate(), Instant.class)
+          .bindByType("is_fork", o.isFork(), Boolean.class)
+          .bind("forked_from_url", o.forkedFromUrl())
+          .add();
+    }
+    batch.execute();
+    return readBack(h, distinct);
   }
 
   private void checkListersExist(Handle h, Iterable<ListedOrigin> origins) {

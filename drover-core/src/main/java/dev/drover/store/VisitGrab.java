@@ -75,10 +75,15 @@ final class VisitGrab {
    */
   private void markScheduled(Handle h, VisitRequest r, List<Grabbed> chosen, Instant now) {
     List<String> urls = chosen.stream().map(g -> g.origin().url()).distinct().toList();
-    for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
-      for (String query : List.of("visitStatsMarkScheduled", "originMirrorScheduled")) {
-        h.createUpdate(sql.get(query)).bind("visit_type", r.visitType()).bindList("urls", chunk).bind("now", now)
-            .execute();
+    if (dialect == Dialect.POSTGRESQL) {
+      h.createUpdate(sql.get("visitMarkScheduled")).bind("visit_type", r.visitType())
+          .bindArray("urls", String.class, urls).bind("now", now).execute();
+    } else {
+      for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
+        for (String query : List.of("visitStatsMarkScheduled", "originMirrorScheduled")) {
+          h.createUpdate(sql.get(query)).bind("visit_type", r.visitType()).bindList("urls", chunk).bind("now", now)
+              .execute();
+        }
       }
     }
     if (r.policy() == VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE) {

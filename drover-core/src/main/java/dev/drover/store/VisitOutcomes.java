@@ -55,7 +55,7 @@ final class VisitOutcomes {
 
   /** Visit outcomes over the same database and SQL files as the frontier store. */
   static VisitOutcomes create(Jdbi jdbi, Dialect dialect, SqlFiles sql) {
-    VisitStatsWrites stats = new VisitStatsWrites(sql, new FrontierRows(dialect));
+    VisitStatsWrites stats = new VisitStatsWrites(dialect, sql, new FrontierRows(dialect));
     VisitTypeLocks locks = new VisitTypeLocks(dialect, sql);
     return new VisitOutcomes(new VisitIngest(jdbi, sql, stats, locks), stats, locks);
   }

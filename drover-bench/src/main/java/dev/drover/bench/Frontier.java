@@ -1,0 +1,245 @@
+package dev.drover.bench;
+
+import dev.drover.bench.Databases.BenchDb;
+import dev.drover.frontier.LastVisitStatus;
+import dev.drover.frontier.ListedOrigin;
+import dev.drover.frontier.Lister;
+import dev.drover.frontier.OriginVisitStats;
+import dev.drover.frontier.VisitPolicy;
+import dev.drover.frontier.VisitRequest;
+import dev.drover.store.FrontierStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The crawl frontier at scale: N listed origins recorded through {@link FrontierStore#originRecord}
+ * in lister-sized batches, then visit stats for most of them through {@link
+ * FrontierStore#visitStatsUpsert}, then a re-listing of a part of them (the update path), and
+ * then grab next visits of {@value #GRAB_COUNT} origins, timed per policy. Grabs are real (not dry
+ * runs): each records its origins as scheduled, so the next one of that policy moves on.
+ *
+ * <p>The origins mimic a forge crawl: four listers, one visit type, a fifth without forge update
+ * time, half visited successfully, some failed, some scheduled recently (in cooldown) and some
+ * never scheduled; see {@link #stats}.
+ */
+final class Frontier implements Workload {
+  static final String NAME = "frontier";
+  static final int GRAB_COUNT = 1000;
+  /** Origins per originRecord call: a few lister pages. */
+  static final int RECORD_BATCH = 1000;
+  /** Stats per visitStatsUpsert call. */
+  static final int STATS_BATCH = 1000;
+  private static final int LISTERS = 4;
+  private static final int GRAB_WARMUP = 2;
+  private static final String VISIT_TYPE = "git";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String title() {
+    return "crawl frontier: record throughput and grab_next_visits(count = " + GRAB_COUNT + ") latency per policy";
+  }
+
+  @Override
+  public boolean supports(SystemUnderTest system) {
+    return system instanceof DroverSystem;
+  }
+
+  @Override
+  public List<Column> columns() {
+    List<Column> columns = new ArrayList<>(List.of(new Column("origins", "origins"),
+        new Column("record_per_s", "record/s"), new Column("rerecord_per_s", "re-record/s"),
+        new Column("stats_per_s", "stats/s")));
+    for (VisitPolicy p : VisitPolicy.values()) {
+      columns.add(new Column(p.dbName() + "_p50_ms", p.dbName() + " p50 ms"));
+      columns.add(new Column(p.dbName() + "_p99_ms", "p99 ms"));
+    }
+    return columns;
+  }
+
+  @Override
+  public Plot plot() {
+    return new Plot("Frontier grab of " + GRAB_COUNT + ", slowest policy, ms (bar p50, whisker p99)",
+        "grab_worst_p50_ms", "grab_worst_p99_ms", false);
+  }
+
+  @Override
+  public Measurement run(SystemUnderTest system, BenchDb db, Settings settings) throws Exception {
+    system.open(db, settings, seq -> {});
+    FrontierStore frontier = ((DroverSystem) system).frontier();
+    int n = settings.origins();
+    Instant now = Instant.now();
+    List<Lister> listers = new ArrayList<>();
+    for (int i = 0; i < LISTERS; i++) {
+      listers.add(frontier.listerGetOrCreate("bench-forge-" + i, "", null, now));
+    }
+    Map<String, Number> figures = new LinkedHashMap<>();
+    Map<String, Object> raw = new LinkedHashMap<>();
+    figures.put("origins", n);
+
+    SqlProfile.reset(db.jdbcUrl());
+    long start = System.nanoTime();
+    record(frontier, listers, 0, n, now, now);
+    double recordSeconds = seconds(start);
+    profile(raw, "record", db);
+    figures.put("record_per_s", n / recordSeconds);
+
+    start = System.nanoTime();
+    int withStats = loadStats(frontier, n, now);
+    double statsSeconds = seconds(start);
+    profile(raw, "stats", db);
+    figures.put("stats_per_s", withStats / statsSeconds);
+
+    // A lister listing again what it listed before, unchanged on the forge: every row takes the
+    // update path.
+    int relisted = Math.max(1, n / 10);
+    start = System.nanoTime();
+    record(frontier, listers, 0, relisted, now, now.plusSeconds(60));
+    double rerecordSeconds = seconds(start);
+    profile(raw, "rerecord", db);
+    // The first lister finished a listing: first_visits_after_listing has its origins to hand out.
+    listers.set(0, frontier.listerUpdate(listers.get(0).withLastListingFinishedAt(now.plusSeconds(60)),
+        now.plusSeconds(60)));
+    figures.put("rerecord_per_s", relisted / rerecordSeconds);
+    raw.put("record_seconds", recordSeconds);
+    raw.put("stats_seconds", statsSeconds);
+    raw.put("origins_with_stats", withStats);
+    raw.put("rerecorded", relisted);
+    raw.put("rerecord_seconds", rerecordSeconds);
+    raw.put("record_batch", RECORD_BATCH);
+    raw.put("stats_batch", STATS_BATCH);
+
+    // The policies take turns, as the visit scheduler's weighted rounds do, so that no policy
+    // finds the origins it would choose all taken by another that ran before it.
+    VisitPolicy[] policies = VisitPolicy.values();
+    double[][] latencies = new double[policies.length][settings.grabs()];
+    int[][] returned = new int[policies.length][settings.grabs()];
+    Instant grabAt = now.plusSeconds(120);
+    for (int round = 0; round < GRAB_WARMUP + settings.grabs(); round++) {
+      for (int p = 0; p < policies.length; p++) {
+        VisitRequest.Builder request = VisitRequest.builder(VISIT_TYPE, GRAB_COUNT, policies[p]);
+        if (policies[p] == VisitPolicy.FIRST_VISITS_AFTER_LISTING) {
+          request.lister(listers.get(0).id());
+        }
+        grabAt = grabAt.plusSeconds(1);
+        long t = System.nanoTime();
+        int got = frontier.originGrabNextVisits(request.build(), grabAt).size();
+        double ms = (System.nanoTime() - t) / 1e6;
+        if (round >= GRAB_WARMUP) {
+          latencies[p][round - GRAB_WARMUP] = ms;
+          returned[p][round - GRAB_WARMUP] = got;
+        }
+      }
+    }
+    profile(raw, "grabs", db);
+    double worstP50 = 0;
+    double worstP99 = 0;
+    for (int p = 0; p < policies.length; p++) {
+      double[] sorted = latencies[p].clone();
+      Arrays.sort(sorted);
+      double p50 = Pickup.percentile(sorted, 50);
+      double p99 = Pickup.percentile(sorted, 99);
+      String policy = policies[p].dbName();
+      figures.put(policy + "_p50_ms", p50);
+      figures.put(policy + "_p99_ms", p99);
+      worstP50 = Math.max(worstP50, p50);
+      worstP99 = Math.max(worstP99, p99);
+      raw.put(policy + "_latencies_ms", latencies[p]);
+      raw.put(policy + "_returned", returned[p]);
+    }
+    figures.put("grab_worst_p50_ms", worstP50);
+    figures.put("grab_worst_p99_ms", worstP99);
+    return new Measurement(figures, raw);
+  }
+
+  /**
+   * Records origins {@code from .. to - 1} in batches, spread over the listers, at {@code now};
+   * their forge update times are relative to {@code forgeNow}.
+   */
+  private static void record(FrontierStore frontier, List<Lister> listers, int from, int to, Instant forgeNow,
+      Instant now) {
+    List<ListedOrigin> batch = new ArrayList<>(RECORD_BATCH);
+    for (int i = from; i < to; i++) {
+      batch.add(origin(listers.get(i % LISTERS), i, forgeNow));
+      if (batch.size() == RECORD_BATCH || i == to - 1) {
+        frontier.originRecord(batch, now);
+        batch.clear();
+      }
+    }
+  }
+
+  private static ListedOrigin origin(Lister lister, int i, Instant forgeNow) {
+    ListedOrigin o = ListedOrigin.of(lister.id(), url(i), VISIT_TYPE);
+    // A fifth of forges say nothing of when an origin last changed; the others, within a year.
+    return i % 5 == 1 ? o : o.withLastUpdate(forgeNow.minus(Duration.ofMinutes(i % 525_600)));
+  }
+
+  private static String url(int i) {
+    // Not in insertion order, as a real listing is not: spreads the url indexes' writes.
+    return String.format(Locale.ROOT, "https://forge-%d.example.org/%08x/repo-%d", i % 7, Integer.reverse(i), i);
+  }
+
+  /** Gives most origins visit stats; returns how many. */
+  private static int loadStats(FrontierStore frontier, int n, Instant now) {
+    List<OriginVisitStats> batch = new ArrayList<>(STATS_BATCH);
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      OriginVisitStats s = stats(i, now);
+      if (s != null) {
+        batch.add(s);
+        count++;
+      }
+      if (!batch.isEmpty() && (batch.size() == STATS_BATCH || i == n - 1)) {
+        frontier.visitStatsUpsert(batch);
+        batch.clear();
+      }
+    }
+    return count;
+  }
+
+  /**
+   * Origin {@code i}'s stats, or null for the tenth never scheduled: half visited successfully
+   * (about a third of those changed on the forge since), a tenth failed, a tenth scheduled within
+   * the last 12 hours (in cooldown), the rest scheduled 8 to 30 days ago.
+   */
+  static OriginVisitStats stats(int i, Instant now) {
+    int kind = i % 10;
+    if (kind == 9) {
+      return null;
+    }
+    OriginVisitStats s = OriginVisitStats.initial(url(i), VISIT_TYPE);
+    Instant scheduled = kind == 7 ? now.minus(Duration.ofMinutes(1 + i % 600))
+        : now.minus(Duration.ofDays(8)).minus(Duration.ofMinutes(i % 31_680));
+    s = s.withLastScheduled(scheduled);
+    Instant visited = scheduled.plus(Duration.ofMinutes(10 + i % 50));
+    if (i % 2 == 0) {
+      // Forge updates are up to a year old: a visit before some of them leaves a lag to catch up.
+      Instant at = i % 3 == 0 ? now.minus(Duration.ofDays(200 + i % 200)) : visited;
+      s = s.withLastVisit(at, LastVisitStatus.SUCCESSFUL).withLastSuccess(at, String.format(Locale.ROOT, "%040x", i));
+    } else if (kind == 3) {
+      s = s.withLastVisit(visited, LastVisitStatus.FAILED);
+    }
+    return s.withQueue(i % 3 == 0 ? null : (long) (i % 86_400) * 100, 4);
+  }
+
+  /** With SQL profiling on: the phase's slowest statements into the raw results, and a reset. */
+  private static void profile(Map<String, Object> raw, String phase, BenchDb db) throws Exception {
+    if (SqlProfile.ENABLED && db.jdbcUrl() != null) {
+      raw.put("sql_profile_" + phase, SqlProfile.top(db.jdbcUrl()));
+      SqlProfile.reset(db.jdbcUrl());
+    }
+  }
+
+  private static double seconds(long startNanos) {
+    return (System.nanoTime() - startNanos) / 1e9;
+  }
+}

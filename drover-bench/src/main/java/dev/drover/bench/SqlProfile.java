@@ -1,0 +1,61 @@
+package dev.drover.bench;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where PostgreSQL spent its time, for finding what limits a workload: with
+ * {@code -Ddrover.bench.pgStatStatements=true} the embedded PostgreSQL loads pg_stat_statements, and
+ * a workload can reset it before a phase and read the statements that took longest after it.
+ */
+final class SqlProfile {
+  static final boolean ENABLED = Boolean.getBoolean("drover.bench.pgStatStatements");
+  private static final int TOP = 8;
+
+  private SqlProfile() {}
+
+  static void reset(String jdbcUrl) throws SQLException {
+    if (!ENABLED || jdbcUrl == null) {
+      return;
+    }
+    try (Connection c = DriverManager.getConnection(jdbcUrl); Statement s = c.createStatement()) {
+      s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+      s.execute("SELECT pg_stat_statements_reset()");
+    }
+  }
+
+  /** The statements of this database that took longest since the last reset, longest first. */
+  static List<Map<String, Object>> top(String jdbcUrl) throws SQLException {
+    List<Map<String, Object>> top = new ArrayList<>();
+    if (!ENABLED || jdbcUrl == null) {
+      return top;
+    }
+    try (Connection c = DriverManager.getConnection(jdbcUrl); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT calls, total_exec_time, mean_exec_time, rows, "
+            + "shared_blks_hit + shared_blks_read AS blocks, wal_records, "
+            + "regexp_replace(query, '\\s+', ' ', 'g') AS query FROM pg_stat_statements "
+            + "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+            + "ORDER BY total_exec_time DESC LIMIT " + TOP)) {
+      while (rs.next()) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("calls", rs.getLong("calls"));
+        row.put("total_ms", Math.round(rs.getDouble("total_exec_time")));
+        row.put("mean_ms", rs.getDouble("mean_exec_time"));
+        row.put("rows", rs.getLong("rows"));
+        row.put("blocks", rs.getLong("blocks"));
+        row.put("wal_records", rs.getLong("wal_records"));
+        String q = rs.getString("query");
+        row.put("query", q.length() > 160 ? q.substring(0, 160) + "..." : q);
+        top.add(row);
+      }
+    }
+    return top;
+  }
+}

@@ -1,0 +1,47 @@
+-- Merges a batch of stats in one statement (the batch as parallel arrays, keys distinct; times in
+-- epoch milliseconds) and refreshes their mirror in listed_origin (see V006__frontier.sql): a NULL
+-- never erases a stored value; the offset and successive visits have no NULL, so they are always
+-- written. The SQLite version is visitStatsUpsert.sql plus originMirrorRefresh.sql.
+WITH given AS (
+  SELECT *
+  FROM unnest(:urls::text[], :visit_types::text[], :last_successful_ms::bigint[], :last_visit_ms::bigint[],
+              :last_visit_statuses::text[], :last_scheduled_ms::bigint[], :last_snapshots::text[],
+              :next_visit_queue_positions::bigint[], :next_position_offsets::integer[], :successive_visits::integer[])
+         AS g (url, visit_type, last_successful_ms, last_visit_ms, last_visit_status, last_scheduled_ms,
+               last_snapshot, next_visit_queue_position, next_position_offset, successive_visits)
+), written AS (
+  INSERT INTO origin_visit_stats AS s (url, visit_type, last_successful, last_visit, last_visit_status, last_scheduled,
+                                       last_snapshot, next_visit_queue_position, next_position_offset, successive_visits)
+  SELECT url, visit_type, to_timestamp(last_successful_ms / 1000.0), to_timestamp(last_visit_ms / 1000.0),
+         last_visit_status, to_timestamp(last_scheduled_ms / 1000.0), last_snapshot, next_visit_queue_position,
+         next_position_offset, successive_visits
+  FROM given
+  ON CONFLICT (url, visit_type) DO UPDATE
+  SET last_successful = COALESCE(excluded.last_successful, s.last_successful),
+      last_visit = COALESCE(excluded.last_visit, s.last_visit),
+      last_visit_status = COALESCE(excluded.last_visit_status, s.last_visit_status),
+      last_scheduled = COALESCE(excluded.last_scheduled, s.last_scheduled),
+      last_snapshot = COALESCE(excluded.last_snapshot, s.last_snapshot),
+      next_visit_queue_position = COALESCE(excluded.next_visit_queue_position, s.next_visit_queue_position),
+      next_position_offset = excluded.next_position_offset,
+      successive_visits = excluded.successive_visits
+  RETURNING s.*
+)
+-- The mirror of every listed_origin row of the written urls, whichever lister listed them; rows
+-- already equal are not rewritten. Served by listed_origin_by_url.
+UPDATE listed_origin AS lo
+SET last_scheduled = w.last_scheduled,
+    last_visit = w.last_visit,
+    last_visit_status = w.last_visit_status,
+    last_successful = w.last_successful,
+    last_snapshot = w.last_snapshot,
+    next_visit_queue_position = w.next_visit_queue_position
+FROM written AS w
+WHERE lo.url = w.url
+  AND lo.visit_type = w.visit_type
+  AND (lo.last_scheduled IS DISTINCT FROM w.last_scheduled
+    OR lo.last_visit IS DISTINCT FROM w.last_visit
+    OR lo.last_visit_status IS DISTINCT FROM w.last_visit_status
+    OR lo.last_successful IS DISTINCT FROM w.last_successful
+    OR lo.last_snapshot IS DISTINCT FROM w.last_snapshot
+    OR lo.next_visit_queue_position IS DISTINCT FROM w.next_visit_queue_position)
