@@ -124,11 +124,17 @@ interface RunnerLifecycleContract {
   default void aStandbyWaitsForTheActiveRunnerToGo() throws Exception {
     store().taskTypeCreate(TaskType.builder("work").build());
     RunnerOptions a = options().withExitOnIdle(false).withGate("gate", Duration.ofSeconds(5), false);
-    RunnerOptions b = options().withGate("gate", Duration.ofSeconds(5), true);
+    // b does not exit when idle: it may become active before the tasks below exist.
+    RunnerOptions b = options().withExitOnIdle(false).withGate("gate", Duration.ofSeconds(5), true);
     Runner runnerA = runner(a, Map.of("work", ctx -> Outcome.eventful()));
     Future<RunnerStats> runA = background().submit(runnerA::run);
     await("a is active", () -> !events("runner_started", a).isEmpty());
-    Future<RunnerStats> runB = background().submit(runner(b, Map.of("work", ctx -> Outcome.eventful()))::run);
+    CountDownLatch executedByB = new CountDownLatch(3);
+    Runner runnerB = runner(b, Map.of("work", ctx -> {
+      executedByB.countDown();
+      return Outcome.eventful();
+    }));
+    Future<RunnerStats> runB = background().submit(runnerB::run);
     await("b is waiting", () -> store().runners().get(b.owner()).isPresent());
     // Waiting is not taking over: a is not asked to stop, and b does not start while a is there.
     Thread.sleep(1000);
@@ -139,6 +145,8 @@ interface RunnerLifecycleContract {
     runnerA.stop(Duration.ZERO);
     runA.get(30, TimeUnit.SECONDS);
     oneshots("work", 3);
+    assertThat(executedByB.await(30, TimeUnit.SECONDS)).as("b ran the three tasks").isTrue();
+    runnerB.stop(Duration.ofSeconds(5));
     RunnerStats statsB = runB.get(30, TimeUnit.SECONDS);
     assertThat(statsB.eventful()).isEqualTo(3);
     assertThat(events("runner_started", b).get(0).id()).isGreaterThan(events("runner_stopped", a).get(0).id());
