@@ -57,7 +57,8 @@ abstract class StoreContractTest
         OriginContract,
         VisitPolicyContract,
         VisitStatsContract,
-        FrontierMetricsContract {
+        FrontierMetricsContract,
+        TaskBatchContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
 
