@@ -14,6 +14,7 @@ import dev.drover.model.TaskType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -75,26 +76,35 @@ interface TaskBatchContract {
   @Test
   default void duplicatesWithinALargeBatchAndAgainstStoredTasksMapToOneTask() {
     Store s = withTypes();
-    List<Task> stored = s.taskCreate(IntStream.range(0, 300).mapToObj(TaskBatchContract::oneshot).toList(), t0());
+    // Items 0..299 and LARGE+100..LARGE+299 are stored; items 200..LARGE+199 are then asked for
+    // twice each, in two halves of the batch, so duplicates fall in other chunks than their first
+    // occurrence, and stored duplicates are met in the first chunk and in the last.
+    List<Integer> storedItems = IntStream.concat(IntStream.range(0, 300), IntStream.range(LARGE + 100, LARGE + 300))
+        .boxed().toList();
+    List<Task> stored = s.taskCreate(storedItems.stream().map(TaskBatchContract::oneshot).toList(), t0());
+    Map<Integer, Task> storedByItem = new HashMap<>();
+    for (int k = 0; k < storedItems.size(); k++) {
+      storedByItem.put(storedItems.get(k), stored.get(k));
+    }
 
-    // Items 0..299 are stored; 200..LARGE+199 are asked for twice each, in two halves of the batch,
-    // so duplicates fall in other chunks than their first occurrence.
     List<NewTask> batch = new ArrayList<>();
     IntStream.range(200, 200 + LARGE).forEach(i -> batch.add(oneshot(i)));
-    IntStream.range(200, 200 + LARGE).map(i -> 200 + LARGE - 1 - (i - 200)).forEach(i -> batch.add(oneshot(i)));
+    IntStream.range(0, LARGE).map(k -> 200 + LARGE - 1 - k).forEach(i -> batch.add(oneshot(i)));
     List<Task> created = s.taskCreate(batch, t0());
 
     assertThat(created).hasSize(2 * LARGE);
     for (int k = 0; k < LARGE; k++) {
+      int item = 200 + k;
       Task first = created.get(k);
       Task again = created.get(2 * LARGE - 1 - k);
-      assertThat(again).as("item %d", 200 + k).isEqualTo(first);
-      assertThat(first.arguments().args().get(0).asText()).isEqualTo("item-" + (200 + k));
-      if (200 + k < 300) {
-        assertThat(first).as("item %d", 200 + k).isEqualTo(stored.get(200 + k));
+      assertThat(again).as("item %d", item).isEqualTo(first);
+      assertThat(first.arguments().args().get(0).asText()).isEqualTo("item-" + item);
+      if (storedByItem.containsKey(item)) {
+        assertThat(first).as("item %d", item).isEqualTo(storedByItem.get(item));
       }
     }
-    assertThat(s.taskSearch(TaskQuery.all())).hasSize(200 + LARGE);
+    // Stored: 0..299 and LARGE+100..LARGE+299; new: 300..LARGE+99.
+    assertThat(s.taskSearch(TaskQuery.all())).hasSize(300 + 200 + (LARGE + 100 - 300));
   }
 
   @Test
