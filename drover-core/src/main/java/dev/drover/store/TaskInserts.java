@@ -10,6 +10,7 @@ import dev.drover.model.TaskType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -85,7 +86,7 @@ final class TaskInserts {
       types.add(p.task.type());
       hashes.add(p.hash);
     }
-    Set<Key> wanted = new java.util.HashSet<>();
+    Set<Key> wanted = new HashSet<>();
     chunk.forEach(p -> wanted.add(p.key));
     Map<Key, Task> found = new HashMap<>();
     h.createQuery(sql.get("taskFindDuplicates"))
