@@ -15,7 +15,6 @@ import dev.drover.model.NewTask;
 import dev.drover.model.RunToSchedule;
 import dev.drover.model.StatusCount;
 import dev.drover.model.Task;
-import dev.drover.model.TaskPolicy;
 import dev.drover.model.TaskPriority;
 import dev.drover.model.TaskQuery;
 import dev.drover.model.TaskRun;
