@@ -15,7 +15,6 @@ import dev.drover.model.NewTask;
 import dev.drover.model.RunToSchedule;
 import dev.drover.model.StatusCount;
 import dev.drover.model.Task;
-import dev.drover.model.TaskPolicy;
 import dev.drover.model.TaskPriority;
 import dev.drover.model.TaskQuery;
 import dev.drover.model.TaskRun;
@@ -60,6 +59,7 @@ final class JdbiStore implements Store {
   private final RunnerTable runners;
   private final WorkSignal work;
   private final FrontierStore frontier;
+  private final TaskInserts inserts;
 
   /**
    * @param database identifies the database within this process, for in-process wake-ups
@@ -76,6 +76,7 @@ final class JdbiStore implements Store {
     this.runners = new JdbiRunnerTable(jdbi, sql, dialect);
     this.work = new WorkSignal(database, jdbi, postgresUrl);
     this.frontier = new JdbiFrontierStore(jdbi, dialect, sql);
+    this.inserts = new TaskInserts(sql, rows);
   }
 
   @Override
@@ -193,26 +194,7 @@ final class JdbiStore implements Store {
   @Override
   public List<Task> taskCreate(List<NewTask> tasks, Instant now) {
     List<Task> out = jdbi.inTransaction(h -> {
-      Map<String, TaskType> types = new LinkedHashMap<>();
-      Map<DuplicateKey, Task> created = new LinkedHashMap<>();
-      List<Task> result = new ArrayList<>();
-      for (NewTask t : tasks) {
-        TaskType type = types.computeIfAbsent(t.type(), name -> taskTypeGet(h, name)
-            .orElseThrow(() -> new ValidationException("type", "unknown task type '" + name + "'")));
-        if (t.policy() == TaskPolicy.RECURRING && type.defaultInterval() == null) {
-          throw new ValidationException("policy", "task type '" + type.name()
-              + "' has no default_interval, so its tasks can only be oneshot");
-        }
-        String concurrencyKey = type.concurrencyKeyOf(t.arguments());
-        Instant nextRun = t.nextRun() == null ? now : t.nextRun();
-        DuplicateKey key = DuplicateKey.of(t, nextRun);
-        Task stored = created.get(key);
-        if (stored == null) {
-          stored = findDuplicate(h, t, nextRun).orElseGet(() -> insertTask(h, t, type, nextRun, concurrencyKey));
-          created.put(key, stored);
-        }
-        result.add(stored);
-      }
+      List<Task> result = inserts.create(h, tasks, now);
       if (!result.isEmpty()) {
         work.announce(h);
       }
@@ -222,42 +204,6 @@ final class JdbiStore implements Store {
       work.wakeLocal();
     }
     return out;
-  }
-
-  /** The fields that make two tasks the same task (next_run only matters for one-shot tasks). */
-  private record DuplicateKey(String type, String arguments, TaskPolicy policy, TaskPriority priority, Instant nextRun) {
-    static DuplicateKey of(NewTask t, Instant nextRun) {
-      return new DuplicateKey(t.type(), t.arguments().toJson(), t.policy(), t.priority(),
-          t.policy() == TaskPolicy.ONESHOT ? Instant.ofEpochMilli(nextRun.toEpochMilli()) : null);
-    }
-  }
-
-  private Optional<Task> findDuplicate(Handle h, NewTask t, Instant nextRun) {
-    return h.createQuery(sql.get("taskFindDuplicate"))
-        .bind("type", t.type())
-        .bind("arguments_hash", t.arguments().hash())
-        .bind("policy", t.policy().dbName())
-        .bind("priority", dbName(t.priority()))
-        .bind("status", TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName())
-        .bind("next_run", nextRun)
-        .map(rows.task)
-        .findOne();
-  }
-
-  private Task insertTask(Handle h, NewTask t, TaskType type, Instant nextRun, String concurrencyKey) {
-    return h.createQuery(sql.get("taskInsert"))
-        .bind("type", t.type())
-        .bind("arguments", t.arguments().toJson())
-        .bind("arguments_hash", t.arguments().hash())
-        .bind("next_run", nextRun)
-        .bind("current_interval_ms", Columns.millis(type.defaultInterval()))
-        .bind("status", TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName())
-        .bind("policy", t.policy().dbName())
-        .bind("retries_left", t.retriesLeft() == null ? type.numRetries() : t.retriesLeft())
-        .bind("priority", dbName(t.priority()))
-        .bind("concurrency_key", concurrencyKey)
-        .map(rows.task)
-        .one();
   }
 
   @Override

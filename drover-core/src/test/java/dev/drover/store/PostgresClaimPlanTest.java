@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.drover.model.TaskType;
 import dev.drover.testing.TestPostgres;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
@@ -17,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The runner's per-pass queries are served by indexes on PostgreSQL, so their cost does not grow
+ * The runner's per-pass queries, and task creation's duplicate lookup, are served by indexes on PostgreSQL, so their cost does not grow
  * with the backlog: EXPLAIN of the exact SQL the store runs, on 100,000 analyzed tasks of one type,
  * nearly all due and without a priority, a few hundred high, the rest leased or done (with their
  * runs).
@@ -91,6 +95,18 @@ class PostgresClaimPlanTest {
     String plan = jdbi.withHandle(h -> explain(h.createQuery("EXPLAIN " + sql.get("taskLeaseHeld"))
         .bindList("ids", List.of(21L, 41L, 61L)).bind("owner", "runner-1")));
     assertThat(plan).as(plan).doesNotContain("Seq Scan").contains("task_pkey");
+  }
+
+  @Test
+  void aChunksDuplicateLookupUsesTheDuplicateIndex() throws Exception {
+    List<String> hashes = new ArrayList<>();
+    for (int i = 1; i <= TaskInserts.CHUNK; i++) {
+      hashes.add(HexFormat.of().formatHex(MessageDigest.getInstance("MD5")
+          .digest(Integer.toString(i * 97).getBytes(StandardCharsets.UTF_8))));
+    }
+    String plan = jdbi.withHandle(h -> explain(h.createQuery("EXPLAIN " + sql.get("taskFindDuplicates"))
+        .bindList("types", List.of("work")).bindList("hashes", hashes).bind("status", "next_run_not_scheduled")));
+    assertThat(plan).as(plan).doesNotContain("Seq Scan").contains("task_duplicate_lookup");
   }
 
   private static String explain(Query query) {

@@ -58,7 +58,8 @@ abstract class StoreContractTest
         VisitPolicyContract,
         VisitStatsContract,
         FrontierMetricsContract,
-        VisitOutcomeContract {
+        VisitOutcomeContract,
+        TaskBatchContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
 

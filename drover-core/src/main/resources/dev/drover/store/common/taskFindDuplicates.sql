@@ -1,0 +1,8 @@
+-- The stored candidates for duplicates of a chunk of new tasks: not yet scheduled rows of the same
+-- types and argument hashes, found through task_duplicate_lookup. The caller keeps the rows whose
+-- policy, priority and (for one-shot tasks) next_run also match, and takes the lowest id of each.
+SELECT *
+FROM task
+WHERE type IN (<types>)
+  AND arguments_hash IN (<hashes>)
+  AND status = :status
