@@ -52,6 +52,7 @@ final class Burndown implements Workload {
     system.insertBatch(0, n);
     double insertSeconds = (System.nanoTime() - insertStart) / 1e9;
 
+    SqlProfile.reset(db.jdbcUrl());
     long start = System.nanoTime();
     system.startWorkers();
     if (!allStarted.await(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
@@ -67,6 +68,11 @@ final class Burndown implements Workload {
     figures.put("seconds", seconds);
     figures.put("jobs_per_s", n / seconds);
     figures.put("inserts_per_s", n / insertSeconds);
-    return new Measurement(figures, Map.of("insert_seconds", insertSeconds));
+    Map<String, Object> raw = new LinkedHashMap<>();
+    raw.put("insert_seconds", insertSeconds);
+    if (SqlProfile.ENABLED && db.jdbcUrl() != null) {
+      raw.put("sql_profile", SqlProfile.top(db.jdbcUrl()));
+    }
+    return new Measurement(figures, raw);
   }
 }

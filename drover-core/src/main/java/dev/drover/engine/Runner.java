@@ -9,9 +9,9 @@ import dev.drover.internal.Json;
 import dev.drover.model.Claim;
 import dev.drover.model.Completion;
 import dev.drover.model.Lease;
+import dev.drover.model.RunStarted;
 import dev.drover.model.RunnerRecord;
 import dev.drover.model.RunnerState;
-import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskType;
 import dev.drover.model.WorkerGroup;
 import dev.drover.schedule.PriorityShares;
@@ -26,7 +26,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
-import java.util.concurrent.Future;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -35,15 +37,18 @@ import org.slf4j.LoggerFactory;
 /**
  * Claims due work and executes it: one loop thread talks to the store, worker threads execute.
  *
- * <p>Why it is safe: the loop claims tasks in batches sized to the free worker slots of each type
- * (under the type's {@code max_workers}, its worker group's cap and the runner's total), and only
- * then hands them to workers — claim before you act. Workers never touch the database: they post
- * their outcome to a queue, and the loop writes outcomes in batches, fenced by the lease, so a run
- * whose lease was rescued meanwhile cannot overwrite the newer attempt; a batch of outcomes and the
- * claims for the slots it freed share one transaction, and claimed work starts once it commits.
- * The loop heartbeats every lease at a third of its length; a heartbeat that finds a lease lost
- * interrupts its worker. No transaction is open while work executes. The loop sleeps on the outcome queue, so a finishing
- * worker wakes it at once, and so does new work ({@link Store#onWork}).
+ * <p>Why it is safe: the loop claims tasks in batches (under the type's {@code max_workers}, its
+ * worker group's cap and the runner's total, plus what it keeps claimed ahead, see {@link
+ * ClaimAhead}), and only then queues them for workers — claim before you act. A worker holds one
+ * slot of one type: it executes a claimed run, then takes the next queued run of the same type, so
+ * the caps hold however many are queued. Workers never touch the database: they post their outcome
+ * to a queue, and the loop writes outcomes in batches, fenced by the lease, so a run whose lease
+ * was rescued meanwhile cannot overwrite the newer attempt; a batch of outcomes, the starts of runs
+ * still executing and the claims for the next batch share one transaction, and claimed work is
+ * queued once it commits. The loop heartbeats every lease it holds, queued or executing, at a third
+ * of its length; a heartbeat that finds a lease lost cancels its run (interrupting its worker, or
+ * skipping it in the queue). No transaction is open while work executes. The loop sleeps on the
+ * outcome queue, so a finishing worker wakes it at once, and so does new work ({@link Store#onWork}).
  *
  * <p>Around the loop: the runner registers in the process table and passes its {@link Gate} before
  * it claims anything; it heartbeats its row, and stops when a newcomer asks it to (a takeover).
@@ -78,8 +83,15 @@ public final class Runner {
   private final Leadership leadership;
   private final ConfigReloader reloader;
   private final VisitSchedulers visitSchedulers;
-  private final LinkedBlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
-  private final Map<Lease, Running> running = new HashMap<>();
+  private final ClaimAhead ahead;
+  /** What workers tell the loop: outcomes, the end of a worker's turn, and wake-ups. */
+  private final LinkedBlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
+  /** Every lease this runner holds, queued or executing; loop thread only. */
+  private final Map<Lease, HeldRun> held = new HashMap<>();
+  /** Claimed runs no worker has begun yet, per type; the loop adds, workers take. */
+  private final Map<String, Queue<HeldRun>> queued = new ConcurrentHashMap<>();
+  /** Workers at work per type, each holding one slot of it; loop thread only. */
+  private final Map<String, Integer> slotsTaken = new HashMap<>();
   private final RunnerStats stats = new RunnerStats();
   /**
    * The task types and worker group caps, re-read with the housekeeping (every second, and after a
@@ -97,29 +109,19 @@ public final class Runner {
   private volatile Instant stopDeadline;
   private volatile String stopReason = "stopped on request";
   private volatile boolean reloadRequested;
+  /** Set when the loop is gone: workers take no further queued run. */
+  private volatile boolean closed;
 
-  /** Why the loop interrupted a worker. */
-  private enum Cancel { NONE, TIMEOUT, LEASE_LOST, SHUTDOWN }
+  /** A message from a worker (or a wake-up) to the loop. */
+  private sealed interface Signal permits Finished, SlotFreed, WakeUp {}
 
-  /** A task executing on a worker. Mutated only by the loop thread, but for {@code cancel}. */
-  private static final class Running {
-    final Claim claim;
-    final TaskType type;
-    final Instant started;
-    Future<?> future;
-    Instant nextHeartbeat;
-    volatile Cancel cancel = Cancel.NONE;
+  /** A worker's result; a null outcome means "write nothing" (its lease is gone, or it never began). */
+  private record Finished(HeldRun run, Outcome outcome) implements Signal {}
 
-    Running(Claim claim, TaskType type, Instant started) {
-      this.claim = claim;
-      this.type = type;
-      this.started = started;
-      this.nextHeartbeat = started.plus(type.lease().dividedBy(3));
-    }
-  }
+  /** A worker found no queued run of its type and gave its slot back. */
+  private record SlotFreed(String type) implements Signal {}
 
-  /** A worker's result; a null outcome means "write nothing" (its lease is gone). */
-  private record Finished(Running run, Outcome outcome) {}
+  private record WakeUp() implements Signal {}
 
   public Runner(Store store, Clock clock, RunnerOptions options, Map<String, TaskHandler> handlers, CommandRunner commands) {
     this.store = store;
@@ -134,6 +136,7 @@ public final class Runner {
     this.leadership = new Leadership(store.runners(), options.owner(), options.leaderLease(), dead, events);
     this.reloader = options.configFile() == null ? null : new ConfigReloader(options.configFile());
     this.visitSchedulers = new VisitSchedulers(store, clock, new SplittableRandom(), events);
+    this.ahead = new ClaimAhead(options.claimAhead());
   }
 
   /** Counters of what this runner did so far. */
@@ -186,6 +189,7 @@ public final class Runner {
       ObjectNode startDetail = Json.object();
       startDetail.put("total_workers", totalWorkers);
       startDetail.put("exit_on_idle", options.exitOnIdle());
+      startDetail.put("claim_ahead_ms", options.claimAhead().toMillis());
       startDetail.put("pid", self.pid());
       events.add("runner_started", null, startDetail);
       loop();
@@ -197,6 +201,7 @@ public final class Runner {
     } catch (Exception e) {
       throw new DroverException("cannot stop listening for new work", e);
     } finally {
+      closed = true;
       workers.shutdownNow();
       leadership.release();
       store.runners().remove(options.owner());
@@ -222,7 +227,7 @@ public final class Runner {
         Thread.sleep(backoff.toMillis());
         continue;
       }
-      if (running.isEmpty() && (stopRequested || (options.exitOnIdle() && tick.claimed() == 0 && idle()))) {
+      if (held.isEmpty() && (stopRequested || (options.exitOnIdle() && tick.claimed() == 0 && idle()))) {
         break;
       }
       awaitWork();
@@ -233,29 +238,28 @@ public final class Runner {
   record Tick(int completed, int claimed, int rescued, int leasesLost) {}
 
   /**
-   * One pass: housekeeping, write outcomes and claim (one transaction), the leader's services,
-   * heartbeat leases, enforce timeouts.
+   * One pass: housekeeping; write the starts and outcomes and claim (one transaction), then queue
+   * the claims and put workers on them; the leader's services; heartbeat leases, enforce timeouts.
    */
   Tick runOnce() {
     Instant now = clock.instant();
     housekeeping(now);
-    List<Completion> completions = takeOutcomes();
-    int completed;
-    int claimed = 0;
+    List<Completion> completions = takeSignals();
+    List<HeldRun> starting = startsToWrite();
     if (stopRequested) {
-      completed = written(completions, store.taskComplete(options.owner(), completions, now));
-    } else {
-      List<Running> claims = new ArrayList<>();
-      completed = written(completions, completeAndClaim(completions, now, claims));
-      claims.forEach(r -> r.future = workers.submit(() -> execute(r))); // committed: work may start
-      claimed = claims.size();
-      stats.claimed.addAndGet(claimed);
+      releaseQueued(now); // not begun: other runners may have them at once
     }
+    List<HeldRun> claims = new ArrayList<>();
+    int completed = written(completions, completeAndClaim(starting, completions, now, claims));
+    starting.forEach(r -> r.startWritten = true);
+    claims.forEach(r -> queued.computeIfAbsent(r.type.name(), k -> new ConcurrentLinkedQueue<>()).add(r));
+    stats.claimed.addAndGet(claims.size());
+    putWorkersOnQueuedRuns(); // committed: work may start
     int rescued = 0;
     if (leadership.tick(now)) {
       rescued = rescueExpired(now);
       pruneDeadRunners(now);
-      visitSchedulers.tick(now, types, running.isEmpty());
+      visitSchedulers.tick(now, types, held.isEmpty());
     } else {
       visitSchedulers.pause();
     }
@@ -265,7 +269,7 @@ public final class Runner {
       releaseAll(now);
     }
     events.flush();
-    return new Tick(completed, claimed, rescued, lost);
+    return new Tick(completed, claims.size(), rescued, lost);
   }
 
   /** Heartbeats this runner's row (and obeys a takeover), and reloads the configuration if due. */
@@ -368,12 +372,12 @@ public final class Runner {
   }
 
   private boolean idle() {
-    return finished.isEmpty() && store.taskCountOutstanding(executableTypes(), clock.instant()) == 0;
+    return signals.isEmpty() && store.taskCountOutstanding(executableTypes(), clock.instant()) == 0;
   }
 
   /** Wakes the loop now, e.g. because work was just created in this process. */
   public void wake() {
-    finished.add(new Finished(null, null));
+    signals.add(new WakeUp());
   }
 
   /**
@@ -396,9 +400,9 @@ public final class Runner {
         waitMs = Math.max(0, Math.min(waitMs, Duration.between(now, next.get()).toMillis() + 1));
       }
     }
-    Finished f = finished.poll(waitMs, TimeUnit.MILLISECONDS);
-    if (f != null) {
-      finished.add(f);
+    Signal signal = signals.poll(waitMs, TimeUnit.MILLISECONDS);
+    if (signal != null) {
+      signals.add(signal);
     }
   }
 
@@ -406,9 +410,9 @@ public final class Runner {
   private Instant nextDuty() {
     Instant due = nextHousekeeping.isBefore(leadership.nextTry()) ? nextHousekeeping : leadership.nextTry();
     due = visitSchedulers.nextDue().isBefore(due) ? visitSchedulers.nextDue() : due;
-    for (Running r : running.values()) {
+    for (HeldRun r : held.values()) {
       // A cancelled run is not heartbeated any more (its worker is finishing); it cannot be a duty.
-      if (r.cancel == Cancel.NONE && r.nextHeartbeat.isBefore(due)) {
+      if (r.cancelled() == HeldRun.Cancel.NONE && r.nextHeartbeat.isBefore(due)) {
         due = r.nextHeartbeat;
       }
     }
@@ -417,24 +421,36 @@ public final class Runner {
 
   // ---- outcomes
 
-  /** The results of the runs that finished since the last pass; those runs no longer count as running. */
-  private List<Completion> takeOutcomes() {
-    List<Finished> batch = new ArrayList<>();
-    finished.drainTo(batch);
+  /**
+   * The results of the runs that finished since the last pass (those leases are no longer held),
+   * and the slots workers gave back.
+   */
+  private List<Completion> takeSignals() {
+    List<Signal> batch = new ArrayList<>();
+    signals.drainTo(batch);
     List<Completion> completions = new ArrayList<>();
-    for (Finished f : batch) {
-      if (f.run() == null) {
-        continue; // a wake-up
-      }
-      running.remove(f.run().claim.lease());
-      if (f.outcome() != null) {
-        ObjectNode meta = Json.object();
-        meta.set("result", f.outcome().result());
-        completions.add(new Completion(f.run().claim.lease(), f.outcome().status(), meta));
-        stats.count(f.outcome().status());
+    for (Signal signal : batch) {
+      if (signal instanceof SlotFreed freed) {
+        slotsTaken.merge(freed.type(), -1, Integer::sum);
+      } else if (signal instanceof Finished f) {
+        HeldRun r = f.run();
+        held.remove(r.claim.lease());
+        if (f.outcome() != null) {
+          ObjectNode meta = Json.object();
+          meta.set("result", f.outcome().result());
+          completions.add(new Completion(r.claim.lease(), f.outcome().status(), meta,
+              r.startWritten ? null : r.started(), r.claim));
+          stats.count(f.outcome().status());
+          ahead.finished(r.type.name());
+        }
       }
     }
     return completions;
+  }
+
+  /** The runs a worker began since the last pass that are still executing: their start is written now. */
+  private List<HeldRun> startsToWrite() {
+    return held.values().stream().filter(r -> !r.startWritten && r.started() != null).toList();
   }
 
   /** Reports the completions whose lease was lost before they were written; returns how many were written. */
@@ -451,22 +467,22 @@ public final class Runner {
   // ---- leases
 
   private int heartbeat(Instant now) {
-    Map<Duration, List<Running>> due = new HashMap<>();
-    for (Running r : running.values()) {
-      if (!r.nextHeartbeat.isAfter(now) && r.cancel == Cancel.NONE) {
+    Map<Duration, List<HeldRun>> due = new HashMap<>();
+    for (HeldRun r : held.values()) {
+      if (!r.nextHeartbeat.isAfter(now) && r.cancelled() == HeldRun.Cancel.NONE) {
         due.computeIfAbsent(r.type.lease(), k -> new ArrayList<>()).add(r);
       }
     }
     int lost = 0;
-    for (Map.Entry<Duration, List<Running>> e : due.entrySet()) {
+    for (Map.Entry<Duration, List<HeldRun>> e : due.entrySet()) {
       List<Lease> leases = e.getValue().stream().map(r -> r.claim.lease()).toList();
       List<Lease> gone = store.taskHeartbeat(options.owner(), leases, now.plus(e.getKey()));
-      for (Running r : e.getValue()) {
+      for (HeldRun r : e.getValue()) {
         r.nextHeartbeat = now.plus(e.getKey().dividedBy(3));
         if (gone.contains(r.claim.lease())) {
           log.warn("task {} attempt {}: lease lost; cancelling", r.claim.task().id(), r.claim.lease().attempt());
           event("lease_lost", r.claim.task().id(), attemptDetail(r.claim.lease()));
-          cancel(r, Cancel.LEASE_LOST);
+          r.cancel(HeldRun.Cancel.LEASE_LOST);
           lost++;
         }
       }
@@ -476,23 +492,44 @@ public final class Runner {
   }
 
   private void enforceTimeouts(Instant now) {
-    for (Running r : running.values()) {
+    for (HeldRun r : held.values()) {
+      Instant started = r.started();
       // Command tasks time out inside the command runner, which kills the process tree.
-      if (r.type.command() == null && r.type.timeout() != null && r.cancel == Cancel.NONE
-          && now.isAfter(r.started.plus(r.type.timeout()))) {
-        cancel(r, Cancel.TIMEOUT);
+      if (started != null && r.type.command() == null && r.type.timeout() != null
+          && r.cancelled() == HeldRun.Cancel.NONE && now.isAfter(started.plus(r.type.timeout()))) {
+        r.cancel(HeldRun.Cancel.TIMEOUT);
       }
     }
   }
 
+  /** Gives back, without charging an attempt, every claimed run no worker has begun. */
+  private void releaseQueued(Instant now) {
+    List<HeldRun> unstarted = new ArrayList<>();
+    for (Queue<HeldRun> q : queued.values()) {
+      for (HeldRun r = q.poll(); r != null; r = q.poll()) {
+        unstarted.add(r);
+      }
+    }
+    if (!unstarted.isEmpty()) {
+      release(unstarted, now);
+      log.info("gave back {} claimed tasks that had not started", unstarted.size());
+    }
+  }
+
   private void releaseAll(Instant now) {
-    List<Running> left = new ArrayList<>(running.values());
-    left.forEach(r -> cancel(r, Cancel.SHUTDOWN));
-    int released = store.taskRelease(options.owner(), left.stream().map(r -> r.claim.lease()).toList(), now);
-    left.forEach(r -> running.remove(r.claim.lease()));
+    List<HeldRun> left = new ArrayList<>(held.values());
+    left.forEach(r -> r.cancel(HeldRun.Cancel.SHUTDOWN));
+    queued.values().forEach(Queue::clear);
+    int released = release(left, now);
     log.info("released {} unfinished tasks without charging an attempt", released);
-    left.forEach(r -> event("task_released", r.claim.task().id(), attemptDetail(r.claim.lease())));
+  }
+
+  private int release(List<HeldRun> runs, Instant now) {
+    int released = store.taskRelease(options.owner(), runs.stream().map(r -> r.claim.lease()).toList(), now);
+    runs.forEach(r -> held.remove(r.claim.lease()));
+    runs.forEach(r -> event("task_released", r.claim.task().id(), attemptDetail(r.claim.lease())));
     stats.released.addAndGet(released);
+    return released;
   }
 
   private void event(String kind, Long taskId, ObjectNode detail) {
@@ -505,59 +542,111 @@ public final class Runner {
     return d;
   }
 
-  private static void cancel(Running r, Cancel why) {
-    r.cancel = why;
-    r.future.cancel(true);
-  }
-
   // ---- claims
 
   /**
-   * Writes {@code completions} and claims work for the free slots in one transaction, adding what
-   * it claimed to {@code claims} (and to the running work, so slots are counted right); the caller
-   * starts them once this returns, i.e. once the claims are committed. Returns the rejected leases.
+   * Writes the starts of {@code starting} and {@code completions}, and claims work for the free
+   * slots and what is kept claimed ahead, in one transaction, adding what it claimed to {@code
+   * claims} and to the held leases; the caller queues them once this returns, i.e. once the claims
+   * are committed. Returns the rejected leases.
    */
-  private List<Lease> completeAndClaim(List<Completion> completions, Instant now, List<Running> claims) {
-    if (completions.isEmpty() && running.size() >= totalWorkers) {
+  private List<Lease> completeAndClaim(List<HeldRun> starting, List<Completion> completions, Instant now,
+      List<HeldRun> claims) {
+    boolean claiming = !stopRequested;
+    if (starting.isEmpty() && completions.isEmpty() && (!claiming || noRoomToClaim(now))) {
       unsaturated = List.of();
-      return List.of(); // nothing to write and no slot to fill: no transaction
+      return List.of(); // nothing to write and nothing to claim: no transaction
     }
+    List<RunStarted> started = starting.stream().map(r -> new RunStarted(r.claim.run().id(), r.started())).toList();
     try {
-      return store.taskCompleteAndClaim(options.owner(), completions, now, (rejected, claimer) -> {
-        claim(now, claimer, claims);
+      return store.taskCompleteAndClaim(options.owner(), started, completions, now, (rejected, claimer) -> {
+        if (claiming) {
+          claim(now, claimer, claims);
+        }
         return rejected;
       });
     } catch (RuntimeException e) {
-      claims.forEach(r -> running.remove(r.claim.lease())); // rolled back
+      claims.forEach(r -> held.remove(r.claim.lease())); // rolled back
       claims.clear();
       throw e;
     }
   }
 
-  private void claim(Instant now, Store.Claimer claimer, List<Running> claims) {
+  /** True if no type may claim anything now: every slot taken and nothing to keep ahead. */
+  private boolean noRoomToClaim(Instant now) {
+    return types.stream().filter(this::executable).allMatch(t -> toClaim(t, now) <= 0);
+  }
+
+  private void claim(Instant now, Store.Claimer claimer, List<HeldRun> claims) {
     List<String> withRoom = new ArrayList<>();
     for (TaskType type : types) {
       if (!executable(type)) {
         continue;
       }
-      int free = Math.min(type.maxWorkers() - runningOf(type), totalWorkers - running.size());
-      if (type.workerGroup() != null && groupCaps.containsKey(type.workerGroup())) {
-        free = Math.min(free, groupCaps.get(type.workerGroup()) - runningInGroup(type.workerGroup()));
-      }
-      if (free <= 0) {
+      int wanted = toClaim(type, now);
+      if (wanted <= 0) {
         continue;
       }
-      List<Claim> claimed = claimer.claim(type, now, type.lease(), free, PriorityShares.DEFAULT);
+      List<Claim> claimed = claimer.claim(type, now, type.lease(), wanted, PriorityShares.DEFAULT);
       for (Claim c : claimed) {
-        Running r = new Running(c, type, now);
-        running.put(c.lease(), r);
+        HeldRun r = new HeldRun(c, type, now);
+        held.put(c.lease(), r);
         claims.add(r);
       }
-      if (claimed.size() < free) {
+      if (claimed.size() < wanted) {
         withRoom.add(type.name());
       }
     }
     unsaturated = withRoom;
+  }
+
+  /**
+   * How many of {@code type} to claim now: its free slots and what it keeps claimed ahead, less
+   * what is queued already. A type with a per-key limit claims for free slots only, so that the
+   * limit, which counts leases, stays a limit on what executes.
+   */
+  private int toClaim(TaskType type, Instant now) {
+    int keepAhead = type.maxPerKey() == null ? ahead.target(type.name(), now) : 0;
+    return freeSlots(type) + keepAhead - queuedOf(type.name());
+  }
+
+  /** Slots of {@code type} no worker holds, under its own cap, its group's and the runner's. */
+  private int freeSlots(TaskType type) {
+    int free = Math.min(type.maxWorkers() - slotsTaken.getOrDefault(type.name(), 0), totalWorkers - slotsTaken());
+    if (type.workerGroup() != null && groupCaps.containsKey(type.workerGroup())) {
+      free = Math.min(free, groupCaps.get(type.workerGroup()) - slotsTakenInGroup(type.workerGroup()));
+    }
+    return Math.max(0, free);
+  }
+
+  private int queuedOf(String type) {
+    Queue<HeldRun> q = queued.get(type);
+    return q == null ? 0 : q.size();
+  }
+
+  private int slotsTaken() {
+    return slotsTaken.values().stream().mapToInt(Integer::intValue).sum();
+  }
+
+  private int slotsTakenInGroup(String group) {
+    return types.stream().filter(t -> group.equals(t.workerGroup()))
+        .mapToInt(t -> slotsTaken.getOrDefault(t.name(), 0)).sum();
+  }
+
+  /** Puts a worker on each queued run that has a free slot of its type. */
+  private void putWorkersOnQueuedRuns() {
+    for (Map.Entry<String, Queue<HeldRun>> e : queued.entrySet()) {
+      HeldRun first = e.getValue().peek();
+      if (first == null) {
+        continue;
+      }
+      TaskType type = types.stream().filter(t -> t.name().equals(e.getKey())).findFirst().orElse(first.type);
+      for (int n = Math.min(freeSlots(type), e.getValue().size()); n > 0; n--) {
+        slotsTaken.merge(type.name(), 1, Integer::sum);
+        Queue<HeldRun> queue = e.getValue();
+        workers.submit(() -> work(type.name(), queue));
+      }
+    }
   }
 
   private boolean executable(TaskType type) {
@@ -571,32 +660,43 @@ public final class Runner {
     return types.stream().filter(this::executable).map(TaskType::name).toList();
   }
 
-  private int runningOf(TaskType type) {
-    return (int) running.values().stream().filter(r -> r.type.name().equals(type.name())).count();
-  }
-
-  private int runningInGroup(String group) {
-    return (int) running.values().stream().filter(r -> group.equals(r.type.workerGroup())).count();
-  }
-
   // ---- execution (worker threads)
 
-  private void execute(Running r) {
+  /** A worker's turn on one slot of {@code type}: queued runs of the type, one after another. */
+  private void work(String type, Queue<HeldRun> queue) {
+    try {
+      HeldRun r;
+      while (!closed && (r = queue.poll()) != null) {
+        execute(r);
+      }
+    } finally {
+      signals.add(new SlotFreed(type));
+    }
+  }
+
+  private void execute(HeldRun r) {
+    if (!r.begin(Thread.currentThread(), clock.instant())) {
+      signals.add(new Finished(r, null)); // cancelled while queued: its lease is the loop's business
+      return;
+    }
     Outcome outcome;
     try {
       outcome = attempt(r);
     } catch (InterruptedException e) {
-      outcome = switch (r.cancel) {
+      outcome = switch (r.cancelled()) {
         case TIMEOUT -> Outcome.failed("timed out after " + r.type.timeout());
         default -> null; // lease lost or shutdown: the loop handles the lease
       };
     } catch (Exception e) {
       outcome = Outcome.failed(String.valueOf(e));
+    } finally {
+      r.end();
+      Thread.interrupted(); // an interrupt meant for this run must not reach the next one
     }
-    finished.add(new Finished(r, outcome));
+    signals.add(new Finished(r, outcome));
   }
 
-  private Outcome attempt(Running r) throws Exception {
+  private Outcome attempt(HeldRun r) throws Exception {
     Path runDir = options.runsDir().resolve(r.type.name()).resolve(r.claim.run().backendId());
     if (r.type.command() != null) {
       Map<String, String> env = Map.of(

@@ -29,6 +29,8 @@ import java.util.UUID;
  *   <li>{@code configFile}: a configuration file re-applied when it changes or on {@link
  *       Runner#requestReload()}; null for none
  *   <li>{@code totalWorkersFixed}: a reloaded {@code limits.total_workers} does not change the total
+ *   <li>{@code claimAhead}: beyond its free slots, a runner keeps claimed as many tasks of a type as
+ *       its workers finished of it in the last {@code claimAhead}; zero claims for free slots only
  * </ul>
  */
 public final class RunnerOptions {
@@ -38,6 +40,7 @@ public final class RunnerOptions {
   public static final Duration DEFAULT_LEADER_LEASE = Duration.ofSeconds(15);
   public static final Duration DEFAULT_RUNNER_TIMEOUT = Duration.ofSeconds(60);
   public static final Duration DEFAULT_WORKER_IDLE = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_CLAIM_AHEAD = Duration.ofMillis(100);
 
   private String owner;
   private Path runsDir;
@@ -53,6 +56,7 @@ public final class RunnerOptions {
   private Duration workerIdle = DEFAULT_WORKER_IDLE;
   private Path configFile;
   private boolean totalWorkersFixed;
+  private Duration claimAhead = DEFAULT_CLAIM_AHEAD;
 
   private RunnerOptions() {}
 
@@ -76,6 +80,7 @@ public final class RunnerOptions {
     positive("runner_timeout", runnerTimeout);
     positive("worker_idle", workerIdle);
     check(gate == null || !gate.isBlank(), "gate", "must not be blank");
+    check(claimAhead != null && !claimAhead.isNegative(), "claim_ahead", "must not be negative");
   }
 
   private static void positive(String field, Duration d) {
@@ -98,6 +103,7 @@ public final class RunnerOptions {
     o.workerIdle = workerIdle;
     o.configFile = configFile;
     o.totalWorkersFixed = totalWorkersFixed;
+    o.claimAhead = claimAhead;
     change.accept(o);
     o.validate();
     return o;
@@ -153,6 +159,10 @@ public final class RunnerOptions {
     });
   }
 
+  public RunnerOptions withClaimAhead(Duration d) {
+    return copy(o -> o.claimAhead = d);
+  }
+
   public String owner() { return owner; }
 
   public Path runsDir() { return runsDir; }
@@ -180,4 +190,6 @@ public final class RunnerOptions {
   public Path configFile() { return configFile; }
 
   public boolean totalWorkersFixed() { return totalWorkersFixed; }
+
+  public Duration claimAhead() { return claimAhead; }
 }

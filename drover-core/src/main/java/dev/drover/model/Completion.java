@@ -1,12 +1,22 @@
 package dev.drover.model;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
 
-/** The end of a claimed run, to be written only if the lease is still held. */
-public record Completion(Lease lease, TaskRunStatus status, ObjectNode metadata) {
+/**
+ * The end of a claimed run, to be written only if the lease is still held. A runner adds what it
+ * knows: {@code started}, when its worker began a queued run whose start is not written yet, and
+ * {@code claimed}, the task and run as its claim returned them, which lets the store end the run
+ * without reading the task again while the task row is still exactly as claimed. Both may be null.
+ */
+public record Completion(Lease lease, TaskRunStatus status, ObjectNode metadata, Instant started, Claim claimed) {
   public Completion {
     if (!status.isFinal()) {
       throw new IllegalArgumentException("a completion needs a final status, not " + status.dbName());
     }
+  }
+
+  public Completion(Lease lease, TaskRunStatus status, ObjectNode metadata) {
+    this(lease, status, metadata, null, null);
   }
 }

@@ -12,6 +12,7 @@ import dev.drover.model.Event;
 import dev.drover.model.Lease;
 import dev.drover.model.Named;
 import dev.drover.model.NewTask;
+import dev.drover.model.RunStarted;
 import dev.drover.model.RunToSchedule;
 import dev.drover.model.StatusCount;
 import dev.drover.model.Task;
@@ -374,8 +375,9 @@ final class JdbiStore implements Store {
   }
 
   @Override
-  public <T> T taskCompleteAndClaim(String owner, List<Completion> completions, Instant at, ClaimPlan<T> plan) {
-    return leases.completeAndClaim(owner, completions, at, plan);
+  public <T> T taskCompleteAndClaim(String owner, List<RunStarted> started, List<Completion> completions,
+      Instant at, ClaimPlan<T> plan) {
+    return leases.completeAndClaim(owner, started, completions, at, plan);
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.drover.internal.Json;
 import dev.drover.model.Claim;
 import dev.drover.model.Completion;
 import dev.drover.model.Lease;
+import dev.drover.model.RunStarted;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskRunStatus;
@@ -21,6 +22,7 @@ import java.util.Objects;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.PreparedBatch;
 
 /**
  * The claim protocol on the database. A claim reads the oldest due tasks of every priority level
@@ -42,6 +44,7 @@ import org.jdbi.v3.core.Jdbi;
  * commit ({@code taskClaimPerKeyLock}); claims of other types are not held up.
  */
 final class Leases {
+  private static final int HELD_CHUNK = 1000;
   private final Jdbi jdbi;
   private final SqlFiles sql;
   private final Rows rows;
@@ -60,20 +63,35 @@ final class Leases {
     if (limit <= 0) {
       return List.of();
     }
-    return jdbi.inTransaction(h -> claim(h, type, owner, now, lease, limit, shares));
+    return jdbi.inTransaction(h -> claim(h, type, owner, now, lease, limit, shares, true));
   }
 
   /**
-   * Writes {@code completions}, then lets {@code plan} claim, in one transaction: a runner's pass
-   * costs one commit instead of two.
+   * Writes the starts of queued runs and {@code completions}, then lets {@code plan} claim, in one
+   * transaction: a runner's pass costs one commit instead of two. The plan's claims are queued:
+   * their runs open 'scheduled'.
    */
-  <T> T completeAndClaim(String owner, List<Completion> completions, Instant at, Store.ClaimPlan<T> plan) {
-    return jdbi.inTransaction(h -> plan.plan(complete(h, owner, completions, at),
-        (type, now, lease, limit, shares) -> claim(h, type, owner, now, lease, limit, shares)));
+  <T> T completeAndClaim(String owner, List<RunStarted> started, List<Completion> completions, Instant at,
+      Store.ClaimPlan<T> plan) {
+    return jdbi.inTransaction(h -> {
+      markStarted(h, started);
+      return plan.plan(complete(h, owner, completions, at),
+          (type, now, lease, limit, shares) -> claim(h, type, owner, now, lease, limit, shares, false));
+    });
   }
 
+  private void markStarted(Handle h, List<RunStarted> started) {
+    if (started.isEmpty()) {
+      return;
+    }
+    PreparedBatch batch = h.prepareBatch(sql.get("taskRunMarkStarted"));
+    started.forEach(s -> batch.bind("id", s.runId()).bind("started", s.at()).add());
+    batch.execute();
+  }
+
+  /** Claims for {@code owner}; the runs open 'started' now if {@code startNow}, else 'scheduled'. */
   private List<Claim> claim(Handle h, TaskType type, String owner, Instant now, Duration lease, int limit,
-      PriorityShares shares) {
+      PriorityShares shares, boolean startNow) {
     if (limit <= 0) {
       return List.of();
     }
@@ -90,6 +108,8 @@ final class Leases {
     h.createQuery(sql.get("taskRunOpen"))
         .bindList("ids", claimed.stream().map(c -> c.task().id()).toList())
         .bind("now", now)
+        .bindByType("started", startNow ? now : null, Instant.class)
+        .bind("status", (startNow ? TaskRunStatus.STARTED : TaskRunStatus.SCHEDULED).dbName())
         .bind("metadata", Json.canonical(meta))
         .map(rows.taskRun)
         .forEach(run -> runs.put(run.taskId(), run));
@@ -184,22 +204,36 @@ final class Leases {
     return jdbi.inTransaction(h -> complete(h, owner, completions, at));
   }
 
+  /**
+   * Completions that carry their claim are written without reading their tasks while the rows
+   * are exactly as claimed; the others, and those whose row changed, are read (locked, on
+   * PostgreSQL) and ended if still held. The visits of all are ingested last.
+   */
   private List<Lease> complete(Handle h, String owner, List<Completion> completions, Instant at) {
     if (completions.isEmpty()) {
       return List.of();
     }
-    Map<Lease, Rows.LeasedRun> held = held(h, owner, completions.stream().map(Completion::lease).toList());
+    VisitOutcomes.Batch visits = runEnder.visitBatch();
+    List<Completion> asClaimed = new ArrayList<>();
+    List<Completion> toRead = new ArrayList<>();
+    // In task id order, so that two transactions never wait on each other's rows in a cycle.
+    completions.stream().sorted(Comparator.comparingLong(c -> c.lease().taskId()))
+        .forEach(c -> (c.claimed() != null ? asClaimed : toRead).add(c));
+    toRead.addAll(runEnder.endAsClaimed(h, owner, asClaimed, at, visits));
+    Map<Lease, Rows.LeasedRun> held = toRead.isEmpty() ? Map.of()
+        : held(h, owner, toRead.stream().map(Completion::lease).toList());
     List<Lease> rejected = new ArrayList<>();
     List<RunEnder.Ending> endings = new ArrayList<>();
-    for (Completion c : completions) {
+    for (Completion c : toRead) {
       Rows.LeasedRun run = held.get(c.lease());
       if (run == null) {
         rejected.add(c.lease());
       } else {
-        endings.add(new RunEnder.Ending(run.run(), run.leased().task(), c.status(), c.metadata()));
+        endings.add(new RunEnder.Ending(run.run(), run.leased().task(), c.status(), c.metadata(), c.started()));
       }
     }
-    runEnder.endAll(h, endings, at);
+    runEnder.endAll(h, endings, at, visits);
+    visits.ingest(h);
     return rejected;
   }
 
@@ -209,11 +243,15 @@ final class Leases {
    */
   private Map<Lease, Rows.LeasedRun> held(Handle h, String owner, List<Lease> leases) {
     Map<Lease, Rows.LeasedRun> held = new HashMap<>();
-    h.createQuery(sql.get("taskLeaseHeld"))
-        .bindList("ids", leases.stream().map(Lease::taskId).distinct().toList())
-        .bind("owner", owner)
-        .map(rows.leasedRun)
-        .forEach(r -> held.put(r.leased().lease(), r)); // a lease of another attempt finds nothing
+    List<Long> ids = leases.stream().map(Lease::taskId).distinct().sorted().toList();
+    // In chunks, to stay below the databases' limits on bound parameters.
+    for (int from = 0; from < ids.size(); from += HELD_CHUNK) {
+      h.createQuery(sql.get("taskLeaseHeld"))
+          .bindList("ids", ids.subList(from, Math.min(from + HELD_CHUNK, ids.size())))
+          .bind("owner", owner)
+          .map(rows.leasedRun)
+          .forEach(r -> held.put(r.leased().lease(), r)); // a lease of another attempt finds nothing
+    }
     return held;
   }
 

@@ -3,6 +3,7 @@ package dev.drover.store;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.DroverException;
 import dev.drover.internal.Json;
+import dev.drover.model.Completion;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskRunStatus;
@@ -10,6 +11,7 @@ import dev.drover.model.TaskType;
 import dev.drover.schedule.Rescheduler;
 import dev.drover.schedule.TaskUpdate;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,8 +39,11 @@ final class RunEnder {
     return visits.batch();
   }
 
-  /** A run to end with {@code status}: the run, and its task as read in this transaction. */
-  record Ending(TaskRun run, Task task, TaskRunStatus status, ObjectNode metadata) {}
+  /**
+   * A run to end with {@code status}: the run, its task as read in this transaction, and when its
+   * worker began it if that was not written yet (else null).
+   */
+  record Ending(TaskRun run, Task task, TaskRunStatus status, ObjectNode metadata, Instant started) {}
 
   /** Ends {@code run} and reschedules its task by the rules; {@code run} must not be a visit run ending as a visit. */
   TaskRun end(Handle h, TaskRun run, TaskRunStatus status, ObjectNode metadata, Instant at) {
@@ -59,33 +64,82 @@ final class RunEnder {
 
   /**
    * Ends many runs and reschedules their tasks by the rules, as {@link #end} does one by one, but
-   * in two JDBC batches (one round trip each on PostgreSQL) and reading each task type once. The
-   * visits among them are ingested last.
+   * in two JDBC batches (one round trip each on PostgreSQL) and reading each task type once. Their
+   * visits go to {@code visitBatch}, to be ingested last in the transaction.
    */
-  void endAll(Handle h, List<Ending> endings, Instant at) {
+  void endAll(Handle h, List<Ending> endings, Instant at, VisitOutcomes.Batch visitBatch) {
     if (endings.isEmpty()) {
       return;
     }
     Map<String, TaskType> types = new HashMap<>();
-    VisitOutcomes.Batch visitBatch = visits.batch();
-    PreparedBatch runs = h.prepareBatch(sql.get("taskRunEndMany"));
     PreparedBatch tasks = h.prepareBatch(sql.get("taskUpdateAfterRun"));
     for (Ending e : endings) {
+      TaskType type = types.computeIfAbsent(e.task().type(), name -> taskType(h, e.task()));
+      bindUpdate(tasks, e.task(), Rescheduler.afterRun(e.task(), type, e.status(), at)).add();
+    }
+    endRuns(h, endings, at, visitBatch);
+    tasks.execute();
+  }
+
+  /**
+   * Ends, as {@link #endAll} does, the runs of {@code completions} whose task {@code owner} still
+   * holds and is still exactly as {@code Completion.claimed} shows it; the update is computed from
+   * the claim, so no task is read. Returns the completions it could not end that way (the lease
+   * was lost, or the row changed since the claim): the caller reads those and ends them, or not.
+   */
+  List<Completion> endAsClaimed(Handle h, String owner, List<Completion> completions, Instant at,
+      VisitOutcomes.Batch visitBatch) {
+    if (completions.isEmpty()) {
+      return List.of();
+    }
+    Map<String, TaskType> types = new HashMap<>();
+    PreparedBatch tasks = h.prepareBatch(sql.get("taskUpdateAfterRunAsClaimed"));
+    for (Completion c : completions) {
+      Task task = c.claimed().task();
+      TaskType type = types.computeIfAbsent(task.type(), name -> taskType(h, task));
+      bindUpdate(tasks, task, Rescheduler.afterRun(task, type, c.status(), at))
+          .bind("owner", owner)
+          .bind("attempt", c.lease().attempt())
+          .bind("claimed_next_run", task.nextRun())
+          .bind("claimed_interval_ms", Columns.millis(task.currentInterval()))
+          .bind("claimed_retries_left", task.retriesLeft())
+          .add();
+    }
+    int[] updated = tasks.execute();
+    List<Ending> ended = new ArrayList<>();
+    List<Completion> left = new ArrayList<>();
+    for (int i = 0; i < completions.size(); i++) {
+      Completion c = completions.get(i);
+      if (updated[i] == 1) {
+        ended.add(new Ending(c.claimed().run(), c.claimed().task(), c.status(), c.metadata(), c.started()));
+      } else {
+        left.add(c);
+      }
+    }
+    endRuns(h, ended, at, visitBatch);
+    return left;
+  }
+
+  /** Writes the ends of {@code endings}' runs in one JDBC batch, and adds their visits to {@code visitBatch}. */
+  private void endRuns(Handle h, List<Ending> endings, Instant at, VisitOutcomes.Batch visitBatch) {
+    if (endings.isEmpty()) {
+      return;
+    }
+    PreparedBatch runs = h.prepareBatch(sql.get("taskRunEndMany"));
+    for (Ending e : endings) {
       ObjectNode metadata = Json.merge(e.run().metadata(), e.metadata());
+      Instant started = e.started() != null ? e.started() : e.run().started();
       runs.bind("id", e.run().id())
+          .bindByType("started", e.started(), Instant.class)
           .bind("ended", at)
           .bind("status", e.status().dbName())
           .bind("metadata", Json.canonical(metadata))
           .add();
-      TaskType type = types.computeIfAbsent(e.task().type(), name -> taskType(h, e.task()));
-      bindUpdate(tasks, e.task(), Rescheduler.afterRun(e.task(), type, e.status(), at)).add();
       TaskRun r = e.run();
-      visitBatch.add(e.task(), new TaskRun(r.id(), r.taskId(), r.backendId(), r.scheduled(), r.started(), at,
+      visitBatch.add(e.task(), new TaskRun(r.id(), r.taskId(), r.backendId(), r.scheduled(), started, at,
           metadata, e.status()), e.status(), at);
     }
     runs.execute();
-    tasks.execute();
-    visitBatch.ingest(h);
   }
 
   /** Ends {@code run} with its metadata merged, leaving its task as it is. */

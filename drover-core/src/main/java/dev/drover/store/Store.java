@@ -7,6 +7,7 @@ import dev.drover.model.Completion;
 import dev.drover.model.Event;
 import dev.drover.model.Lease;
 import dev.drover.model.NewTask;
+import dev.drover.model.RunStarted;
 import dev.drover.model.RunToSchedule;
 import dev.drover.model.StatusCount;
 import dev.drover.model.Task;
@@ -146,13 +147,15 @@ public interface Store extends AutoCloseable {
   List<Lease> taskComplete(String owner, List<Completion> completions, Instant at);
 
   /**
-   * Writes {@code completions} as {@link #taskComplete} does, then lets {@code plan} claim as
-   * {@link #taskClaim} would, all in one transaction, so that a runner's pass costs one commit.
-   * The plan gets the rejected completions and a {@link Claimer} for {@code owner}, and must only
-   * decide and claim: the claims are not committed until it returns, so no work may start in it.
-   * If it throws, nothing is written. Returns what the plan returned.
+   * Marks the queued runs in {@code started} started (those not ended meanwhile), writes {@code
+   * completions} as {@link #taskComplete} does, then lets {@code plan} claim, all in one
+   * transaction, so that a runner's pass costs one commit. The plan gets the rejected completions
+   * and a {@link Claimer} for {@code owner}, and must only decide and claim: the claims are not
+   * committed until it returns, so no work may start in it. If it throws, nothing is written.
+   * Returns what the plan returned.
    */
-  <T> T taskCompleteAndClaim(String owner, List<Completion> completions, Instant at, ClaimPlan<T> plan);
+  <T> T taskCompleteAndClaim(String owner, List<RunStarted> started, List<Completion> completions, Instant at,
+      ClaimPlan<T> plan);
 
   /** What a runner does with a pass's transaction; see {@link #taskCompleteAndClaim}. */
   @FunctionalInterface
@@ -160,7 +163,12 @@ public interface Store extends AutoCloseable {
     T plan(List<Lease> rejected, Claimer claimer);
   }
 
-  /** Claims as {@link #taskClaim} does, for the owner and inside the transaction it was given for. */
+  /**
+   * Claims as {@link #taskClaim} does, for the owner and inside the transaction it was given for,
+   * but queued: each run opens 'scheduled', with no start, for a runner that may hold the work a
+   * while before a worker begins it; the start is written by a later {@link #taskCompleteAndClaim},
+   * in its {@code started} list or with the run's completion.
+   */
   @FunctionalInterface
   interface Claimer {
     List<Claim> claim(TaskType type, Instant now, Duration lease, int limit, PriorityShares shares);

@@ -8,6 +8,7 @@ import dev.drover.model.Claim;
 import dev.drover.model.Completion;
 import dev.drover.model.Lease;
 import dev.drover.model.NewTask;
+import dev.drover.model.RunStarted;
 import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskPriority;
@@ -145,27 +146,90 @@ interface LeaseContract {
     Completion done = new Completion(first.get(0).lease(), TaskRunStatus.EVENTFUL, null);
 
     List<Lease> seen = new ArrayList<>();
-    List<Claim> next = s.taskCompleteAndClaim("r", List.of(done, new Completion(stale, TaskRunStatus.EVENTFUL, null)),
+    List<Claim> next = s.taskCompleteAndClaim("r", List.of(), List.of(done, new Completion(stale, TaskRunStatus.EVENTFUL, null)),
         T0, (rejected, claimer) -> {
           seen.addAll(rejected);
           return claimer.claim(work(s), T0, LEASE, 5, PriorityShares.DEFAULT);
         });
     assertThat(seen).containsExactly(stale);
     assertThat(reload(s, first.get(0).task().id()).status()).isEqualTo(TaskStatus.COMPLETED);
-    assertThat(next).hasSize(2).allSatisfy(c ->
-        assertThat(s.taskRunGet(c.run().backendId()).orElseThrow().status()).isEqualTo(TaskRunStatus.STARTED));
+    assertThat(next).hasSize(2).allSatisfy(c -> {
+      TaskRun queued = s.taskRunGet(c.run().backendId()).orElseThrow();
+      assertThat(queued.status()).as("queued by the runner, not begun").isEqualTo(TaskRunStatus.SCHEDULED);
+      assertThat(queued.started()).isNull();
+    });
     assertThat(s.taskHeartbeat("r", next.stream().map(Claim::lease).toList(), T0.plus(LEASE))).isEmpty();
 
     // A plan that fails leaves everything as it was: the completion and the claims are rolled back.
     Completion second = new Completion(first.get(1).lease(), TaskRunStatus.EVENTFUL, null);
     s.taskRelease("r", List.of(next.get(0).lease()), T0);
-    assertThatThrownBy(() -> s.taskCompleteAndClaim("r", List.of(second), T0, (rejected, claimer) -> {
+    assertThatThrownBy(() -> s.taskCompleteAndClaim("r", List.of(), List.of(second), T0, (rejected, claimer) -> {
       assertThat(claimer.claim(work(s), T0, LEASE, 5, PriorityShares.DEFAULT)).hasSize(1);
       throw new IllegalStateException("the runner changed its mind");
     })).hasMessage("the runner changed its mind");
     assertThat(reload(s, first.get(1).task().id()).status()).isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
     assertThat(reload(s, next.get(0).task().id()).status()).isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
     assertThat(s.taskComplete("r", List.of(second), T0)).isEmpty();
+  }
+
+  @Test
+  default void aQueuedRunGetsItsStartFromTheNextPassOrFromItsCompletion() {
+    Store s = prepared(3);
+    List<Claim> queued = s.taskCompleteAndClaim("r", List.of(), List.of(), T0,
+        (rejected, claimer) -> claimer.claim(work(s), T0, LEASE, 3, PriorityShares.DEFAULT));
+    assertThat(queued).hasSize(3);
+    Claim executing = queued.get(0);
+    Claim finishedUnseen = queued.get(1);
+    Claim rescued = queued.get(2);
+    Instant began = T0.plusSeconds(2);
+
+    // A start reported for a run that ended meanwhile changes nothing.
+    s.taskRelease("r", List.of(rescued.lease()), T0.plusSeconds(1));
+    s.taskCompleteAndClaim("r",
+        List.of(new RunStarted(executing.run().id(), began), new RunStarted(rescued.run().id(), began)),
+        List.of(new Completion(finishedUnseen.lease(), TaskRunStatus.EVENTFUL, null, T0.plusSeconds(1), finishedUnseen)),
+        T0.plusSeconds(3), (rejected, claimer) -> rejected);
+
+    TaskRun started = s.taskRunGet(executing.run().backendId()).orElseThrow();
+    assertThat(started.status()).isEqualTo(TaskRunStatus.STARTED);
+    assertThat(started.started()).isEqualTo(began);
+    TaskRun done = s.taskRunGet(finishedUnseen.run().backendId()).orElseThrow();
+    assertThat(done.status()).isEqualTo(TaskRunStatus.EVENTFUL);
+    assertThat(done.started()).as("the start comes with the end").isEqualTo(T0.plusSeconds(1));
+    assertThat(done.ended()).isEqualTo(T0.plusSeconds(3));
+    TaskRun released = s.taskRunGet(rescued.run().backendId()).orElseThrow();
+    assertThat(released.status()).isEqualTo(TaskRunStatus.LOST);
+    assertThat(released.started()).isNull();
+
+    // A completion without a start keeps the one written before.
+    s.taskComplete("r", List.of(new Completion(executing.lease(), TaskRunStatus.UNEVENTFUL, null)), T0.plusSeconds(4));
+    assertThat(s.taskRunGet(executing.run().backendId()).orElseThrow().started()).isEqualTo(began);
+  }
+
+  @Test
+  default void aCompletionCarryingItsClaimIsWrittenFromTheStoredRowOnceTheRowChanged() {
+    Store s = prepared(2);
+    List<Claim> claims = s.taskClaim(work(s), "r", T0, LEASE, 2, PriorityShares.DEFAULT);
+    Claim untouched = claims.get(0);
+    Claim heartbeated = claims.get(1);
+    Instant extended = T0.plus(LEASE).plusSeconds(30);
+    assertThat(s.taskHeartbeat("r", List.of(heartbeated.lease()), extended)).isEmpty();
+
+    Instant at = T0.plusSeconds(5);
+    assertThat(s.taskComplete("r", List.of(
+        new Completion(untouched.lease(), TaskRunStatus.FAILED, null, null, untouched),
+        new Completion(heartbeated.lease(), TaskRunStatus.EVENTFUL, null, null, heartbeated)), at)).isEmpty();
+
+    Task retried = reload(s, untouched.task().id());
+    assertThat(retried.status()).isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
+    assertThat(retried.retriesLeft()).isEqualTo(untouched.task().retriesLeft() - 1);
+    Task done = reload(s, heartbeated.task().id());
+    assertThat(done.status()).isEqualTo(TaskStatus.COMPLETED);
+    assertThat(done.nextRun()).as("kept as stored, not as claimed").isEqualTo(extended);
+    assertThat(s.taskRunGet(heartbeated.run().backendId()).orElseThrow().status()).isEqualTo(TaskRunStatus.EVENTFUL);
+    // Written once: a second completion of the same lease is refused either way.
+    assertThat(s.taskComplete("r", List.of(
+        new Completion(untouched.lease(), TaskRunStatus.EVENTFUL, null, null, untouched)), at)).containsExactly(untouched.lease());
   }
 
   @Test
@@ -248,7 +312,7 @@ interface LeaseContract {
               s.taskRescueExpired(at, 1_000);
             }
             List<Completion> done = got.stream()
-                .map(c -> new Completion(c.lease(), TaskRunStatus.EVENTFUL, null)).toList();
+                .map(c -> new Completion(c.lease(), TaskRunStatus.EVENTFUL, null, null, c)).toList();
             List<Lease> rejected = s.taskComplete(owner, done, at);
             rejectedLeases.addAll(rejected);
             got.stream().map(Claim::lease).filter(l -> !rejected.contains(l)).forEach(completedLeases::add);

@@ -49,7 +49,7 @@ interface VisitOutcomeContract extends FrontierContract {
     Claim c = claimVisit("load-git", Map.of("url", url, "lister_name", "github"), at.minusSeconds(30));
     ObjectNode meta = Json.object();
     meta.set("result", result == null ? Json.object() : result);
-    assertThat(store().taskComplete("runner", List.of(new Completion(c.lease(), status, meta)), at)).isEmpty();
+    assertThat(store().taskComplete("runner", List.of(new Completion(c.lease(), status, meta, null, c)), at)).isEmpty();
   }
 
   private static ObjectNode snapshot(String id) {

@@ -1,0 +1,48 @@
+package dev.drover.engine;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * How many tasks of each type a runner keeps claimed beyond its free worker slots: as many as its
+ * workers finished of that type in the last window. Short tasks then find the next one already
+ * claimed while the loop writes the last batch, and a pass claims and completes hundreds at once;
+ * slow tasks finish few per window, so they are claimed for free slots only and stay available to
+ * other runners. Loop thread only.
+ */
+final class ClaimAhead {
+  /** A cap per type, which also keeps a pass's statements well below the bound-parameter limits. */
+  static final int MAX = 1000;
+
+  private final Duration window;
+  private Map<String, Integer> current = new HashMap<>();
+  private Map<String, Integer> last = new HashMap<>();
+  private Instant windowEnd = Instant.MIN;
+
+  /** {@code window} zero turns claiming ahead off. */
+  ClaimAhead(Duration window) {
+    this.window = window;
+  }
+
+  void finished(String type) {
+    if (!window.isZero()) {
+      current.merge(type, 1, Integer::sum);
+    }
+  }
+
+  /** How many of {@code type} to keep claimed ahead at {@code now}. */
+  int target(String type, Instant now) {
+    if (window.isZero()) {
+      return 0;
+    }
+    if (!now.isBefore(windowEnd)) {
+      // A window that ended long ago says nothing about the rate now.
+      last = now.isBefore(windowEnd.plus(window)) ? current : new HashMap<>();
+      current = new HashMap<>();
+      windowEnd = now.plus(window);
+    }
+    return Math.min(MAX, last.getOrDefault(type, 0));
+  }
+}
