@@ -13,8 +13,10 @@ import dev.drover.schedule.TaskUpdate;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.SqlStatement;
@@ -93,24 +95,20 @@ final class RunEnder {
       return List.of();
     }
     Map<String, TaskType> types = new HashMap<>();
-    PreparedBatch tasks = h.prepareBatch(sql.get("taskUpdateAfterRunAsClaimed"));
+    List<TaskUpdate> updates = new ArrayList<>(completions.size());
     for (Completion c : completions) {
       Task task = c.claimed().task();
       TaskType type = types.computeIfAbsent(task.type(), name -> taskType(h, task));
-      bindUpdate(tasks, task, Rescheduler.afterRun(task, type, c.status(), at))
-          .bind("owner", owner)
-          .bind("attempt", c.lease().attempt())
-          .bind("claimed_next_run", task.nextRun())
-          .bind("claimed_interval_ms", Columns.millis(task.currentInterval()))
-          .bind("claimed_retries_left", task.retriesLeft())
-          .add();
+      updates.add(Rescheduler.afterRun(task, type, c.status(), at));
     }
-    int[] updated = tasks.execute();
+    boolean[] updated = sql.dialect() == Dialect.POSTGRESQL
+        ? updateAsClaimedInOneStatement(h, owner, completions, updates)
+        : updateAsClaimedInABatch(h, owner, completions, updates);
     List<Ending> ended = new ArrayList<>();
     List<Completion> left = new ArrayList<>();
     for (int i = 0; i < completions.size(); i++) {
       Completion c = completions.get(i);
-      if (updated[i] == 1) {
+      if (updated[i]) {
         ended.add(new Ending(c.claimed().run(), c.claimed().task(), c.status(), c.metadata(), c.started()));
       } else {
         left.add(c);
@@ -120,26 +118,90 @@ final class RunEnder {
     return left;
   }
 
-  /** Writes the ends of {@code endings}' runs in one JDBC batch, and adds their visits to {@code visitBatch}. */
+  private boolean[] updateAsClaimedInABatch(Handle h, String owner, List<Completion> completions,
+      List<TaskUpdate> updates) {
+    PreparedBatch batch = h.prepareBatch(sql.get("taskUpdateAfterRunAsClaimed"));
+    for (int i = 0; i < completions.size(); i++) {
+      Completion c = completions.get(i);
+      Task task = c.claimed().task();
+      bindUpdate(batch, task, updates.get(i))
+          .bind("owner", owner)
+          .bind("attempt", c.lease().attempt())
+          .bind("claimed_next_run", task.nextRun())
+          .bind("claimed_interval_ms", Columns.millis(task.currentInterval()))
+          .bind("claimed_retries_left", task.retriesLeft())
+          .add();
+    }
+    int[] counts = batch.execute();
+    boolean[] updated = new boolean[counts.length];
+    for (int i = 0; i < counts.length; i++) {
+      updated[i] = counts[i] == 1;
+    }
+    return updated;
+  }
+
+  /** PostgreSQL: the whole batch as arrays in one statement, which returns the ids it updated. */
+  private boolean[] updateAsClaimedInOneStatement(Handle h, String owner, List<Completion> completions,
+      List<TaskUpdate> updates) {
+    List<Task> tasks = completions.stream().map(c -> c.claimed().task()).toList();
+    Set<Long> ids = new HashSet<>(h.createQuery(sql.get("taskUpdateAfterRunAsClaimedBatch"))
+        .bind("owner", owner)
+        .bindArray("ids", Long.class, tasks.stream().map(Task::id).toList())
+        .bindArray("attempts", Integer.class, completions.stream().map(c -> c.lease().attempt()).toList())
+        .bindArray("statuses", String.class, updates.stream().map(u -> u.status().dbName()).toList())
+        .bindArray("next_run_ms", Long.class, updates.stream().map(u -> epochMillis(u.nextRun())).toList())
+        .bindArray("current_interval_ms", Long.class, updates.stream().map(u -> Columns.millis(u.currentInterval())).toList())
+        .bindArray("retries_left", Integer.class, updates.stream().map(TaskUpdate::retriesLeft).toList())
+        .bindArray("claimed_next_run_ms", Long.class, tasks.stream().map(t -> epochMillis(t.nextRun())).toList())
+        .bindArray("claimed_interval_ms", Long.class, tasks.stream().map(t -> Columns.millis(t.currentInterval())).toList())
+        .bindArray("claimed_retries_left", Integer.class, tasks.stream().map(Task::retriesLeft).toList())
+        .mapTo(Long.class).list());
+    boolean[] updated = new boolean[tasks.size()];
+    for (int i = 0; i < updated.length; i++) {
+      updated[i] = ids.contains(tasks.get(i).id());
+    }
+    return updated;
+  }
+
+  /** Writes the ends of {@code endings}' runs, and adds their visits to {@code visitBatch}. */
   private void endRuns(Handle h, List<Ending> endings, Instant at, VisitOutcomes.Batch visitBatch) {
     if (endings.isEmpty()) {
       return;
     }
-    PreparedBatch runs = h.prepareBatch(sql.get("taskRunEndMany"));
+    List<String> metadata = new ArrayList<>(endings.size());
     for (Ending e : endings) {
-      ObjectNode metadata = Json.merge(e.run().metadata(), e.metadata());
-      Instant started = e.started() != null ? e.started() : e.run().started();
+      ObjectNode merged = Json.merge(e.run().metadata(), e.metadata());
+      metadata.add(Json.canonical(merged));
+      TaskRun r = e.run();
+      Instant started = e.started() != null ? e.started() : r.started();
+      visitBatch.add(e.task(), new TaskRun(r.id(), r.taskId(), r.backendId(), r.scheduled(), started, at,
+          merged, e.status()), e.status(), at);
+    }
+    if (sql.dialect() == Dialect.POSTGRESQL) {
+      h.createUpdate(sql.get("taskRunEndBatch"))
+          .bind("ended", at)
+          .bindArray("ids", Long.class, endings.stream().map(e -> e.run().id()).toList())
+          .bindArray("started_ms", Long.class, endings.stream().map(e -> epochMillis(e.started())).toList())
+          .bindArray("statuses", String.class, endings.stream().map(e -> e.status().dbName()).toList())
+          .bindArray("metadata", String.class, metadata)
+          .execute();
+      return;
+    }
+    PreparedBatch runs = h.prepareBatch(sql.get("taskRunEndMany"));
+    for (int i = 0; i < endings.size(); i++) {
+      Ending e = endings.get(i);
       runs.bind("id", e.run().id())
           .bindByType("started", e.started(), Instant.class)
           .bind("ended", at)
           .bind("status", e.status().dbName())
-          .bind("metadata", Json.canonical(metadata))
+          .bind("metadata", metadata.get(i))
           .add();
-      TaskRun r = e.run();
-      visitBatch.add(e.task(), new TaskRun(r.id(), r.taskId(), r.backendId(), r.scheduled(), started, at,
-          metadata, e.status()), e.status(), at);
     }
     runs.execute();
+  }
+
+  private static Long epochMillis(Instant t) {
+    return t == null ? null : t.toEpochMilli();
   }
 
   /** Ends {@code run} with its metadata merged, leaving its task as it is. */

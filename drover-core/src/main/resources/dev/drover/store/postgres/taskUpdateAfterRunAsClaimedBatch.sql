@@ -1,0 +1,23 @@
+-- taskUpdateAfterRunAsClaimed for a whole batch in one statement, the rows as parallel arrays
+-- (times in epoch milliseconds, as stored): one execution instead of one per row, which cost
+-- PostgreSQL more than the writes. Returns the ids it updated; the others lost their lease or
+-- changed since the claim, and the caller reads them again.
+UPDATE task t
+SET status = u.status,
+    next_run = timestamptz 'epoch' + u.next_run_ms * interval '1 millisecond',
+    current_interval_ms = u.current_interval_ms,
+    retries_left = u.retries_left,
+    owner = NULL
+FROM unnest(:ids::bigint[], :attempts::int[], :statuses::text[], :next_run_ms::bigint[],
+            :current_interval_ms::bigint[], :retries_left::int[], :claimed_next_run_ms::bigint[],
+            :claimed_interval_ms::bigint[], :claimed_retries_left::int[])
+     AS u (id, attempt, status, next_run_ms, current_interval_ms, retries_left, claimed_next_run_ms,
+           claimed_interval_ms, claimed_retries_left)
+WHERE t.id = u.id
+  AND t.owner = :owner
+  AND t.attempt = u.attempt
+  AND t.status = 'next_run_scheduled'
+  AND t.next_run = timestamptz 'epoch' + u.claimed_next_run_ms * interval '1 millisecond'
+  AND t.current_interval_ms IS NOT DISTINCT FROM u.claimed_interval_ms
+  AND t.retries_left = u.claimed_retries_left
+RETURNING t.id
