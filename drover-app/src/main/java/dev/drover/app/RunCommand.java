@@ -74,6 +74,12 @@ final class RunCommand extends BaseCommand {
           + "killed. Default: ${DEFAULT-VALUE}.")
   String takeoverGrace;
 
+  @Option(names = "--claim-ahead", paramLabel = "DURATION", defaultValue = "100ms",
+      description = "Beyond its free worker slots, keep claimed as many tasks of a type as the workers finished "
+          + "of it in this window, so short tasks run back to back while the runner writes the last batch. "
+          + "0 claims for free slots only. Default: ${DEFAULT-VALUE}.")
+  String claimAhead;
+
   @Option(names = "--standby", description = "If a runner is active on this data dir, wait for it to go "
       + "instead of taking over.")
   boolean standby;
@@ -89,6 +95,9 @@ final class RunCommand extends BaseCommand {
     Duration takeoverTime = Inputs.duration("--takeover-grace", takeoverGrace);
     ValidationException.check(!takeoverTime.isNegative(), "--takeover-grace",
         "must not be negative, got " + takeoverGrace);
+    Duration claimAheadTime = Inputs.duration("--claim-ahead", claimAhead);
+    ValidationException.check(!claimAheadTime.isNegative(), "--claim-ahead",
+        "must not be negative, got " + claimAhead);
     Set<String> only = new LinkedHashSet<>(Inputs.each("--type", types, (option, text) -> {
       ValidationException.check(!text.isEmpty(), option, "a task type name is required");
       return text;
@@ -110,7 +119,8 @@ final class RunCommand extends BaseCommand {
           .withExitOnIdle(!daemon)
           .withTypes(only)
           .withGate(gate(), takeoverTime, standby)
-          .withConfigFile(configPath, workers != null);
+          .withConfigFile(configPath, workers != null)
+          .withClaimAhead(claimAheadTime);
       Clock clock = Clock.systemUTC();
       RunProgress progress = System.console() != null && !output.json ? new RunProgress(store, clock, out()) : null;
       if (progress != null) {

@@ -205,6 +205,7 @@ class BadInputIT {
         // the runner
         seeded("run with zero workers", c -> c.cli("run", "--workers", "0"), "--workers"),
         seeded("run with an unreadable grace", c -> c.cli("run", "--grace", "nonsense"), "--grace", "nonsense"),
+        seeded("run with a negative claim-ahead", c -> c.cli("run", "--claim-ahead", "-5ms"), "--claim-ahead", "-5ms"),
         seeded("run an unknown task type", c -> c.cli("run", "--type", "load-svn"), "--type", "load-svn"),
         seeded("run a type nothing can execute", c -> c.cli("run", "--type", "check"), "--type", "check"),
         fresh("run without a store", c -> c.cli("run"), "--data-dir", "init"),
