@@ -557,7 +557,7 @@ public final class Runner {
       unsaturated = List.of();
       return List.of(); // nothing to write and nothing to claim: no transaction
     }
-    List<RunStarted> started = starting.stream().map(r -> new RunStarted(r.claim.run().id(), r.started())).toList();
+    List<RunStarted> started = starting.stream().map(r -> new RunStarted(r.claim, r.started())).toList();
     try {
       return store.taskCompleteAndClaim(options.owner(), started, completions, now, (rejected, claimer) -> {
         if (claiming) {

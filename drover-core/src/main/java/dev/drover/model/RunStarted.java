@@ -2,5 +2,5 @@ package dev.drover.model;
 
 import java.time.Instant;
 
-/** A queued run that a worker began at {@code at} and that has not ended yet. */
-public record RunStarted(long runId, Instant at) {}
+/** A queued claim whose worker began it at {@code at} and that has not ended yet. */
+public record RunStarted(Claim claim, Instant at) {}

@@ -74,22 +74,35 @@ final class Leases {
   <T> T completeAndClaim(String owner, List<RunStarted> started, List<Completion> completions, Instant at,
       Store.ClaimPlan<T> plan) {
     return jdbi.inTransaction(h -> {
-      markStarted(h, started);
+      markStarted(h, owner, started);
       return plan.plan(complete(h, owner, completions, at),
           (type, now, lease, limit, shares) -> claim(h, type, owner, now, lease, limit, shares, false));
     });
   }
 
-  private void markStarted(Handle h, List<RunStarted> started) {
+  private void markStarted(Handle h, String owner, List<RunStarted> started) {
     if (started.isEmpty()) {
       return;
     }
-    PreparedBatch batch = h.prepareBatch(sql.get("taskRunMarkStarted"));
-    started.forEach(s -> batch.bind("id", s.runId()).bind("started", s.at()).add());
+    PreparedBatch batch = h.prepareBatch(sql.get("taskRunInsertStarted"));
+    for (RunStarted s : started) {
+      TaskRun run = s.claim().run();
+      batch.bind("task", run.taskId())
+          .bind("backend_id", run.backendId())
+          .bind("scheduled", run.scheduled())
+          .bind("started", s.at())
+          .bind("metadata", Json.canonical(run.metadata()))
+          .bind("owner", owner)
+          .bind("attempt", s.claim().lease().attempt())
+          .add();
+    }
     batch.execute();
   }
 
-  /** Claims for {@code owner}; the runs open 'started' now if {@code startNow}, else 'scheduled'. */
+  /**
+   * Claims for {@code owner}; the runs open 'started' now if {@code startNow}, else they are queued:
+   * opened in memory only, 'scheduled', and written once begun (see {@link Claim}).
+   */
   private List<Claim> claim(Handle h, TaskType type, String owner, Instant now, Duration lease, int limit,
       PriorityShares shares, boolean startNow) {
     if (limit <= 0) {
@@ -104,12 +117,14 @@ final class Leases {
     }
     ObjectNode meta = Json.object();
     meta.put("worker", owner);
+    if (!startNow) {
+      return claimed.stream().map(c -> new Claim(c.task(), new TaskRun(0, c.task().id(),
+          c.task().id() + "." + c.attempt(), now, null, null, meta, TaskRunStatus.SCHEDULED), c.lease())).toList();
+    }
     Map<Long, TaskRun> runs = new HashMap<>();
     h.createQuery(sql.get("taskRunOpen"))
         .bindList("ids", claimed.stream().map(c -> c.task().id()).toList())
         .bind("now", now)
-        .bindByType("started", startNow ? now : null, Instant.class)
-        .bind("status", (startNow ? TaskRunStatus.STARTED : TaskRunStatus.SCHEDULED).dbName())
         .bind("metadata", Json.canonical(meta))
         .map(rows.taskRun)
         .forEach(run -> runs.put(run.taskId(), run));
@@ -220,6 +235,7 @@ final class Leases {
     completions.stream().sorted(Comparator.comparingLong(c -> c.lease().taskId()))
         .forEach(c -> (c.claimed() != null ? asClaimed : toRead).add(c));
     toRead.addAll(runEnder.endAsClaimed(h, owner, asClaimed, at, visits));
+    toRead.sort(Comparator.comparingLong(c -> c.lease().taskId()));
     Map<Lease, Rows.LeasedRun> held = toRead.isEmpty() ? Map.of()
         : held(h, owner, toRead.stream().map(Completion::lease).toList());
     List<Lease> rejected = new ArrayList<>();
@@ -229,12 +245,25 @@ final class Leases {
       if (run == null) {
         rejected.add(c.lease());
       } else {
-        endings.add(new RunEnder.Ending(run.run(), run.leased().task(), c.status(), c.metadata(), c.started()));
+        endings.add(new RunEnder.Ending(run.run() != null ? run.run() : unwrittenRun(c, owner, at), run.leased().task(),
+            c.lease().attempt(), c.status(), c.metadata(), c.started()));
       }
     }
-    runEnder.endAll(h, endings, at, visits);
+    runEnder.endAll(h, owner, endings, at, visits);
     visits.ingest(h);
     return rejected;
+  }
+
+  /** The run of a queued claim that was never written, as its claim opened it. */
+  private static TaskRun unwrittenRun(Completion c, String owner, Instant at) {
+    if (c.claimed() != null) {
+      return c.claimed().run();
+    }
+    ObjectNode meta = Json.object();
+    meta.put("worker", owner);
+    Lease l = c.lease();
+    return new TaskRun(0, l.taskId(), l.taskId() + "." + l.attempt(), c.started() != null ? c.started() : at, null, null, meta,
+        TaskRunStatus.SCHEDULED);
   }
 
   /**
@@ -294,6 +323,11 @@ final class Leases {
       if (run.isPresent()) {
         runEnder.end(h, run.get(), TaskRunStatus.LOST, meta, now);
       } else {
+        // A queued claim never begun: its run was not written, but its attempt was charged.
+        h.createUpdate(sql.get("taskRunInsertLost"))
+            .bind("task", t.id()).bind("attempt", e.attempt()).bind("now", now)
+            .bind("metadata", Json.canonical(meta))
+            .execute();
         runEnder.reschedule(h, t, TaskRunStatus.LOST, now);
       }
       rescued.add(t.id());

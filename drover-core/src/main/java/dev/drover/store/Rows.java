@@ -73,7 +73,7 @@ final class Rows {
         c.instant(rs, "ended"),
         Json.readObject(rs.getString("metadata")),
         TaskRunStatus.parse("status", rs.getString("status")));
-    leasedRun = (rs, ctx) -> new LeasedRun(leased.map(rs, ctx), new TaskRun(
+    leasedRun = (rs, ctx) -> new LeasedRun(leased.map(rs, ctx), rs.getObject("run_id") == null ? null : new TaskRun(
         rs.getLong("run_id"),
         rs.getLong("id"),
         rs.getString("run_backend_id"),
@@ -110,6 +110,6 @@ final class Rows {
     }
   }
 
-  /** A leased task and a run of it. */
+  /** A leased task and a run of it; null if its run was not written (a queued claim). */
   record LeasedRun(Leased leased, TaskRun run) {}
 }

@@ -45,7 +45,7 @@ final class RunEnder {
    * A run to end with {@code status}: the run, its task as read in this transaction, and when its
    * worker began it if that was not written yet (else null).
    */
-  record Ending(TaskRun run, Task task, TaskRunStatus status, ObjectNode metadata, Instant started) {}
+  record Ending(TaskRun run, Task task, int attempt, TaskRunStatus status, ObjectNode metadata, Instant started) {}
 
   /** Ends {@code run} and reschedules its task by the rules; {@code run} must not be a visit run ending as a visit. */
   TaskRun end(Handle h, TaskRun run, TaskRunStatus status, ObjectNode metadata, Instant at) {
@@ -69,7 +69,7 @@ final class RunEnder {
    * in two JDBC batches (one round trip each on PostgreSQL) and reading each task type once. Their
    * visits go to {@code visitBatch}, to be ingested last in the transaction.
    */
-  void endAll(Handle h, List<Ending> endings, Instant at, VisitOutcomes.Batch visitBatch) {
+  void endAll(Handle h, String owner, List<Ending> endings, Instant at, VisitOutcomes.Batch visitBatch) {
     if (endings.isEmpty()) {
       return;
     }
@@ -79,7 +79,7 @@ final class RunEnder {
       TaskType type = types.computeIfAbsent(e.task().type(), name -> taskType(h, e.task()));
       bindUpdate(tasks, e.task(), Rescheduler.afterRun(e.task(), type, e.status(), at)).add();
     }
-    endRuns(h, endings, at, visitBatch);
+    endRuns(h, owner, endings, at, visitBatch);
     tasks.execute();
   }
 
@@ -109,12 +109,13 @@ final class RunEnder {
     for (int i = 0; i < completions.size(); i++) {
       Completion c = completions.get(i);
       if (updated[i]) {
-        ended.add(new Ending(c.claimed().run(), c.claimed().task(), c.status(), c.metadata(), c.started()));
+        ended.add(new Ending(c.claimed().run(), c.claimed().task(), c.lease().attempt(), c.status(), c.metadata(),
+            c.started()));
       } else {
         left.add(c);
       }
     }
-    endRuns(h, ended, at, visitBatch);
+    endRuns(h, owner, ended, at, visitBatch);
     return left;
   }
 
@@ -163,8 +164,11 @@ final class RunEnder {
     return updated;
   }
 
-  /** Writes the ends of {@code endings}' runs, and adds their visits to {@code visitBatch}. */
-  private void endRuns(Handle h, List<Ending> endings, Instant at, VisitOutcomes.Batch visitBatch) {
+  /**
+   * Writes the ends of {@code endings}' runs (whole, for queued runs never written), and adds their
+   * visits to {@code visitBatch}.
+   */
+  private void endRuns(Handle h, String owner, List<Ending> endings, Instant at, VisitOutcomes.Batch visitBatch) {
     if (endings.isEmpty()) {
       return;
     }
@@ -178,23 +182,31 @@ final class RunEnder {
           merged, e.status()), e.status(), at);
     }
     if (sql.dialect() == Dialect.POSTGRESQL) {
-      h.createUpdate(sql.get("taskRunEndBatch"))
+      h.createUpdate(sql.get("taskRunEndMany"))
           .bind("ended", at)
-          .bindArray("ids", Long.class, endings.stream().map(e -> e.run().id()).toList())
+          .bind("owner", owner)
+          .bindArray("tasks", Long.class, endings.stream().map(e -> e.run().taskId()).toList())
+          .bindArray("backend_ids", String.class, endings.stream().map(e -> e.run().backendId()).toList())
+          .bindArray("scheduled_ms", Long.class, endings.stream().map(e -> epochMillis(e.run().scheduled())).toList())
           .bindArray("started_ms", Long.class, endings.stream().map(e -> epochMillis(e.started())).toList())
-          .bindArray("statuses", String.class, endings.stream().map(e -> e.status().dbName()).toList())
           .bindArray("metadata", String.class, metadata)
+          .bindArray("statuses", String.class, endings.stream().map(e -> e.status().dbName()).toList())
+          .bindArray("attempts", Integer.class, endings.stream().map(Ending::attempt).toList())
           .execute();
       return;
     }
     PreparedBatch runs = h.prepareBatch(sql.get("taskRunEndMany"));
     for (int i = 0; i < endings.size(); i++) {
       Ending e = endings.get(i);
-      runs.bind("id", e.run().id())
+      runs.bind("task", e.run().taskId())
+          .bind("backend_id", e.run().backendId())
+          .bind("scheduled", e.run().scheduled())
           .bindByType("started", e.started(), Instant.class)
           .bind("ended", at)
-          .bind("status", e.status().dbName())
           .bind("metadata", metadata.get(i))
+          .bind("status", e.status().dbName())
+          .bind("owner", owner)
+          .bind("attempt", e.attempt())
           .add();
     }
     runs.execute();

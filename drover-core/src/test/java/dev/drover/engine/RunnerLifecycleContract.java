@@ -103,9 +103,8 @@ interface RunnerLifecycleContract {
     RunnerStats statsA = runA.get(60, TimeUnit.SECONDS);
     RunnerStats statsB = runB.get(60, TimeUnit.SECONDS);
     assertThat(runnerA.stopReason()).isEqualTo("taken over by runner " + b.owner());
-    // a drained within the grace: what it gave back (claimed ahead) had not begun.
-    assertThat(store().taskRunList(List.of(), TaskRunStatus.LOST, 100)).hasSize((int) statsA.released())
-        .allSatisfy(r -> assertThat(r.started()).as("a released run that had begun").isNull());
+    // a drained within the grace: what it gave back (claimed ahead, not begun) left no run behind.
+    assertThat(store().taskRunList(List.of(), TaskRunStatus.LOST, 100)).as("runs a gave back after they began").isEmpty();
     assertThat(statsA.claimed() - statsA.released() + statsB.claimed()).isEqualTo(12);
     assertThat(statsB.claimed()).isPositive();
     long lastOfA = log.stream().filter(e -> e.runner().equals("a")).mapToLong(Execution::end).max().orElseThrow();

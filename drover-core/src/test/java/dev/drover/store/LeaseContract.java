@@ -154,9 +154,8 @@ interface LeaseContract {
     assertThat(seen).containsExactly(stale);
     assertThat(reload(s, first.get(0).task().id()).status()).isEqualTo(TaskStatus.COMPLETED);
     assertThat(next).hasSize(2).allSatisfy(c -> {
-      TaskRun queued = s.taskRunGet(c.run().backendId()).orElseThrow();
-      assertThat(queued.status()).as("queued by the runner, not begun").isEqualTo(TaskRunStatus.SCHEDULED);
-      assertThat(queued.started()).isNull();
+      assertThat(c.run().status()).as("queued by the runner, not begun").isEqualTo(TaskRunStatus.SCHEDULED);
+      assertThat(s.taskRunGet(c.run().backendId())).as("written once begun").isEmpty();
     });
     assertThat(s.taskHeartbeat("r", next.stream().map(Claim::lease).toList(), T0.plus(LEASE))).isEmpty();
 
@@ -173,37 +172,47 @@ interface LeaseContract {
   }
 
   @Test
-  default void aQueuedRunGetsItsStartFromTheNextPassOrFromItsCompletion() {
-    Store s = prepared(3);
+  default void aQueuedRunIsWrittenOnceBegunOrWithItsEndAndARescueRecordsItLost() {
+    Store s = prepared(4);
     List<Claim> queued = s.taskCompleteAndClaim("r", List.of(), List.of(), T0,
-        (rejected, claimer) -> claimer.claim(work(s), T0, LEASE, 3, PriorityShares.DEFAULT));
-    assertThat(queued).hasSize(3);
+        (rejected, claimer) -> claimer.claim(work(s), T0, LEASE, 4, PriorityShares.DEFAULT));
+    assertThat(queued).hasSize(4);
     Claim executing = queued.get(0);
     Claim finishedUnseen = queued.get(1);
-    Claim rescued = queued.get(2);
+    Claim released = queued.get(2);
+    Claim rescued = queued.get(3);
     Instant began = T0.plusSeconds(2);
 
-    // A start reported for a run that ended meanwhile changes nothing.
-    s.taskRelease("r", List.of(rescued.lease()), T0.plusSeconds(1));
+    s.taskRelease("r", List.of(released.lease()), T0.plusSeconds(1));
     s.taskCompleteAndClaim("r",
-        List.of(new RunStarted(executing.run().id(), began), new RunStarted(rescued.run().id(), began)),
+        List.of(new RunStarted(executing, began), new RunStarted(released, began)),
         List.of(new Completion(finishedUnseen.lease(), TaskRunStatus.EVENTFUL, null, T0.plusSeconds(1), finishedUnseen)),
         T0.plusSeconds(3), (rejected, claimer) -> rejected);
 
     TaskRun started = s.taskRunGet(executing.run().backendId()).orElseThrow();
     assertThat(started.status()).isEqualTo(TaskRunStatus.STARTED);
     assertThat(started.started()).isEqualTo(began);
+    assertThat(started.scheduled()).isEqualTo(T0);
+    assertThat(started.metadata().get("worker").asText()).isEqualTo("r");
     TaskRun done = s.taskRunGet(finishedUnseen.run().backendId()).orElseThrow();
     assertThat(done.status()).isEqualTo(TaskRunStatus.EVENTFUL);
     assertThat(done.started()).as("the start comes with the end").isEqualTo(T0.plusSeconds(1));
     assertThat(done.ended()).isEqualTo(T0.plusSeconds(3));
-    TaskRun released = s.taskRunGet(rescued.run().backendId()).orElseThrow();
-    assertThat(released.status()).isEqualTo(TaskRunStatus.LOST);
-    assertThat(released.started()).isNull();
+    assertThat(s.taskRunList(List.of(released.task().id()), null, 10)).as("given back before it began").isEmpty();
 
     // A completion without a start keeps the one written before.
-    s.taskComplete("r", List.of(new Completion(executing.lease(), TaskRunStatus.UNEVENTFUL, null)), T0.plusSeconds(4));
-    assertThat(s.taskRunGet(executing.run().backendId()).orElseThrow().started()).isEqualTo(began);
+    s.taskComplete("r", List.of(new Completion(executing.lease(), TaskRunStatus.UNEVENTFUL, null, null, executing)),
+        T0.plusSeconds(4));
+    TaskRun ended = s.taskRunGet(executing.run().backendId()).orElseThrow();
+    assertThat(ended.status()).isEqualTo(TaskRunStatus.UNEVENTFUL);
+    assertThat(ended.started()).isEqualTo(began);
+
+    // The runner died with a claim it never began: the rescue charges the attempt and records it.
+    assertThat(s.taskRescueExpired(T0.plus(LEASE).plusSeconds(1), 10)).containsExactly(rescued.task().id());
+    TaskRun lost = s.taskRunGet(rescued.run().backendId()).orElseThrow();
+    assertThat(lost.status()).isEqualTo(TaskRunStatus.LOST);
+    assertThat(lost.started()).isNull();
+    assertThat(reload(s, rescued.task().id()).status()).isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
   }
 
   @Test
