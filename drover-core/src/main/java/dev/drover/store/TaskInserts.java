@@ -94,7 +94,7 @@ final class TaskInserts {
           .map(rows.task)
           .findOne();
       if (inserted.isPresent()) {
-        // On PostgreSQL the statement has queued the NOTIFY itself; elsewhere announcing is local.
+        // On PostgreSQL the statement itself queued the NOTIFY; elsewhere the signal decides.
         if (sql.dialect() != Dialect.POSTGRESQL) {
           work.announce(h);
         }
