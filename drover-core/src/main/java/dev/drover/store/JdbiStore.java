@@ -77,7 +77,7 @@ final class JdbiStore implements Store {
     this.runners = new JdbiRunnerTable(jdbi, sql, dialect);
     this.work = new WorkSignal(database, jdbi, postgresUrl);
     this.frontier = new JdbiFrontierStore(jdbi, dialect, sql);
-    this.inserts = new TaskInserts(sql, rows);
+    this.inserts = new TaskInserts(sql, rows, work);
   }
 
   @Override
@@ -194,13 +194,7 @@ final class JdbiStore implements Store {
 
   @Override
   public List<Task> taskCreate(List<NewTask> tasks, Instant now) {
-    List<Task> out = jdbi.inTransaction(h -> {
-      List<Task> result = inserts.create(h, tasks, now);
-      if (!result.isEmpty()) {
-        work.announce(h);
-      }
-      return result;
-    });
+    List<Task> out = jdbi.inTransaction(h -> inserts.create(h, tasks, now));
     if (!out.isEmpty()) {
       work.wakeLocal();
     }

@@ -34,6 +34,9 @@ public final class Stores {
       Migrations.migrate(pool, dialect, location);
       Jdbi jdbi = Jdbi.create((DataSource) pool);
       jdbi.registerArgument(new InstantArgumentFactory(dialect));
+      if (location.isSqlite()) {
+        jdbi.setStatementBuilderFactory(new SqliteStatementCache());
+      }
       String database = location.isSqlite() ? location.dataDir().toAbsolutePath().normalize().toString() : location.jdbcUrl();
       return new JdbiStore(jdbi, dialect, pool, database, location.isSqlite() ? null : location.jdbcUrl());
     } catch (RuntimeException e) {

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.StringJoiner;
 import org.jdbi.v3.core.Handle;
@@ -27,22 +28,89 @@ import org.jdbi.v3.core.statement.Query;
  *
  * <p>The inserted rows are matched back to their inputs by their duplicate key, which is unique
  * among the new rows of a batch, so nothing depends on the order in which RETURNING reports them.
+ *
+ * <p>A single task, the common case of an application enqueueing as work arrives, takes a shorter
+ * path: one fixed statement inserts it unless a duplicate is stored (and on PostgreSQL sends the
+ * work signal too), so the call costs the type lookup, that statement and the commit. Its text is
+ * fixed, unlike the multi-row insert's, so PostgreSQL's driver keeps it prepared on the server.
+ *
+ * <p>Either path announces the new work inside the transaction ({@link WorkSignal#announce}); the
+ * caller wakes this process's runners after the commit.
  */
 final class TaskInserts {
   /** Rows per statement: 10 parameters a row stays well below either database's parameter limit. */
   static final int CHUNK = 500;
 
+  /** Tries of the single-task path before it gives up on a duplicate that keeps vanishing. */
+  private static final int SINGLE_TRIES = 3;
+
   private final SqlFiles sql;
   private final Rows rows;
+  private final WorkSignal work;
 
-  TaskInserts(SqlFiles sql, Rows rows) {
+  TaskInserts(SqlFiles sql, Rows rows, WorkSignal work) {
     this.sql = sql;
     this.rows = rows;
+    this.work = work;
   }
 
-  /** Returns one task per input, in input order; a duplicate maps to the task it duplicates. */
+  /**
+   * Returns one task per input, in input order; a duplicate maps to the task it duplicates. Other
+   * processes are told of the work when the transaction commits.
+   */
   List<Task> create(Handle h, List<NewTask> tasks, Instant now) {
     List<Prepared> prepared = validate(h, tasks, now);
+    if (prepared.size() == 1) {
+      return List.of(createOne(h, prepared.get(0)));
+    }
+    List<Task> created = createMany(h, prepared);
+    if (!created.isEmpty()) {
+      work.announce(h);
+    }
+    return created;
+  }
+
+  /**
+   * Inserts {@code p} unless a duplicate is stored, then reads the duplicate. The read can miss
+   * only if another transaction changed the duplicate in between (PostgreSQL, read committed), and
+   * then the insert is tried again.
+   */
+  private Task createOne(Handle h, Prepared p) {
+    for (int tries = 0; tries < SINGLE_TRIES; tries++) {
+      Query insert = h.createQuery(sql.get("taskInsertUnlessDuplicate"));
+      if (sql.dialect() == Dialect.POSTGRESQL) {
+        insert.bind("channel", WorkSignal.CHANNEL);
+      }
+      Optional<Task> inserted = insert.bind("type", p.task.type())
+          .bind("arguments", p.task.arguments().toJson())
+          .bind("hash", p.hash)
+          .bind("nextRun", p.nextRun)
+          .bind("intervalMs", Columns.millis(p.type.defaultInterval()))
+          .bind("status", TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName())
+          .bind("policy", p.task.policy().dbName())
+          .bind("retriesLeft", retriesLeft(p))
+          .bind("priority", priority(p))
+          .bind("concurrencyKey", p.concurrencyKey)
+          .map(rows.task)
+          .findOne();
+      if (inserted.isPresent()) {
+        // On PostgreSQL the statement itself queued the NOTIFY; elsewhere the signal decides.
+        if (sql.dialect() != Dialect.POSTGRESQL) {
+          work.announce(h);
+        }
+        return inserted.get();
+      }
+      Task stored = findStored(h, List.of(p)).get(p.key);
+      if (stored != null) {
+        work.announce(h);
+        return stored;
+      }
+    }
+    throw new IllegalStateException("task of type '" + p.task.type()
+        + "': a stored duplicate kept changing while it was being created; try again");
+  }
+
+  private List<Task> createMany(Handle h, List<Prepared> prepared) {
     Map<Key, Prepared> unique = new LinkedHashMap<>();
     for (Prepared p : prepared) {
       unique.putIfAbsent(p.key, p);
@@ -124,8 +192,8 @@ final class TaskInserts {
           .bind(i++, Columns.millis(p.type.defaultInterval()))
           .bind(i++, TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName())
           .bind(i++, t.policy().dbName())
-          .bind(i++, t.retriesLeft() == null ? p.type.numRetries() : t.retriesLeft())
-          .bind(i++, t.priority() == null ? null : t.priority().dbName())
+          .bind(i++, retriesLeft(p))
+          .bind(i++, priority(p))
           .bind(i++, p.concurrencyKey);
     }
     query.map((rs, ctx) -> new Hashed(rs.getString("arguments_hash"), rows.task.map(rs, ctx)))
@@ -135,6 +203,14 @@ final class TaskInserts {
       throw new IllegalStateException("inserted " + fresh.size() + " tasks but read back " + inserted.size());
     }
     return inserted;
+  }
+
+  private static int retriesLeft(Prepared p) {
+    return p.task.retriesLeft() == null ? p.type.numRetries() : p.task.retriesLeft();
+  }
+
+  private static String priority(Prepared p) {
+    return p.task.priority() == null ? null : p.task.priority().dbName();
   }
 
   private record Prepared(NewTask task, TaskType type, Instant nextRun, String concurrencyKey, String hash, Key key) {}

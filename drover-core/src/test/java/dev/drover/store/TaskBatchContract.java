@@ -128,6 +128,27 @@ interface TaskBatchContract {
   }
 
   @Test
+  default void aSingleTaskIsMatchedToItsStoredDuplicateByTheSameKeyAsABatch() {
+    Store s = withTypes();
+    Task early = s.taskCreate(List.of(oneshot(1)), t0()).get(0);
+    Task later = s.taskCreate(List.of(oneshot(1).withNextRun(t0().plusSeconds(60))), t0()).get(0);
+    Task low = s.taskCreate(List.of(oneshot(1).withPriority(TaskPriority.LOW)), t0()).get(0);
+    Task rec = s.taskCreate(List.of(recurring(1).withPriority(TaskPriority.HIGH)), t0()).get(0);
+
+    // One task per call: the path that inserts unless a duplicate is stored.
+    assertThat(s.taskCreate(List.of(recurring(1).withPriority(TaskPriority.HIGH).withNextRun(t0().plusSeconds(999))), t0()))
+        .containsExactly(rec);
+    assertThat(s.taskCreate(List.of(oneshot(1).withPriority(TaskPriority.LOW)), t0())).containsExactly(low);
+    assertThat(s.taskCreate(List.of(oneshot(1).withNextRun(t0().plusSeconds(60))), t0())).containsExactly(later);
+    assertThat(s.taskCreate(List.of(oneshot(1)), t0())).containsExactly(early);
+    Task recNormal = s.taskCreate(List.of(recurring(1)), t0()).get(0);
+    Task other = s.taskCreate(List.of(oneshot(2)), t0()).get(0);
+
+    assertThat(Set.of(early.id(), later.id(), low.id(), rec.id(), recNormal.id(), other.id())).hasSize(6);
+    assertThat(s.taskSearch(TaskQuery.all())).hasSize(6);
+  }
+
+  @Test
   default void aBadTaskLateInALargeBatchWritesNothing() {
     Store s = withTypes();
     List<NewTask> unknownType = new ArrayList<>(IntStream.range(0, LARGE).mapToObj(TaskBatchContract::oneshot).toList());

@@ -1,0 +1,19 @@
+-- Creates one task unless a stored task duplicates it, in one statement: returns the new row, or no
+-- row when a duplicate exists (the caller then reads it with taskFindDuplicates). A duplicate is a
+-- not yet scheduled task of the same type, argument hash, policy and priority, and for a one-shot
+-- task the same next_run: the same rule as TaskInserts' keys. SQLite's IS is null-safe equality.
+INSERT INTO task (type, arguments, arguments_hash, next_run, current_interval_ms, status, policy,
+                  retries_left, priority, concurrency_key)
+SELECT :type, :arguments, :hash, :nextRun, :intervalMs, :status, :policy, :retriesLeft, :priority,
+       :concurrencyKey
+WHERE NOT EXISTS (
+  SELECT 1
+  FROM task
+  WHERE type = :type
+    AND arguments_hash = :hash
+    AND status = :status
+    AND policy = :policy
+    AND priority IS :priority
+    AND (:policy <> 'oneshot' OR next_run = :nextRun)
+)
+RETURNING *
