@@ -17,7 +17,7 @@ final class HeldRun {
   final TaskType type;
   /** When the next heartbeat of its lease is due; loop thread only. */
   Instant nextHeartbeat;
-  /** Whether its start is in the database already; loop thread only. */
+  /** Whether its run is written, started, in the database already; loop thread only. */
   boolean startWritten;
 
   private Cancel cancel = Cancel.NONE;

@@ -69,7 +69,7 @@ final class Leases {
   /**
    * Writes the starts of queued runs and {@code completions}, then lets {@code plan} claim, in one
    * transaction: a runner's pass costs one commit instead of two. The plan's claims are queued:
-   * their runs open 'scheduled'.
+   * their runs are written once begun (see {@link Claim}).
    */
   <T> T completeAndClaim(String owner, List<RunStarted> started, List<Completion> completions, Instant at,
       Store.ClaimPlan<T> plan) {
@@ -245,8 +245,9 @@ final class Leases {
       if (run == null) {
         rejected.add(c.lease());
       } else {
-        endings.add(new RunEnder.Ending(run.run() != null ? run.run() : unwrittenRun(c, owner, at), run.leased().task(),
-            c.lease().attempt(), c.status(), c.metadata(), c.started()));
+        TaskRun written = run.run() != null ? run.run() : unwrittenRun(c, owner, at);
+        endings.add(new RunEnder.Ending(written, run.leased().task(), c.lease().attempt(), c.status(), c.metadata(),
+            c.started()));
       }
     }
     runEnder.endAll(h, owner, endings, at, visits);
@@ -262,7 +263,8 @@ final class Leases {
     ObjectNode meta = Json.object();
     meta.put("worker", owner);
     Lease l = c.lease();
-    return new TaskRun(0, l.taskId(), l.taskId() + "." + l.attempt(), c.started() != null ? c.started() : at, null, null, meta,
+    Instant scheduled = c.started() != null ? c.started() : at;
+    return new TaskRun(0, l.taskId(), l.taskId() + "." + l.attempt(), scheduled, null, null, meta,
         TaskRunStatus.SCHEDULED);
   }
 

@@ -151,10 +151,12 @@ final class RunEnder {
         .bindArray("attempts", Integer.class, completions.stream().map(c -> c.lease().attempt()).toList())
         .bindArray("statuses", String.class, updates.stream().map(u -> u.status().dbName()).toList())
         .bindArray("next_run_ms", Long.class, updates.stream().map(u -> epochMillis(u.nextRun())).toList())
-        .bindArray("current_interval_ms", Long.class, updates.stream().map(u -> Columns.millis(u.currentInterval())).toList())
+        .bindArray("current_interval_ms", Long.class,
+            updates.stream().map(u -> Columns.millis(u.currentInterval())).toList())
         .bindArray("retries_left", Integer.class, updates.stream().map(TaskUpdate::retriesLeft).toList())
         .bindArray("claimed_next_run_ms", Long.class, tasks.stream().map(t -> epochMillis(t.nextRun())).toList())
-        .bindArray("claimed_interval_ms", Long.class, tasks.stream().map(t -> Columns.millis(t.currentInterval())).toList())
+        .bindArray("claimed_interval_ms", Long.class,
+            tasks.stream().map(t -> Columns.millis(t.currentInterval())).toList())
         .bindArray("claimed_retries_left", Integer.class, tasks.stream().map(Task::retriesLeft).toList())
         .mapTo(Long.class).list());
     boolean[] updated = new boolean[tasks.size()];

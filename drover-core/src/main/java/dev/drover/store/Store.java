@@ -165,9 +165,9 @@ public interface Store extends AutoCloseable {
 
   /**
    * Claims as {@link #taskClaim} does, for the owner and inside the transaction it was given for,
-   * but queued: each run opens 'scheduled', with no start, for a runner that may hold the work a
-   * while before a worker begins it; the start is written by a later {@link #taskCompleteAndClaim},
-   * in its {@code started} list or with the run's completion.
+   * but queued, for a runner that may hold the work a while before a worker begins it: no run is
+   * written yet (see {@link Claim}). A later {@link #taskCompleteAndClaim} writes it, started, from
+   * its {@code started} list, or whole with the run's completion.
    */
   @FunctionalInterface
   interface Claimer {
