@@ -66,8 +66,8 @@ final class RunEnder {
 
   /**
    * Ends many runs and reschedules their tasks by the rules, as {@link #end} does one by one, but
-   * in two JDBC batches (one round trip each on PostgreSQL) and reading each task type once. Their
-   * visits go to {@code visitBatch}, to be ingested last in the transaction.
+   * with one statement or JDBC batch for the runs and one for the tasks, reading each task type
+   * once. Their visits go to {@code visitBatch}, to be ingested last in the transaction.
    */
   void endAll(Handle h, String owner, List<Ending> endings, Instant at, VisitOutcomes.Batch visitBatch) {
     if (endings.isEmpty()) {
@@ -119,6 +119,7 @@ final class RunEnder {
     return left;
   }
 
+  /** SQLite: one fenced update per row in a JDBC batch (taskUpdateAfterRunAsClaimed). */
   private boolean[] updateAsClaimedInABatch(Handle h, String owner, List<Completion> completions,
       List<TaskUpdate> updates) {
     PreparedBatch batch = h.prepareBatch(sql.get("taskUpdateAfterRunAsClaimed"));

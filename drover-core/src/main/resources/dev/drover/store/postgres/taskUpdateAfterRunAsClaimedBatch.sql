@@ -1,6 +1,6 @@
--- taskUpdateAfterRunAsClaimed for a whole batch in one statement, the rows as parallel arrays
--- (times in epoch milliseconds, as stored): one execution instead of one per row, which cost
--- PostgreSQL more than the writes. Returns the ids it updated; the others lost their lease or
+-- What SQLite's taskUpdateAfterRunAsClaimed does row by row, for a whole batch in one statement,
+-- the rows as parallel arrays (times in epoch milliseconds, as stored): one execution instead of
+-- one per row, which cost PostgreSQL more than the writes. Returns the ids it updated; the others lost their lease or
 -- changed since the claim, and the caller reads them again.
 UPDATE task t
 SET status = u.status,
