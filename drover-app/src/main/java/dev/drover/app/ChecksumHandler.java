@@ -2,10 +2,10 @@ package dev.drover.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.drover.engine.Outcome;
-import dev.drover.engine.TaskContext;
-import dev.drover.engine.TaskHandler;
-import dev.drover.internal.Json;
+import dev.drover.Outcome;
+import dev.drover.TaskContext;
+import dev.drover.TaskHandler;
+import dev.drover.Json;
 import dev.drover.model.TaskRunStatus;
 import java.io.IOException;
 import java.io.InputStream;

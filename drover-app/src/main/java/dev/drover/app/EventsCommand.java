@@ -2,7 +2,7 @@ package dev.drover.app;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Drover;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import dev.drover.model.Event;
 import java.time.Duration;
 import java.util.List;

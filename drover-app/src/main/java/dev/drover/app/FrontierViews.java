@@ -6,7 +6,7 @@ import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
 import dev.drover.frontier.OriginVisitStats;
 import dev.drover.frontier.SchedulerMetrics;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

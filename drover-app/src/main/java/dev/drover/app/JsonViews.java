@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.DroverException;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import dev.drover.model.ArchivableRun;
 import dev.drover.model.DurationText;
 import dev.drover.model.Named;

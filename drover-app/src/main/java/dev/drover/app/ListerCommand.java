@@ -5,7 +5,7 @@ import dev.drover.Drover;
 import dev.drover.StaleDataException;
 import dev.drover.ValidationException;
 import dev.drover.frontier.Lister;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package dev.drover.app;
 
+import dev.drover.Json;
+
 import dev.drover.Drover;
 import dev.drover.ValidationException;
 import dev.drover.frontier.ListedOrigin;
@@ -123,7 +125,7 @@ final class OriginCommand {
         OriginPage result = drover.frontier().originList(new OriginQuery(listerId, url, List.of(), onlyEnabled, limit, page));
         Map<UUID, Lister> byId = ListerCommand.byId(drover);
         if (output.json) {
-          var doc = dev.drover.internal.Json.object();
+          var doc = Json.object();
           doc.set("origins", JsonViews.array(result.origins(), o -> FrontierViews.origin(o, byId)));
           doc.put("next_page", result.nextPageToken());
           JsonViews.print(out(), doc);
@@ -163,7 +165,7 @@ final class OriginCommand {
         ValidationException.check(!listed.isEmpty() || !stats.isEmpty(), "URL", "unknown origin '" + url + "'");
         Map<UUID, Lister> byId = ListerCommand.byId(drover);
         if (output.json) {
-          var doc = dev.drover.internal.Json.object();
+          var doc = Json.object();
           doc.put("url", url);
           doc.set("listed", JsonViews.array(listed, o -> FrontierViews.origin(o, byId)));
           doc.set("visit_stats", JsonViews.array(stats, FrontierViews::stats));

@@ -1,9 +1,9 @@
 package dev.drover.app;
 
 import dev.drover.engine.CommandRunner;
-import dev.drover.engine.Outcome;
+import dev.drover.Outcome;
 import dev.drover.engine.RunnerStats;
-import dev.drover.engine.TaskHandler;
+import dev.drover.TaskHandler;
 import dev.drover.model.StatusCount;
 import dev.drover.model.TaskQuery;
 import dev.drover.model.TaskRunStatus;

@@ -2,7 +2,7 @@ package dev.drover.app;
 
 import dev.drover.engine.CommandRunner;
 import dev.drover.engine.RunnerOptions;
-import dev.drover.engine.TaskHandler;
+import dev.drover.TaskHandler;
 import dev.drover.engine.command.CommandExecutor;
 import dev.drover.store.Store;
 import dev.drover.store.StoreLocation;

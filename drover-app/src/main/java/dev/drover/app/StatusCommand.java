@@ -3,7 +3,7 @@ package dev.drover.app;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Drover;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import dev.drover.model.StatusCount;
 import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;

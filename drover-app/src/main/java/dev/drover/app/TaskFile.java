@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.ValidationException;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import dev.drover.model.NewTask;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskPolicy;

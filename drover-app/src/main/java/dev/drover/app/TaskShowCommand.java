@@ -3,7 +3,7 @@ package dev.drover.app;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Drover;
 import dev.drover.ValidationException;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import dev.drover.model.DurationText;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;

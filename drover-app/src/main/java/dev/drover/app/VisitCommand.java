@@ -12,7 +12,7 @@ import dev.drover.frontier.VisitPolicy;
 import dev.drover.frontier.VisitRequest;
 import dev.drover.frontier.VisitResult;
 import dev.drover.frontier.VisitStatus;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,12 +1,12 @@
 package dev.drover.app;
 
 import dev.drover.Drover;
-import dev.drover.engine.Outcome;
+import dev.drover.Outcome;
 import dev.drover.engine.ProcessIdentity;
 import dev.drover.engine.Runner;
 import dev.drover.engine.RunnerOptions;
-import dev.drover.engine.TaskContext;
-import dev.drover.engine.TaskHandler;
+import dev.drover.TaskContext;
+import dev.drover.TaskHandler;
 import dev.drover.store.StoreLocation;
 import java.io.IOException;
 import java.nio.ByteBuffer;

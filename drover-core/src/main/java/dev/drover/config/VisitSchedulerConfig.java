@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.ValidationException;
 import dev.drover.frontier.VisitPolicy;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import dev.drover.model.DurationText;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package dev.drover.engine;
 
+import dev.drover.Outcome;
+
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskType;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package dev.drover.engine;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.engine.command.Orphans;
 import dev.drover.engine.command.ProcessTree;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import dev.drover.model.RunnerRecord;
 import dev.drover.store.Store;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.drover.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import dev.drover.model.RunnerRecord;
 import dev.drover.store.RunnerTable;
 import java.time.Clock;

@@ -1,6 +1,6 @@
 package dev.drover.engine;
 
-import dev.drover.model.Claim;
+import dev.drover.store.Claim;
 import dev.drover.model.TaskType;
 import java.time.Instant;
 

@@ -1,8 +1,8 @@
 package dev.drover.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.drover.internal.Json;
-import dev.drover.model.LeaderLease;
+import dev.drover.Json;
+import dev.drover.store.LeaderLease;
 import dev.drover.model.RunnerRecord;
 import dev.drover.store.RunnerTable;
 import java.time.Duration;

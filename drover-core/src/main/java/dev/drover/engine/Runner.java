@@ -1,15 +1,21 @@
 package dev.drover.engine;
 
+import dev.drover.TaskContext;
+
+import dev.drover.Outcome;
+
+import dev.drover.TaskHandler;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.DroverException;
 import dev.drover.config.ConfigFile;
 import dev.drover.config.ConfigReport;
 import dev.drover.engine.command.Orphans;
-import dev.drover.internal.Json;
-import dev.drover.model.Claim;
-import dev.drover.model.Completion;
-import dev.drover.model.Lease;
-import dev.drover.model.RunStarted;
+import dev.drover.Json;
+import dev.drover.store.Claim;
+import dev.drover.store.Completion;
+import dev.drover.store.Lease;
+import dev.drover.store.RunStarted;
 import dev.drover.model.RunnerRecord;
 import dev.drover.model.RunnerState;
 import dev.drover.model.TaskType;
@@ -705,7 +711,8 @@ public final class Runner {
           Orphans.RUNNER_ENV, options.owner());
       return commands.run(r.type, r.claim.task().arguments(), runDir, env);
     }
-    Outcome o = handlers.get(r.type.name()).handle(new TaskContext(r.claim, r.type, runDir));
+    Outcome o = handlers.get(r.type.name()).handle(new TaskContext(r.claim.task(), r.claim.run().backendId(),
+        r.claim.lease().attempt(), r.type, runDir));
     if (Thread.interrupted()) {
       throw new InterruptedException();
     }

@@ -5,7 +5,7 @@ import dev.drover.ValidationException;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
 import dev.drover.frontier.VisitRequest;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import dev.drover.model.NewTask;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskType;

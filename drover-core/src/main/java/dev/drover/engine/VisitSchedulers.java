@@ -3,7 +3,7 @@ package dev.drover.engine;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.DroverException;
 import dev.drover.config.VisitSchedulerConfig;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import dev.drover.model.TaskType;
 import dev.drover.store.Store;
 import java.time.Clock;

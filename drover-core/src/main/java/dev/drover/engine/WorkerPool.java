@@ -1,7 +1,7 @@
 package dev.drover.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import java.time.Duration;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;

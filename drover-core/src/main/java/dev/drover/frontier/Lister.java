@@ -1,7 +1,7 @@
 package dev.drover.frontier;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import java.time.Instant;
 import java.util.UUID;
 

@@ -1,5 +1,7 @@
 package dev.drover.frontier;
 
+import dev.drover.Outcome;
+
 import java.util.Optional;
 import java.util.random.RandomGenerator;
 

@@ -1,7 +1,7 @@
 package dev.drover.model;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import java.time.Instant;
 
 /**

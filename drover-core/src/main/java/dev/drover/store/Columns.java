@@ -1,6 +1,6 @@
 package dev.drover.store;
 
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;

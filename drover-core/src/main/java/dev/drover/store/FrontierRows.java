@@ -5,7 +5,7 @@ import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
 import dev.drover.frontier.OriginVisitStats;
 import dev.drover.frontier.SchedulerMetrics;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;

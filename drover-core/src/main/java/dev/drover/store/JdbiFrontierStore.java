@@ -14,7 +14,7 @@ import dev.drover.frontier.OriginVisitStats;
 import dev.drover.frontier.SchedulerMetrics;
 import dev.drover.frontier.VisitRequest;
 import dev.drover.frontier.VisitResult;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.drover.store;
 
-import dev.drover.model.LeaderLease;
+import dev.drover.store.LeaderLease;
 import dev.drover.model.RunnerRecord;
 import dev.drover.model.RunnerState;
 import java.sql.SQLException;

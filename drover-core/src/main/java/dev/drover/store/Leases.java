@@ -1,11 +1,11 @@
 package dev.drover.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.drover.internal.Json;
-import dev.drover.model.Claim;
-import dev.drover.model.Completion;
-import dev.drover.model.Lease;
-import dev.drover.model.RunStarted;
+import dev.drover.Json;
+import dev.drover.store.Claim;
+import dev.drover.store.Completion;
+import dev.drover.store.Lease;
+import dev.drover.store.RunStarted;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskRunStatus;

@@ -2,7 +2,7 @@ package dev.drover.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.drover.ValidationException;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 

@@ -4,7 +4,7 @@ import dev.drover.ValidationException;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.OriginPage;
 import dev.drover.frontier.OriginQuery;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;

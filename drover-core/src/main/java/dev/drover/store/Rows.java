@@ -1,9 +1,9 @@
 package dev.drover.store;
 
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import dev.drover.model.ArchivableRun;
 import dev.drover.model.Event;
-import dev.drover.model.Lease;
+import dev.drover.store.Lease;
 import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskPolicy;

@@ -2,8 +2,8 @@ package dev.drover.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.DroverException;
-import dev.drover.internal.Json;
-import dev.drover.model.Completion;
+import dev.drover.Json;
+import dev.drover.store.Completion;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskRunStatus;

@@ -1,6 +1,6 @@
 package dev.drover.store;
 
-import dev.drover.model.LeaderLease;
+import dev.drover.store.LeaderLease;
 import dev.drover.model.RunnerRecord;
 import java.time.Instant;
 import java.util.List;

@@ -2,12 +2,12 @@ package dev.drover.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.model.ArchivePage;
-import dev.drover.model.Claim;
-import dev.drover.model.Completion;
+import dev.drover.store.Claim;
+import dev.drover.store.Completion;
 import dev.drover.model.Event;
-import dev.drover.model.Lease;
+import dev.drover.store.Lease;
 import dev.drover.model.NewTask;
-import dev.drover.model.RunStarted;
+import dev.drover.store.RunStarted;
 import dev.drover.model.RunToSchedule;
 import dev.drover.model.StatusCount;
 import dev.drover.model.Task;

@@ -1,5 +1,7 @@
 package dev.drover.store;
 
+import dev.drover.Outcome;
+
 import dev.drover.frontier.IngestReport;
 import dev.drover.frontier.OriginKey;
 import dev.drover.frontier.OriginVisitStats;

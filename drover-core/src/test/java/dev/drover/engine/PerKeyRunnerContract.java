@@ -1,5 +1,9 @@
 package dev.drover.engine;
 
+import dev.drover.Outcome;
+
+import dev.drover.TaskHandler;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.drover.model.NewTask;

@@ -9,7 +9,7 @@ import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
 import dev.drover.frontier.OriginKey;
 import dev.drover.frontier.VisitPolicy;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import dev.drover.model.NewTask;
 import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;

@@ -1,5 +1,9 @@
 package dev.drover.engine;
 
+import dev.drover.Outcome;
+
+import dev.drover.TaskHandler;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,7 +13,7 @@ import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
 import dev.drover.frontier.OriginKey;
 import dev.drover.frontier.OriginVisitStats;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import dev.drover.model.Event;
 import dev.drover.model.Task;
 import dev.drover.model.TaskQuery;

@@ -1,5 +1,7 @@
 package dev.drover.frontier;
 
+import dev.drover.Outcome;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;

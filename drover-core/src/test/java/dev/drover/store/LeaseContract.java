@@ -3,12 +3,12 @@ package dev.drover.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.drover.internal.Json;
-import dev.drover.model.Claim;
-import dev.drover.model.Completion;
-import dev.drover.model.Lease;
+import dev.drover.Json;
+import dev.drover.store.Claim;
+import dev.drover.store.Completion;
+import dev.drover.store.Lease;
 import dev.drover.model.NewTask;
-import dev.drover.model.RunStarted;
+import dev.drover.store.RunStarted;
 import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskPriority;

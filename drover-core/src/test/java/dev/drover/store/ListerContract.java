@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.drover.StaleDataException;
 import dev.drover.ValidationException;
 import dev.drover.frontier.Lister;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.drover.ValidationException;
-import dev.drover.model.Claim;
-import dev.drover.model.Completion;
+import dev.drover.store.Claim;
+import dev.drover.store.Completion;
 import dev.drover.model.NewTask;
 import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;

@@ -2,7 +2,7 @@ package dev.drover.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.drover.model.Claim;
+import dev.drover.store.Claim;
 import dev.drover.model.NewTask;
 import dev.drover.model.RunnerRecord;
 import dev.drover.model.RunnerState;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.ValidationException;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import dev.drover.model.ArchivableRun;
 import dev.drover.model.ArchivePage;
 import dev.drover.model.NewTask;

@@ -2,7 +2,7 @@ package dev.drover.engine.command;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.ValidationException;
-import dev.drover.engine.Outcome;
+import dev.drover.Outcome;
 import dev.drover.model.DurationText;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskType;

@@ -2,7 +2,7 @@ package dev.drover.engine.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.drover.ValidationException;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import dev.drover.model.TaskArguments;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.drover.engine.command;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.drover.engine.Outcome;
+import dev.drover.Outcome;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskType;

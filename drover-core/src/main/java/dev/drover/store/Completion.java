@@ -1,4 +1,6 @@
-package dev.drover.model;
+package dev.drover.store;
+
+import dev.drover.model.TaskRunStatus;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;

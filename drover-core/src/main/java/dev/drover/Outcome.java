@@ -1,7 +1,7 @@
-package dev.drover.engine;
+package dev.drover;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.drover.internal.Json;
+import dev.drover.Json;
 import dev.drover.model.TaskRunStatus;
 
 /**

@@ -1,4 +1,8 @@
-package dev.drover.model;
+package dev.drover.store;
+
+import dev.drover.model.TaskRun;
+
+import dev.drover.model.Task;
 
 import java.time.Instant;
 

@@ -1,6 +1,6 @@
-package dev.drover.engine;
+package dev.drover;
 
-import dev.drover.model.Claim;
+import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskType;
 import java.io.IOException;
@@ -9,20 +9,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * What a handler gets: the claimed task and its run, the task type, and a directory of its own
- * for files the run produces (kept under the data directory, one per run).
+ * What a handler gets: the claimed task, its run and attempt, the task type, and a directory of
+ * its own for files the run produces (kept under the data directory, one per run).
+ *
+ * @param task the task as claimed
+ * @param runId the run's backend id, {@code <task id>.<attempt>}
+ * @param attempt which attempt at the task this run is, counting from 1
+ * @param type the task's type
+ * @param runDir the run's directory; see {@link #runDir()}
  */
-public record TaskContext(Claim claim, TaskType type, Path runDir) {
+public record TaskContext(Task task, String runId, int attempt, TaskType type, Path runDir) {
   public TaskArguments arguments() {
-    return claim.task().arguments();
+    return task.arguments();
   }
 
   public long taskId() {
-    return claim.task().id();
-  }
-
-  public String runId() {
-    return claim.run().backendId();
+    return task.id();
   }
 
   /**

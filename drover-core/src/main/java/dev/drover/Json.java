@@ -1,4 +1,4 @@
-package dev.drover.internal;
+package dev.drover;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

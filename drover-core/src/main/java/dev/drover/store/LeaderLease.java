@@ -1,4 +1,4 @@
-package dev.drover.model;
+package dev.drover.store;
 
 import java.time.Instant;
 

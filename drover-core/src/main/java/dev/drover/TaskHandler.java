@@ -1,4 +1,4 @@
-package dev.drover.engine;
+package dev.drover;
 
 /**
  * Executes tasks of one type inside the runner's JVM. Returning an {@link Outcome} ends the run
