@@ -66,10 +66,14 @@ final class JdbiStore implements Store {
    * @param database identifies the database within this process, for in-process wake-ups
    * @param postgresUrl the JDBC URL other processes are notified through, or null on SQLite
    */
-  JdbiStore(Jdbi jdbi, Dialect dialect, AutoCloseable pool, String database, String postgresUrl) {
+  JdbiStore(Jdbi jdbi, Dialect dialect, AutoCloseable pool, String database, String postgresUrl,
+      StoreProbe probe) {
     this.jdbi = jdbi;
     this.dialect = dialect;
     this.sql = new SqlFiles(dialect);
+    if (probe != StoreProbe.NONE) {
+      ProbeHooks.install(jdbi, sql, probe);
+    }
     this.rows = new Rows(dialect);
     this.pool = pool;
     this.runEnder = new RunEnder(sql, rows, VisitOutcomes.create(jdbi, dialect, sql));
@@ -356,6 +360,11 @@ final class JdbiStore implements Store {
   public List<Claim> taskClaim(TaskType type, String owner, Instant now, Duration lease, int limit,
       PriorityShares shares) {
     return leases.claim(type, owner, now, lease, limit, shares);
+  }
+
+  @Override
+  public PassResult taskPass(Pass pass) {
+    return leases.pass(pass);
   }
 
   @Override

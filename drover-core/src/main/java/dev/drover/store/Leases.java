@@ -80,6 +80,19 @@ final class Leases {
     });
   }
 
+  /** See {@link Store#taskPass}. */
+  PassResult pass(Pass pass) {
+    return jdbi.inTransaction(h -> {
+      markStarted(h, pass.owner(), pass.started());
+      List<Lease> rejected = complete(h, pass.owner(), pass.completions(), pass.now());
+      List<Claim> claimed = new ArrayList<>();
+      for (ClaimRequest r : pass.claims()) {
+        claimed.addAll(claim(h, r.type(), pass.owner(), pass.now(), r.lease(), r.limit(), r.shares(), false));
+      }
+      return new PassResult(rejected, claimed);
+    });
+  }
+
   private void markStarted(Handle h, String owner, List<RunStarted> started) {
     if (started.isEmpty()) {
       return;

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class SqlFiles {
   private final Dialect dialect;
   private final Map<String, String> cache = new ConcurrentHashMap<>();
+  private final Map<String, String> names = new ConcurrentHashMap<>();
 
   SqlFiles(Dialect dialect) {
     this.dialect = dialect;
@@ -27,6 +28,11 @@ final class SqlFiles {
     return cache.computeIfAbsent(name, this::load);
   }
 
+  /** The query name of a text {@link #get} returned, or null for SQL not from a file. */
+  String nameOf(String text) {
+    return names.get(text);
+  }
+
   private String load(String name) {
     String text = read("dev/drover/store/" + dialect.sqlFolder() + "/" + name + ".sql");
     if (text == null) {
@@ -35,6 +41,7 @@ final class SqlFiles {
     if (text == null) {
       throw new IllegalStateException("no SQL file for query " + name);
     }
+    names.put(text, name);
     return text;
   }
 

@@ -136,6 +136,15 @@ public interface Store extends AutoCloseable {
    */
   List<Claim> taskClaim(TaskType type, String owner, Instant now, Duration lease, int limit, PriorityShares shares);
 
+  /**
+   * One pass of a runner, in one transaction: marks the queued runs in {@code pass.started()}
+   * started (those not ended meanwhile), writes the completions fenced by their leases, then
+   * claims what {@code pass.claims()} asks for, queued: no run is written for a claim until a later
+   * pass carries its start or its end. If anything fails, nothing is written. This is the store's
+   * one claim path.
+   */
+  PassResult taskPass(Pass pass);
+
   /** Extends the leases {@code owner} still holds to {@code leaseUntil}; returns those it lost. */
   List<Lease> taskHeartbeat(String owner, List<Lease> leases, Instant leaseUntil);
 

@@ -15,20 +15,24 @@ import org.sqlite.SQLiteDataSource;
 
 /** Opens a {@link Store}: connects, migrates the schema, and refuses a schema newer than this program. */
 public final class Stores {
-  private static final int SQLITE_BUSY_TIMEOUT_MS = 30_000;
-
   private Stores() {}
 
   /** Opens the store at {@code location}, creating and migrating it as needed. */
   public static Store open(StoreLocation location) {
-    return open(location, 8);
+    return open(location, StoreOptions.DEFAULT);
   }
 
   /** As {@link #open(StoreLocation)}, with at most {@code poolSize} connections. */
   public static Store open(StoreLocation location, int poolSize) {
+    return open(location, StoreOptions.DEFAULT.withPoolSize(poolSize));
+  }
+
+  /** As {@link #open(StoreLocation)}, opened as {@code options} say. */
+  public static Store open(StoreLocation location, StoreOptions options) {
+    int poolSize = options.poolSize();
     Dialect dialect = location.isSqlite() ? Dialect.SQLITE : Dialect.POSTGRESQL;
     HikariDataSource pool = location.isSqlite()
-        ? sqlitePool(location.dataDir(), poolSize)
+        ? sqlitePool(location.dataDir(), poolSize, options)
         : postgresPool(location, poolSize);
     try {
       Migrations.migrate(pool, dialect, location);
@@ -38,19 +42,20 @@ public final class Stores {
         jdbi.setStatementBuilderFactory(new SqliteStatementCache());
       }
       String database = location.isSqlite() ? location.dataDir().toAbsolutePath().normalize().toString() : location.jdbcUrl();
-      return new JdbiStore(jdbi, dialect, pool, database, location.isSqlite() ? null : location.jdbcUrl());
+      return new JdbiStore(jdbi, dialect, pool, database, location.isSqlite() ? null : location.jdbcUrl(),
+          options.probe());
     } catch (RuntimeException e) {
       pool.close();
       throw e;
     }
   }
 
-  private static HikariDataSource sqlitePool(Path dataDir, int poolSize) {
+  private static HikariDataSource sqlitePool(Path dataDir, int poolSize, StoreOptions options) {
     Path db = prepareDataDir(dataDir).resolve(StoreLocation.DATABASE_FILE);
     SQLiteConfig config = new SQLiteConfig();
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
     config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-    config.setBusyTimeout(SQLITE_BUSY_TIMEOUT_MS);
+    config.setBusyTimeout((int) options.sqliteBusyTimeout().toMillis());
     // Every write transaction takes the write lock at BEGIN, so two writers queue on the busy
     // timeout instead of one failing when it upgrades a read lock.
     config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);

@@ -1,0 +1,18 @@
+package dev.drover.store;
+
+import java.util.List;
+
+/**
+ * What a committed {@link Pass} did.
+ *
+ * @param rejected the completions' leases that were lost before they could be written (rescued,
+ *     or claimed again): their results were not written
+ * @param claimed the tasks claimed, queued: each run is written when the pass that carries its
+ *     start (or its end) commits
+ */
+public record PassResult(List<Lease> rejected, List<Claim> claimed) {
+  public PassResult {
+    rejected = List.copyOf(rejected);
+    claimed = List.copyOf(claimed);
+  }
+}
