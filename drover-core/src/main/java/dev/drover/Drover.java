@@ -2,6 +2,7 @@ package dev.drover;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.config.ConfigFile;
+import dev.drover.engine.RunnerBuilder;
 import dev.drover.config.ConfigReport;
 import dev.drover.model.ArchivableRun;
 import dev.drover.model.ArchivePage;
@@ -65,6 +66,14 @@ public final class Drover implements AutoCloseable {
   /** The store underneath, for calls that take explicit instants. */
   public Store store() {
     return store;
+  }
+
+  /**
+   * A builder of a runner over this store and clock, keeping run output under {@code runsDir};
+   * register handlers and set options on it, then {@code build()} and {@code run()}.
+   */
+  public RunnerBuilder runner(Path runsDir) {
+    return new RunnerBuilder(store, runsDir).clock(clock);
   }
 
   /** The crawl frontier: listers, listed origins, visit stats, metrics. */

@@ -4,6 +4,7 @@ import dev.drover.Drover;
 import dev.drover.DroverException;
 import dev.drover.config.ConfigFile;
 import dev.drover.engine.Runner;
+import dev.drover.engine.RunnerBuilder;
 import dev.drover.engine.RunnerOptions;
 import dev.drover.engine.RunnerStats;
 import dev.drover.model.NewTask;
@@ -218,8 +219,8 @@ final class DemoCommand extends BaseCommand {
     RunnerOptions options = RunnerOptions.defaults(RunnerSetup.runsDir(root().location()))
         .withTotalWorkers(RunnerSetup.totalWorkers(null, store))
         .withTypes(Set.of(type));
-    Runner runner = new Runner(store, clock, options,
-        RunnerSetup.handlers(root().dataDir()), RunnerSetup.commands());
+    Runner runner = new RunnerBuilder(store, options.runsDir()).clock(clock).options(options)
+        .handlers(RunnerSetup.handlers(root().dataDir())).commands(RunnerSetup.commands()).build();
     AtomicBoolean stopped = new AtomicBoolean();
     ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "drover-demo-watch");

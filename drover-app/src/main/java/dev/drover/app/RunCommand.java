@@ -127,7 +127,8 @@ final class RunCommand extends BaseCommand {
         handlers = progress.counting(handlers);
         commands = progress.counting(commands);
       }
-      Runner runner = new Runner(store, clock, options, handlers, commands);
+      Runner runner = drover.runner(options.runsDir()).clock(clock).options(options)
+          .handlers(handlers).commands(commands).build();
       log.info("run output goes to {}", options.runsDir());
       Instant started = clock.instant();
       stop = GracefulStop.install(runner, graceTime);

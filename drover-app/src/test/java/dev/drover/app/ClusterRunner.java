@@ -58,7 +58,7 @@ public final class ClusterRunner {
           .withExitOnIdle(false)
           .withGate(ProcessIdentity.current().host() + ":" + dataDir, RunnerOptions.DEFAULT_TAKEOVER_GRACE, false)
           .withLeaderLease(leaderLease);
-      Runner runner = new Runner(drover.store(), Clock.systemUTC(), options, Map.of(TYPE, append), null);
+      Runner runner = drover.runner(options.runsDir()).options(options).handler(TYPE, append).build();
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         runner.stop(Duration.ofSeconds(5));
         try {

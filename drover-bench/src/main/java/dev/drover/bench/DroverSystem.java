@@ -77,10 +77,11 @@ final class DroverSystem implements SystemUnderTest {
     configuration.put("pollInterval", settings.pollInterval().toMillis() + " ms (fallback)");
     configuration.put("wake-up", db.kind() == Kind.SQLITE ? "in process on every insert" : "LISTEN/NOTIFY on every insert");
     configuration.put("insert batch", INSERT_BATCH + " tasks per taskCreate call");
-    runner = new Runner(drover.store(), Clock.systemUTC(), options, Map.of(TYPE, noop),
-        (type, arguments, runDir, env) -> {
+    runner = drover.runner(options.runsDir()).options(options).handler(TYPE, noop)
+        .commands((type, arguments, runDir, env) -> {
           throw new IllegalStateException("drover-bench has no command task types");
-        });
+        })
+        .build();
   }
 
   /** The crawl frontier of the opened store, for the frontier workload. */

@@ -1,5 +1,6 @@
 package dev.drover.engine;
 
+import dev.drover.model.EventKind;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.engine.command.Orphans;
 import dev.drover.engine.command.ProcessTree;
@@ -46,7 +47,7 @@ final class DeadRunners {
   /** Clears after a dead runner; its leases are rescued as failed attempts (it may have died of them). */
   void bury(RunnerRecord r, Instant now) {
     log.warn("runner {} (pid {} on {}) is gone; rescuing its tasks", r.name(), r.pid(), r.host());
-    clear(r, now, true, "runner_pruned");
+    clear(r, now, true, EventKind.RUNNER_PRUNED);
   }
 
   /**
@@ -60,10 +61,10 @@ final class DeadRunners {
       p.destroyForcibly();
       ProcessTree.awaitExit(p, KILL_WAIT);
     });
-    clear(r, now, false, "runner_killed");
+    clear(r, now, false, EventKind.RUNNER_KILLED);
   }
 
-  private void clear(RunnerRecord r, Instant now, boolean charge, String kind) {
+  private void clear(RunnerRecord r, Instant now, boolean charge, EventKind kind) {
     int orphans = self.sameHost(r) ? Orphans.kill(r.name()) : 0;
     List<Long> taken = store.taskRescueOwner(r.name(), now, charge);
     store.runners().leaderRelease(Leadership.SERVICE, r.name());
@@ -75,6 +76,6 @@ final class DeadRunners {
     d.put(charge ? "rescued" : "released", taken.size());
     d.put("orphans_killed", orphans);
     events.add(kind, null, d);
-    taken.forEach(id -> events.add(charge ? "task_rescued" : "task_released", id, null));
+    taken.forEach(id -> events.add(charge ? EventKind.TASK_RESCUED : EventKind.TASK_RELEASED, id, null));
   }
 }

@@ -1,5 +1,6 @@
 package dev.drover.engine;
 
+import dev.drover.model.EventKind;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
 import dev.drover.model.RunnerRecord;
@@ -62,7 +63,7 @@ final class Gate {
         if (displaced != null) {
           ObjectNode d = Json.object();
           d.put("from", displaced);
-          events.add("runner_took_over", null, d);
+          events.add(EventKind.RUNNER_TOOK_OVER, null, d);
         }
         return true;
       }
@@ -86,7 +87,7 @@ final class Gate {
           ObjectNode d = Json.object();
           d.put("from", a.name());
           d.put("grace_ms", options.takeoverGrace().toMillis());
-          events.add("takeover_requested", null, d);
+          events.add(EventKind.TAKEOVER_REQUESTED, null, d);
           displaced = a.name();
         } else if (self.sameHost(a) && a.pid() != self.pid() && now.isAfter(a.stopDeadline().plus(KILL_MARGIN))) {
           dead.kill(a, now);

@@ -1,5 +1,6 @@
 package dev.drover.engine;
 
+import dev.drover.model.EventKind;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
 import dev.drover.store.LeaderLease;
@@ -48,7 +49,7 @@ final class Leadership {
     if (held != leading) {
       ObjectNode d = Json.object();
       d.put("lease_ms", lease.toMillis());
-      events.add(held ? "became_leader" : "lost_leadership", null, d);
+      events.add(held ? EventKind.BECAME_LEADER : EventKind.LOST_LEADERSHIP, null, d);
     }
     leading = held;
     Duration retry = leading ? lease.dividedBy(3) : lease.dividedBy(10);

@@ -1,151 +1,108 @@
 package dev.drover.engine;
 
-import dev.drover.TaskContext;
-
-import dev.drover.Outcome;
-
-import dev.drover.TaskHandler;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.DroverException;
-import dev.drover.config.ConfigFile;
-import dev.drover.config.ConfigReport;
-import dev.drover.engine.command.Orphans;
 import dev.drover.Json;
-import dev.drover.store.Claim;
-import dev.drover.store.Completion;
-import dev.drover.store.Lease;
-import dev.drover.store.RunStarted;
+import dev.drover.TaskHandler;
+import dev.drover.model.EventKind;
 import dev.drover.model.RunnerRecord;
 import dev.drover.model.RunnerState;
-import dev.drover.model.TaskType;
-import dev.drover.model.WorkerGroup;
-import dev.drover.schedule.PriorityShares;
 import dev.drover.store.Store;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SplittableRandom;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.SplittableRandom;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Claims due work and executes it: one loop thread talks to the store, worker threads execute.
+ * Build one with {@link RunnerBuilder} (or {@code Drover.runner()}).
  *
- * <p>Why it is safe: the loop claims tasks in batches (under the type's {@code max_workers}, its
- * worker group's cap and the runner's total, plus what it keeps claimed ahead, see {@link
- * ClaimAhead}), and only then queues them for workers — claim before you act. A worker holds one
- * slot of one type: it executes a claimed run, then takes the next queued run of the same type, so
- * the caps hold however many are queued. Workers never touch the database: they post their outcome
- * to a queue, and the loop writes outcomes in batches, fenced by the lease, so a run whose lease
- * was rescued meanwhile cannot overwrite the newer attempt; a batch of outcomes, the starts of runs
- * still executing and the claims for the next batch share one transaction, and claimed work is
- * queued once it commits. The loop heartbeats every lease it holds, queued or executing, at a third
- * of its length; a heartbeat that finds a lease lost cancels its run (interrupting its worker, or
- * skipping it in the queue). No transaction is open while work executes. The loop sleeps on the
- * outcome queue, so a finishing worker wakes it at once, and so does new work ({@link Store#onWork}).
+ * <p>One task, from claim to end. A pass of the loop ({@link #runOnce}) first heartbeats the
+ * leases it holds ({@link LeaseKeeper}) and does the housekeeping ({@link Housekeeping}: the
+ * runner's row, takeovers, configuration reloads, the task types). Then {@link PassWriter}
+ * builds one immutable {@link dev.drover.store.Pass}: the starts and outcomes its workers
+ * reported since the last pass, and claims for the free worker slots of each type ({@link
+ * Slots}), and the store commits it in one transaction. Only then does the {@link RunBook} move:
+ * the written outcomes leave it, the claimed runs enter it, queued per type — claim before you
+ * act. The loop puts a worker on each queued run that has a free slot; the worker ({@link
+ * Execution}) begins the run, executes its handler or command, and signals its outcome ({@link
+ * Signals}), which wakes the loop; the next pass writes it, fenced by the lease, so a run whose
+ * lease was rescued meanwhile cannot overwrite the newer attempt. The leader among runners also
+ * rescues expired leases, clears dead runners away and schedules origin visits ({@link
+ * LeaderDuties}). No transaction is open while work executes.
  *
- * <p>Around the loop: the runner registers in the process table and passes its {@link Gate} before
- * it claims anything; it heartbeats its row, and stops when a newcomer asks it to (a takeover).
- * Only the holder of the {@link Leadership} rescues expired leases, clears dead runners away and
- * schedules origin visits ({@link VisitSchedulers}).
- * A configuration file, if given, is re-applied when it changes or on {@link #requestReload()}.
+ * <p>When a pass fails (the database is away, a deadlock), nothing in memory has moved: the next
+ * pass carries the same outcomes, and the failed pass's claims were never seen. The runner backs
+ * off ({@link Outage}) and keeps heartbeating what it can meanwhile; workers keep executing what
+ * they hold, and begin a queued run only while its lease is known to hold ({@link HeldRun}).
+ *
+ * <p>Around the loop: the runner registers in the process table and passes its {@link Gate}
+ * before it claims anything, and stops when asked ({@link #stop}), taken over or pruned: it claims
+ * nothing more, gives back what no worker began, lets running work finish within the grace, then
+ * gives back the rest without charging an attempt.
  */
 public final class Runner {
   private static final Logger log = LoggerFactory.getLogger(Runner.class);
-  private static final int RESCUE_BATCH = 1000;
-  /** How often the runner's row is heartbeated and the configuration file looked at. */
-  private static final Duration HOUSEKEEPING = Duration.ofSeconds(1);
-  /** Passes that may fail in a row (about seven minutes with the backoff) before the runner gives up. */
-  private static final int MAX_FAILED_TICKS = 20;
-  /** How often the leader looks for dead runners. */
-  private static final Duration PRUNE_INTERVAL = Duration.ofSeconds(2);
-  /**
-   * How often the leader looks for expired leases: a lease has run its whole length by then, so a
-   * little more is nothing, while looking on every pass cost a transaction per pass under load.
-   */
-  private static final Duration RESCUE_INTERVAL = Duration.ofMillis(250);
 
   private final Store store;
   private final Clock clock;
   private final RunnerOptions options;
-  private final Map<String, TaskHandler> handlers;
-  private final CommandRunner commands;
   private final ProcessIdentity self = ProcessIdentity.current();
+  private final RunnerStats stats = new RunnerStats();
+  private final Signals signals = new Signals();
+  private final RunBook book = new RunBook();
   private final EventLog events;
   private final WorkerPool workers;
   private final DeadRunners dead;
-  private final Leadership leadership;
-  private final ConfigReloader reloader;
-  private final VisitSchedulers visitSchedulers;
-  private final ClaimAhead ahead;
-  /** What workers tell the loop: outcomes, the end of a worker's turn, and wake-ups. */
-  private final LinkedBlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
-  /** Every lease this runner holds, queued or executing; loop thread only. */
-  private final Map<Lease, HeldRun> held = new HashMap<>();
-  /** Claimed runs no worker has begun yet, per type; the loop adds, workers take. */
-  private final Map<String, Queue<HeldRun>> queued = new ConcurrentHashMap<>();
-  /** Workers at work per type, each holding one slot of it; loop thread only. */
-  private final Map<String, Integer> slotsTaken = new HashMap<>();
-  private final RunnerStats stats = new RunnerStats();
-  /**
-   * The task types and worker group caps, re-read with the housekeeping (every second, and after a
-   * configuration reload) rather than on every pass; loop thread only.
-   */
-  private List<TaskType> types = List.of();
-  private Map<String, Integer> groupCaps = Map.of();
+  private final TaskTypes types;
+  private final Slots slots;
+  private final PassWriter passes;
+  private final LeaseKeeper leases;
+  private final Housekeeping housekeeping;
+  private final LeaderDuties leader;
+  private final Execution execution;
+  private final Outage outage;
+  /** Released by {@link #stop}, so a backoff ends at once. */
+  private final Semaphore stopSignal = new Semaphore(0);
   /** Types that had a free slot left after the last claim, so may be waiting for future work. */
-  private List<String> unsaturated = List.of();
-  private int totalWorkers;
-  private Instant nextHousekeeping = Instant.MIN;
-  private Instant nextPrune = Instant.MIN;
-  private Instant nextRescue = Instant.MIN;
+  private java.util.List<String> unsaturated = java.util.List.of();
   private volatile boolean stopRequested;
   private volatile Instant stopDeadline;
   private volatile String stopReason = "stopped on request";
   private volatile boolean reloadRequested;
-  /** Set when the loop is gone: workers take no further queued run. */
-  private volatile boolean closed;
 
-  /** A message from a worker (or a wake-up) to the loop. */
-  private sealed interface Signal permits Finished, SlotFreed, WakeUp {}
-
-  /** A worker's result; a null outcome means "write nothing" (its lease is gone, or it never began). */
-  private record Finished(HeldRun run, Outcome outcome) implements Signal {}
-
-  /** A worker found no queued run of its type and gave its slot back. */
-  private record SlotFreed(String type) implements Signal {}
-
-  private record WakeUp() implements Signal {}
-
-  public Runner(Store store, Clock clock, RunnerOptions options, Map<String, TaskHandler> handlers, CommandRunner commands) {
+  Runner(Store store, Clock clock, RunnerOptions options, Map<String, TaskHandler> handlers,
+      CommandRunner commands) {
     this.store = store;
     this.clock = clock;
     this.options = options;
-    this.handlers = Map.copyOf(handlers);
-    this.commands = commands;
-    this.totalWorkers = options.totalWorkers();
     this.events = new EventLog(store, clock, options.owner());
-    this.workers = new WorkerPool(totalWorkers, options.workerIdle(), events);
+    this.workers = new WorkerPool(options.totalWorkers(), options.workerIdle(), events);
     this.dead = new DeadRunners(store, self, options.runnerTimeout(), events);
-    this.leadership = new Leadership(store.runners(), options.owner(), options.leaderLease(), dead, events);
-    this.reloader = options.configFile() == null ? null : new ConfigReloader(options.configFile());
-    this.visitSchedulers = new VisitSchedulers(store, clock, new SplittableRandom(), events);
-    this.ahead = new ClaimAhead(options.claimAhead());
+    this.execution = new Execution(handlers, commands, clock, options, signals);
+    this.types = new TaskTypes(store, options.types(), handlers.keySet());
+    ClaimAhead ahead = new ClaimAhead(options.claimAhead());
+    this.slots = new Slots(book, types, ahead, options.totalWorkers());
+    this.passes = new PassWriter(store, options.owner(), book, slots, ahead, stats, events);
+    this.leases = new LeaseKeeper(store, options.owner(), book, stats, events);
+    this.housekeeping = new Housekeeping(store, options, types, this::resize, events);
+    Leadership leadership =
+        new Leadership(store.runners(), options.owner(), options.leaderLease(), dead, events);
+    this.leader = new LeaderDuties(leadership, new Rescuer(store, stats, events),
+        new RunnerPruner(store, options.owner(), dead),
+        new VisitSchedulers(store, clock, new SplittableRandom(), events));
+    this.outage = new Outage(options.owner(), options.outageBackoff(),
+        options.outageBackoffMax(), !options.exitOnIdle(), events);
   }
 
-  /** Counters of what this runner did so far. */
+  /** Counters of what this runner did so far, as committed to the database. */
   public RunnerStats stats() {
     return stats;
   }
@@ -157,6 +114,7 @@ public final class Runner {
   public void stop(Duration grace) {
     stopDeadline = clock.instant().plus(grace);
     stopRequested = true;
+    stopSignal.release();
     wake();
   }
 
@@ -168,10 +126,15 @@ public final class Runner {
     return stopRequested ? stopReason : null;
   }
 
-  /** Asks the runner to re-apply its configuration file at its next tick (what SIGHUP does). */
+  /** Asks the runner to re-apply its configuration file at its next pass (what SIGHUP does). */
   public void requestReload() {
     reloadRequested = true;
     wake();
+  }
+
+  /** Wakes the loop now, e.g. because work was just created in this process. */
+  public void wake() {
+    signals.wake();
   }
 
   /**
@@ -180,210 +143,150 @@ public final class Runner {
    */
   public RunnerStats run() throws InterruptedException {
     Instant now = clock.instant();
-    store.runners().register(new RunnerRecord(options.owner(), self.host(), self.pid(), self.started(),
-        options.gate(), RunnerState.WAITING, now, now, null, null));
+    store.runners().register(new RunnerRecord(options.owner(), self.host(), self.pid(),
+        self.started(), options.gate(), RunnerState.WAITING, now, now, null, null));
     try (AutoCloseable subscription = store.onWork(this::wake)) {
-      Gate gate = new Gate(store.runners(), clock, options, self, dead, events);
-      if (options.gate() != null && !gate.enter(() -> stopRequested)) {
+      if (!admitted()) {
         log.info("runner {} stopped before it became active", options.owner());
         return stats;
       }
-      if (options.gate() == null) {
-        store.runners().activate(options.owner(), clock.instant()); // no gate: always admitted
-      }
-      log.info("runner {} started (total workers {})", options.owner(), totalWorkers);
-      ObjectNode startDetail = Json.object();
-      startDetail.put("total_workers", totalWorkers);
-      startDetail.put("exit_on_idle", options.exitOnIdle());
-      startDetail.put("claim_ahead_ms", options.claimAhead().toMillis());
-      startDetail.put("pid", self.pid());
-      events.add("runner_started", null, startDetail);
+      log.info("runner {} started (total workers {})", options.owner(), slots.totalWorkers());
+      events.add(EventKind.RUNNER_STARTED, startDetail());
       loop();
       log.info("runner {} stopped: {}", options.owner(), stats);
-      events.add("runner_stopped", null, Json.MAPPER.valueToTree(stats.asMap()));
+      events.add(EventKind.RUNNER_STOPPED, Json.MAPPER.valueToTree(stats.asMap()));
       return stats;
     } catch (InterruptedException | RuntimeException e) {
       throw e;
     } catch (Exception e) {
       throw new DroverException("cannot stop listening for new work", e);
     } finally {
-      closed = true;
+      execution.close();
       workers.shutdownNow();
-      leadership.release();
+      leaveTheDatabase();
+    }
+  }
+
+  /** Gives the leadership up, removes the runner's row and writes the last events, if it can. */
+  private void leaveTheDatabase() {
+    try {
+      leader.release();
       store.runners().remove(options.owner());
       events.flush();
+    } catch (RuntimeException e) {
+      log.warn("runner {} could not leave its row and events in the database: {}",
+          options.owner(), e.toString());
     }
+  }
+
+  /** Passes the gate (or, without one, activates): false if stopped before that. */
+  private boolean admitted() throws InterruptedException {
+    if (options.gate() == null) {
+      store.runners().activate(options.owner(), clock.instant());
+      return true;
+    }
+    return new Gate(store.runners(), clock, options, self, dead, events).enter(() -> stopRequested);
+  }
+
+  private ObjectNode startDetail() {
+    ObjectNode d = Json.object();
+    d.put("total_workers", slots.totalWorkers());
+    d.put("exit_on_idle", options.exitOnIdle());
+    d.put("claim_ahead_ms", options.claimAhead().toMillis());
+    d.put("pid", self.pid());
+    return d;
   }
 
   private void loop() throws InterruptedException {
-    int failures = 0;
     while (true) {
-      Tick tick;
       try {
-        tick = runOnce();
-        failures = 0;
-      } catch (RuntimeException e) {
-        // Most often the database is briefly unreachable (a restart, a fail-over). Work in hand goes
-        // on; its leases are safe until they expire, and fencing rejects results that come too late.
-        if (++failures > MAX_FAILED_TICKS) {
-          throw e;
+        PassReport report = runOnce();
+        outage.succeeded(clock.instant());
+        if (book.isEmpty() && (stopRequested || (options.exitOnIdle() && report.claimed() == 0
+            && idle()))) {
+          return;
         }
-        Duration backoff = Duration.ofSeconds(Math.min(30, 1L << Math.min(failures - 1, 5)));
-        log.error("runner {}: a pass failed ({} in a row), retrying in {}", options.owner(), failures, backoff, e);
-        Thread.sleep(backoff.toMillis());
-        continue;
+        awaitWork();
+      } catch (RuntimeException e) {
+        Duration backoff = outage.failed(e, clock.instant());
+        if (stopRequested && clock.instant().isAfter(stopDeadline.plus(backoff))) {
+          // Asked to stop and the database stays away: leave; the leases held run out and the
+          // tasks are rescued by whichever runner leads next.
+          log.warn("runner {} stops without the database; {} leases left to expire",
+              options.owner(), book.held().size());
+          return;
+        }
+        backOff(backoff);
       }
-      if (held.isEmpty() && (stopRequested || (options.exitOnIdle() && tick.claimed() == 0 && idle()))) {
-        break;
-      }
-      awaitWork();
     }
   }
 
-  /** What one pass of the loop did. */
-  record Tick(int completed, int claimed, int rescued, int leasesLost) {}
+  /** What one pass did. */
+  record PassReport(int completed, int claimed, int rescued, int leasesLost) {}
 
   /**
-   * One pass: housekeeping; write the starts and outcomes and claim (one transaction), then queue
-   * the claims and put workers on them; the leader's services; heartbeat leases, enforce timeouts.
+   * One pass: heartbeat leases and housekeeping; write the outcomes and starts and claim (one
+   * transaction), give back what is to be given back, put workers on the queued runs; the leader's
+   * duties; time out handler runs; write the events. Any store failure throws, and whatever had
+   * not committed is retried by the next pass.
    */
-  Tick runOnce() {
+  PassReport runOnce() {
     Instant now = clock.instant();
-    housekeeping(now);
-    List<Completion> completions = takeSignals();
-    List<HeldRun> starting = startsToWrite();
+    book.take(signals.drain());
+    int lost = leases.heartbeat(now);
+    boolean reload = reloadRequested;
+    housekeeping.runOnce(now, reload).ifPresent(r -> requestStop(r.reason(), r.grace()));
+    if (reload) {
+      reloadRequested = false;
+    }
     if (stopRequested) {
-      releaseQueued(now); // not begun: other runners may have them at once
+      leases.releaseQueued(); // not begun: other runners may have them at once
     }
-    List<HeldRun> claims = new ArrayList<>();
-    int completed = written(completions, completeAndClaim(starting, completions, now, claims));
-    starting.forEach(r -> r.startWritten = true);
-    claims.forEach(r -> queued.computeIfAbsent(r.type.name(), k -> new ConcurrentLinkedQueue<>()).add(r));
-    stats.claimed.addAndGet(claims.size());
-    putWorkersOnQueuedRuns(); // committed: work may start
-    int rescued = 0;
-    if (leadership.tick(now)) {
-      rescued = rescueExpired(now);
-      pruneDeadRunners(now);
-      visitSchedulers.tick(now, types, held.isEmpty());
-    } else {
-      visitSchedulers.pause();
-    }
-    int lost = heartbeat(now);
-    enforceTimeouts(now);
+    PassWriter.Written written = passes.write(now, !stopRequested);
+    unsaturated = written.unsaturated();
     if (stopRequested && now.isAfter(stopDeadline)) {
-      releaseAll(now);
+      leases.releaseAll();
     }
+    leases.release(now);
+    dispatch(); // what the pass claimed is committed: work may start
+    LeaderDuties.Done duties = leader.runOnce(now, types.all(), book.isEmpty());
+    leases.enforceTimeouts(now);
     events.flush();
-    return new Tick(completed, claims.size(), rescued, lost);
+    return new PassReport(written.completed(), written.claimed(), duties.rescued(), lost);
   }
 
-  /** Heartbeats this runner's row (and obeys a takeover), and reloads the configuration if due. */
-  private void housekeeping(Instant now) {
-    if (now.isBefore(nextHousekeeping) && !reloadRequested) {
-      return;
-    }
-    nextHousekeeping = now.plus(HOUSEKEEPING);
-    refreshTypes(); // first, so a failing pass stops here before it acts on stale types
-    Optional<RunnerRecord> me = store.runners().heartbeat(options.owner(), now);
-    if (me.isEmpty() && !stopRequested) {
-      // Another runner took us for dead and rescued our leases; work in hand may run twice.
-      log.error("runner {} was pruned from the process table (was it paused?); stopping", options.owner());
-      stopReason = "pruned from the process table";
-      stop(Duration.ZERO);
-    } else if (me.isPresent() && me.get().stopRequestedBy() != null && !stopRequested) {
-      RunnerRecord r = me.get();
-      Duration grace = Duration.between(now, r.stopDeadline());
-      log.info("runner {} takes over this data dir; finishing running work within {}", r.stopRequestedBy(),
-          grace.isNegative() ? Duration.ZERO : grace);
-      stopReason = "taken over by runner " + r.stopRequestedBy();
-      stop(grace.isNegative() ? Duration.ZERO : grace);
-    }
-    if (reload(now)) {
-      refreshTypes();
+  private void requestStop(String reason, Duration grace) {
+    if (!stopRequested) {
+      stopReason = reason;
+      stop(grace);
     }
   }
 
-  private void refreshTypes() {
-    types = store.taskTypeList();
-    Map<String, Integer> caps = new HashMap<>();
-    for (WorkerGroup g : store.workerGroupList()) {
-      caps.put(g.name(), g.maxWorkers());
-    }
-    groupCaps = caps;
+  private void resize(int totalWorkers) {
+    slots.resize(totalWorkers);
+    workers.resize(totalWorkers);
   }
 
-  /** Re-applies the configuration file if it changed or a reload was asked for; true if applied. */
-  private boolean reload(Instant now) {
-    boolean forced = reloadRequested;
-    reloadRequested = false;
-    if (reloader == null) {
-      return false;
-    }
-    try {
-      Optional<ConfigFile> config = reloader.changed(forced);
-      if (config.isEmpty()) {
-        return false;
+  /** Puts a worker on each queued run that has a free slot of its type. */
+  private void dispatch() {
+    for (Map.Entry<String, Queue<HeldRun>> e : book.queues().entrySet()) {
+      Queue<HeldRun> queue = e.getValue();
+      HeldRun first = queue.peek();
+      if (first == null) {
+        continue;
       }
-      ConfigReport report = config.get().applyTo(store);
-      String total = config.get().limits().get("total_workers");
-      if (total != null && !options.totalWorkersFixed()) {
-        totalWorkers = Integer.parseInt(total);
-        workers.resize(totalWorkers);
-      }
-      log.info("reloaded {}: {} created, {} updated, {} unchanged; total workers {}", reloader.file(),
-          report.created(), report.updated(), report.unchanged(), totalWorkers);
-      ObjectNode d = Json.object();
-      d.put("file", reloader.file().toString());
-      d.put("created", report.created());
-      d.put("updated", report.updated());
-      d.put("unchanged", report.unchanged());
-      d.put("total_workers", totalWorkers);
-      events.add("config_reloaded", null, d);
-      return true;
-    } catch (DroverException e) {
-      log.warn("configuration not reloaded, the previous one stays: {}", e.getMessage());
-      ObjectNode d = Json.object();
-      d.put("file", reloader.file().toString());
-      d.put("error", e.getMessage());
-      events.add("config_reload_failed", null, d);
-      return false;
-    }
-  }
-
-  private int rescueExpired(Instant now) {
-    if (now.isBefore(nextRescue)) {
-      return 0;
-    }
-    nextRescue = now.plus(RESCUE_INTERVAL);
-    List<Long> rescuedIds = store.taskRescueExpired(now, RESCUE_BATCH);
-    rescuedIds.forEach(id -> events.add("task_rescued", id, null));
-    stats.rescued.addAndGet(rescuedIds.size());
-    if (rescuedIds.size() == RESCUE_BATCH) {
-      nextRescue = now; // there may be more: go on at the next pass
-    }
-    return rescuedIds.size();
-  }
-
-  private void pruneDeadRunners(Instant now) {
-    if (now.isBefore(nextPrune)) {
-      return;
-    }
-    nextPrune = now.plus(PRUNE_INTERVAL);
-    for (RunnerRecord r : store.runners().list()) {
-      if (!r.name().equals(options.owner()) && dead.isDead(r, now)) {
-        dead.bury(r, now);
+      String type = e.getKey();
+      int n = Math.min(slots.free(types.get(type).orElse(first.type)), queue.size());
+      for (; n > 0; n--) {
+        book.slotTaken(type);
+        workers.submit(() -> execution.work(type, queue));
       }
     }
   }
 
   private boolean idle() {
-    return signals.isEmpty() && store.taskCountOutstanding(executableTypes(), clock.instant()) == 0;
-  }
-
-  /** Wakes the loop now, e.g. because work was just created in this process. */
-  public void wake() {
-    signals.add(new WakeUp());
+    return signals.isEmpty()
+        && store.taskCountOutstanding(types.executableNames(), clock.instant()) == 0;
   }
 
   /**
@@ -406,316 +309,44 @@ public final class Runner {
         waitMs = Math.max(0, Math.min(waitMs, Duration.between(now, next.get()).toMillis() + 1));
       }
     }
-    Signal signal = signals.poll(waitMs, TimeUnit.MILLISECONDS);
-    if (signal != null) {
-      signals.add(signal);
-    }
+    signals.await(waitMs);
   }
 
-  /** When the loop must run next on its own account: heartbeats of its row and its leases, the leader lease. */
+  /** When the loop must run next on its own account: its row, its leases, the leader's duties. */
   private Instant nextDuty() {
-    Instant due = nextHousekeeping.isBefore(leadership.nextTry()) ? nextHousekeeping : leadership.nextTry();
-    due = visitSchedulers.nextDue().isBefore(due) ? visitSchedulers.nextDue() : due;
-    for (HeldRun r : held.values()) {
-      // A cancelled run is not heartbeated any more (its worker is finishing); it cannot be a duty.
-      if (r.cancelled() == HeldRun.Cancel.NONE && r.nextHeartbeat.isBefore(due)) {
-        due = r.nextHeartbeat;
-      }
-    }
-    return due;
-  }
-
-  // ---- outcomes
-
-  /**
-   * The results of the runs that finished since the last pass (those leases are no longer held),
-   * and the slots workers gave back.
-   */
-  private List<Completion> takeSignals() {
-    List<Signal> batch = new ArrayList<>();
-    signals.drainTo(batch);
-    List<Completion> completions = new ArrayList<>();
-    for (Signal signal : batch) {
-      if (signal instanceof SlotFreed freed) {
-        slotsTaken.merge(freed.type(), -1, Integer::sum);
-      } else if (signal instanceof Finished f) {
-        HeldRun r = f.run();
-        held.remove(r.claim.lease());
-        if (f.outcome() != null) {
-          ObjectNode meta = Json.object();
-          meta.set("result", f.outcome().result());
-          completions.add(new Completion(r.claim.lease(), f.outcome().status(), meta,
-              r.startWritten ? null : r.started(), r.claim));
-          stats.count(f.outcome().status());
-          ahead.finished(r.type.name());
-        }
-      }
-    }
-    return completions;
-  }
-
-  /** The runs a worker began since the last pass that are still executing: their start is written now. */
-  private List<HeldRun> startsToWrite() {
-    return held.values().stream().filter(r -> !r.startWritten && r.started() != null).toList();
-  }
-
-  /** Reports the completions whose lease was lost before they were written; returns how many were written. */
-  private int written(List<Completion> completions, List<Lease> rejected) {
-    for (Lease l : rejected) {
-      log.warn("task {} attempt {}: lease lost before its result was written; result discarded",
-          l.taskId(), l.attempt());
-      event("lease_lost", l.taskId(), attemptDetail(l));
-    }
-    stats.leasesLost.addAndGet(rejected.size());
-    return completions.size() - rejected.size();
-  }
-
-  // ---- leases
-
-  private int heartbeat(Instant now) {
-    Map<Duration, List<HeldRun>> due = new HashMap<>();
-    for (HeldRun r : held.values()) {
-      if (!r.nextHeartbeat.isAfter(now) && r.cancelled() == HeldRun.Cancel.NONE) {
-        due.computeIfAbsent(r.type.lease(), k -> new ArrayList<>()).add(r);
-      }
-    }
-    int lost = 0;
-    for (Map.Entry<Duration, List<HeldRun>> e : due.entrySet()) {
-      List<Lease> leases = e.getValue().stream().map(r -> r.claim.lease()).toList();
-      List<Lease> gone = store.taskHeartbeat(options.owner(), leases, now.plus(e.getKey()));
-      for (HeldRun r : e.getValue()) {
-        r.nextHeartbeat = now.plus(e.getKey().dividedBy(3));
-        if (gone.contains(r.claim.lease())) {
-          log.warn("task {} attempt {}: lease lost; cancelling", r.claim.task().id(), r.claim.lease().attempt());
-          event("lease_lost", r.claim.task().id(), attemptDetail(r.claim.lease()));
-          r.cancel(HeldRun.Cancel.LEASE_LOST);
-          lost++;
-        }
-      }
-    }
-    stats.leasesLost.addAndGet(lost);
-    return lost;
-  }
-
-  private void enforceTimeouts(Instant now) {
-    for (HeldRun r : held.values()) {
-      Instant started = r.started();
-      // Command tasks time out inside the command runner, which kills the process tree.
-      if (started != null && r.type.command() == null && r.type.timeout() != null
-          && r.cancelled() == HeldRun.Cancel.NONE && now.isAfter(started.plus(r.type.timeout()))) {
-        r.cancel(HeldRun.Cancel.TIMEOUT);
-      }
-    }
-  }
-
-  /** Gives back, without charging an attempt, every claimed run no worker has begun. */
-  private void releaseQueued(Instant now) {
-    List<HeldRun> unstarted = new ArrayList<>();
-    for (Queue<HeldRun> q : queued.values()) {
-      for (HeldRun r = q.poll(); r != null; r = q.poll()) {
-        unstarted.add(r);
-      }
-    }
-    if (!unstarted.isEmpty()) {
-      release(unstarted, now);
-      log.info("gave back {} claimed tasks that had not started", unstarted.size());
-    }
-  }
-
-  private void releaseAll(Instant now) {
-    List<HeldRun> left = new ArrayList<>(held.values());
-    left.forEach(r -> r.cancel(HeldRun.Cancel.SHUTDOWN));
-    queued.values().forEach(Queue::clear);
-    int released = release(left, now);
-    log.info("released {} unfinished tasks without charging an attempt", released);
-  }
-
-  private int release(List<HeldRun> runs, Instant now) {
-    int released = store.taskRelease(options.owner(), runs.stream().map(r -> r.claim.lease()).toList(), now);
-    runs.forEach(r -> held.remove(r.claim.lease()));
-    runs.forEach(r -> event("task_released", r.claim.task().id(), attemptDetail(r.claim.lease())));
-    stats.released.addAndGet(released);
-    return released;
-  }
-
-  private void event(String kind, Long taskId, ObjectNode detail) {
-    events.add(kind, taskId, detail);
-  }
-
-  private static ObjectNode attemptDetail(Lease lease) {
-    ObjectNode d = Json.object();
-    d.put("attempt", lease.attempt());
-    return d;
-  }
-
-  // ---- claims
-
-  /**
-   * Writes the starts of {@code starting} and {@code completions}, and claims work for the free
-   * slots and what is kept claimed ahead, in one transaction, adding what it claimed to {@code
-   * claims} and to the held leases; the caller queues them once this returns, i.e. once the claims
-   * are committed. Returns the rejected leases.
-   */
-  private List<Lease> completeAndClaim(List<HeldRun> starting, List<Completion> completions, Instant now,
-      List<HeldRun> claims) {
-    boolean claiming = !stopRequested;
-    if (starting.isEmpty() && completions.isEmpty() && (!claiming || noRoomToClaim(now))) {
-      unsaturated = List.of();
-      return List.of(); // nothing to write and nothing to claim: no transaction
-    }
-    List<RunStarted> started = starting.stream().map(r -> new RunStarted(r.claim, r.started())).toList();
-    try {
-      return store.taskCompleteAndClaim(options.owner(), started, completions, now, (rejected, claimer) -> {
-        if (claiming) {
-          claim(now, claimer, claims);
-        }
-        return rejected;
-      });
-    } catch (RuntimeException e) {
-      claims.forEach(r -> held.remove(r.claim.lease())); // rolled back
-      claims.clear();
-      throw e;
-    }
-  }
-
-  /** True if no type may claim anything now: every slot taken and nothing to keep ahead. */
-  private boolean noRoomToClaim(Instant now) {
-    return types.stream().filter(this::executable).allMatch(t -> toClaim(t, now) <= 0);
-  }
-
-  private void claim(Instant now, Store.Claimer claimer, List<HeldRun> claims) {
-    List<String> withRoom = new ArrayList<>();
-    for (TaskType type : types) {
-      if (!executable(type)) {
-        continue;
-      }
-      int wanted = toClaim(type, now);
-      if (wanted <= 0) {
-        continue;
-      }
-      List<Claim> claimed = claimer.claim(type, now, type.lease(), wanted, PriorityShares.DEFAULT);
-      for (Claim c : claimed) {
-        HeldRun r = new HeldRun(c, type, now);
-        held.put(c.lease(), r);
-        claims.add(r);
-      }
-      if (claimed.size() < wanted) {
-        withRoom.add(type.name());
-      }
-    }
-    unsaturated = withRoom;
+    Instant due = housekeeping.nextDue();
+    Instant duties = leader.nextDue();
+    return leases.nextHeartbeat(duties.isBefore(due) ? duties : due);
   }
 
   /**
-   * How many of {@code type} to claim now: its free slots and what it keeps claimed ahead, less
-   * what is queued already. A type with a per-key limit claims for free slots only, so that the
-   * limit, which counts leases, stays a limit on what executes.
+   * Waits {@code backoff} after a failed pass, or until asked to stop, heartbeating the leases it
+   * holds when they are due meanwhile (each may fail again: the database may still be away).
    */
-  private int toClaim(TaskType type, Instant now) {
-    int keepAhead = type.maxPerKey() == null ? ahead.target(type.name(), now) : 0;
-    return freeSlots(type) + keepAhead - queuedOf(type.name());
-  }
-
-  /** Slots of {@code type} no worker holds, under its own cap, its group's and the runner's. */
-  private int freeSlots(TaskType type) {
-    int free = Math.min(type.maxWorkers() - slotsTaken.getOrDefault(type.name(), 0), totalWorkers - slotsTaken());
-    if (type.workerGroup() != null && groupCaps.containsKey(type.workerGroup())) {
-      free = Math.min(free, groupCaps.get(type.workerGroup()) - slotsTakenInGroup(type.workerGroup()));
-    }
-    return Math.max(0, free);
-  }
-
-  private int queuedOf(String type) {
-    Queue<HeldRun> q = queued.get(type);
-    return q == null ? 0 : q.size();
-  }
-
-  private int slotsTaken() {
-    return slotsTaken.values().stream().mapToInt(Integer::intValue).sum();
-  }
-
-  private int slotsTakenInGroup(String group) {
-    return types.stream().filter(t -> group.equals(t.workerGroup()))
-        .mapToInt(t -> slotsTaken.getOrDefault(t.name(), 0)).sum();
-  }
-
-  /** Puts a worker on each queued run that has a free slot of its type. */
-  private void putWorkersOnQueuedRuns() {
-    for (Map.Entry<String, Queue<HeldRun>> e : queued.entrySet()) {
-      HeldRun first = e.getValue().peek();
-      if (first == null) {
-        continue;
+  private void backOff(Duration backoff) throws InterruptedException {
+    Instant until = clock.instant().plus(backoff);
+    while (!stopRequested) {
+      Instant now = clock.instant();
+      if (!now.isBefore(until)) {
+        return;
       }
-      TaskType type = types.stream().filter(t -> t.name().equals(e.getKey())).findFirst().orElse(first.type);
-      for (int n = Math.min(freeSlots(type), e.getValue().size()); n > 0; n--) {
-        slotsTaken.merge(type.name(), 1, Integer::sum);
-        Queue<HeldRun> queue = e.getValue();
-        workers.submit(() -> work(type.name(), queue));
+      Instant wake = leases.nextHeartbeat(until);
+      if (!wake.isAfter(now)) {
+        try {
+          leases.heartbeat(now);
+        } catch (RuntimeException e) {
+          log.debug("heartbeat during the outage failed: {}", e.toString());
+        }
+        wake = leases.nextHeartbeat(until);
+        if (!wake.isAfter(now)) {
+          wake = until; // it failed again: wait out the backoff
+        }
+      }
+      if (stopSignal.tryAcquire(Math.max(1, Duration.between(now, wake).toMillis()),
+          TimeUnit.MILLISECONDS)) {
+        stopSignal.release(); // keep it for the next backoff
+        return;
       }
     }
-  }
-
-  private boolean executable(TaskType type) {
-    if (!options.types().isEmpty() && !options.types().contains(type.name())) {
-      return false;
-    }
-    return type.command() != null || handlers.containsKey(type.name());
-  }
-
-  private List<String> executableTypes() {
-    return types.stream().filter(this::executable).map(TaskType::name).toList();
-  }
-
-  // ---- execution (worker threads)
-
-  /** A worker's turn on one slot of {@code type}: queued runs of the type, one after another. */
-  private void work(String type, Queue<HeldRun> queue) {
-    try {
-      HeldRun r;
-      while (!closed && (r = queue.poll()) != null) {
-        execute(r);
-      }
-    } finally {
-      signals.add(new SlotFreed(type));
-    }
-  }
-
-  private void execute(HeldRun r) {
-    if (!r.begin(Thread.currentThread(), clock.instant())) {
-      signals.add(new Finished(r, null)); // cancelled while queued: its lease is the loop's business
-      return;
-    }
-    Outcome outcome;
-    try {
-      outcome = attempt(r);
-    } catch (InterruptedException e) {
-      outcome = switch (r.cancelled()) {
-        case TIMEOUT -> Outcome.failed("timed out after " + r.type.timeout());
-        default -> null; // lease lost or shutdown: the loop handles the lease
-      };
-    } catch (Exception e) {
-      outcome = Outcome.failed(String.valueOf(e));
-    } finally {
-      r.end();
-      Thread.interrupted(); // an interrupt meant for this run must not reach the next one
-    }
-    signals.add(new Finished(r, outcome));
-  }
-
-  private Outcome attempt(HeldRun r) throws Exception {
-    Path runDir = options.runsDir().resolve(r.type.name()).resolve(r.claim.run().backendId());
-    if (r.type.command() != null) {
-      Map<String, String> env = Map.of(
-          "DROVER_TASK_ID", Long.toString(r.claim.task().id()),
-          "DROVER_RUN_ID", r.claim.run().backendId(),
-          Orphans.RUNNER_ENV, options.owner());
-      return commands.run(r.type, r.claim.task().arguments(), runDir, env);
-    }
-    Outcome o = handlers.get(r.type.name()).handle(new TaskContext(r.claim.task(), r.claim.run().backendId(),
-        r.claim.lease().attempt(), r.type, runDir));
-    if (Thread.interrupted()) {
-      throw new InterruptedException();
-    }
-    return o == null ? Outcome.failed("handler returned no outcome") : o;
   }
 }

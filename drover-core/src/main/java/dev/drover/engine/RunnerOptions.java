@@ -31,6 +31,8 @@ import java.util.UUID;
  *   <li>{@code totalWorkersFixed}: a reloaded {@code limits.total_workers} does not change the total
  *   <li>{@code claimAhead}: beyond its free slots, a runner keeps claimed as many tasks of a type as
  *       its workers finished of it in the last {@code claimAhead}; zero claims for free slots only
+ *   <li>{@code outageBackoff}, {@code outageBackoffMax}: after a failed pass (the database is away)
+ *       the runner waits {@code outageBackoff}, doubling with each failure up to the max
  * </ul>
  */
 public final class RunnerOptions {
@@ -41,6 +43,8 @@ public final class RunnerOptions {
   public static final Duration DEFAULT_RUNNER_TIMEOUT = Duration.ofSeconds(60);
   public static final Duration DEFAULT_WORKER_IDLE = Duration.ofSeconds(30);
   public static final Duration DEFAULT_CLAIM_AHEAD = Duration.ofMillis(100);
+  public static final Duration DEFAULT_OUTAGE_BACKOFF = Duration.ofSeconds(1);
+  public static final Duration DEFAULT_OUTAGE_BACKOFF_MAX = Duration.ofSeconds(30);
 
   private String owner;
   private Path runsDir;
@@ -57,6 +61,8 @@ public final class RunnerOptions {
   private Path configFile;
   private boolean totalWorkersFixed;
   private Duration claimAhead = DEFAULT_CLAIM_AHEAD;
+  private Duration outageBackoff = DEFAULT_OUTAGE_BACKOFF;
+  private Duration outageBackoffMax = DEFAULT_OUTAGE_BACKOFF_MAX;
 
   private RunnerOptions() {}
 
@@ -81,6 +87,10 @@ public final class RunnerOptions {
     positive("worker_idle", workerIdle);
     check(gate == null || !gate.isBlank(), "gate", "must not be blank");
     check(claimAhead != null && !claimAhead.isNegative(), "claim_ahead", "must not be negative");
+    positive("outage_backoff", outageBackoff);
+    positive("outage_backoff_max", outageBackoffMax);
+    check(outageBackoffMax.compareTo(outageBackoff) >= 0, "outage_backoff_max",
+        "must not be shorter than outage_backoff (" + outageBackoff + ")");
   }
 
   private static void positive(String field, Duration d) {
@@ -104,6 +114,8 @@ public final class RunnerOptions {
     o.configFile = configFile;
     o.totalWorkersFixed = totalWorkersFixed;
     o.claimAhead = claimAhead;
+    o.outageBackoff = outageBackoff;
+    o.outageBackoffMax = outageBackoffMax;
     change.accept(o);
     o.validate();
     return o;
@@ -163,6 +175,14 @@ public final class RunnerOptions {
     return copy(o -> o.claimAhead = d);
   }
 
+  /** Waits {@code first} after a failed pass, doubling with each failure up to {@code max}. */
+  public RunnerOptions withOutageBackoff(Duration first, Duration max) {
+    return copy(o -> {
+      o.outageBackoff = first;
+      o.outageBackoffMax = max;
+    });
+  }
+
   public String owner() { return owner; }
 
   public Path runsDir() { return runsDir; }
@@ -192,4 +212,8 @@ public final class RunnerOptions {
   public boolean totalWorkersFixed() { return totalWorkersFixed; }
 
   public Duration claimAhead() { return claimAhead; }
+
+  public Duration outageBackoff() { return outageBackoff; }
+
+  public Duration outageBackoffMax() { return outageBackoffMax; }
 }

@@ -1,5 +1,6 @@
 package dev.drover.engine;
 
+import dev.drover.model.EventKind;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.DroverException;
 import dev.drover.config.VisitSchedulerConfig;
@@ -66,7 +67,7 @@ final class VisitSchedulers {
    * queue runs at once: the queue may have drained, and a runner that exits when idle would
    * otherwise leave before the wait is over.
    */
-  int tick(Instant now, List<TaskType> types, boolean runnerIdle) {
+  int runOnce(Instant now, List<TaskType> types, boolean runnerIdle) {
     refresh(now);
     Set<String> wanted = new HashSet<>();
     int created = 0;
@@ -128,7 +129,7 @@ final class VisitSchedulers {
       ObjectNode d = Json.object();
       d.put("visit_type", visitType);
       d.put("error", String.valueOf(e.getMessage()));
-      events.add("visit_scheduling_failed", null, d);
+      events.add(EventKind.VISIT_SCHEDULING_FAILED, null, d);
       s.nextPass = now.plus(s.options.queueFullWait());
       s.queueFull = false;
       return 0;
@@ -143,7 +144,7 @@ final class VisitSchedulers {
       d.put("slots", pass.slots());
       d.put("tasks", pass.tasksCreated());
       d.set("grabbed", Json.MAPPER.valueToTree(pass.grabbed()));
-      events.add("visits_scheduled", null, d);
+      events.add(EventKind.VISITS_SCHEDULED, null, d);
       log.info("scheduled {} visits of {} ({})", pass.tasksCreated(), visitType, pass.grabbed());
     }
     return pass.tasksCreated();

@@ -1,5 +1,6 @@
 package dev.drover.engine;
 
+import dev.drover.model.EventKind;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
 import java.time.Duration;
@@ -34,13 +35,13 @@ final class WorkerPool {
 
   private Thread thread(Runnable work) {
     Thread t = new Thread(() -> {
-      changed("worker_spawned", live.incrementAndGet());
+      changed(EventKind.WORKER_SPAWNED, live.incrementAndGet());
       try {
         work.run();
       } finally {
         int left = live.decrementAndGet();
         if (!closing) {
-          changed("worker_pruned", left);
+          changed(EventKind.WORKER_PRUNED, left);
         }
       }
     }, "drover-worker-" + names.incrementAndGet());
@@ -48,7 +49,7 @@ final class WorkerPool {
     return t;
   }
 
-  private void changed(String kind, int workers) {
+  private void changed(EventKind kind, int workers) {
     ObjectNode d = Json.object();
     d.put("workers", workers);
     events.add(kind, null, d);

@@ -8,7 +8,7 @@ import java.time.Instant;
  * One step in the life of runners and tasks, as the event log keeps it.
  *
  * @param id increasing; 0 for an event not yet stored
- * @param kind e.g. {@code runner_started}, {@code lease_lost}, {@code task_rescued}
+ * @param kind an {@link EventKind}'s {@code dbName}, e.g. {@code lease_lost}
  * @param runner the runner it concerns, or null
  * @param taskId the task it concerns, or null
  */
@@ -18,7 +18,12 @@ public record Event(long id, Instant at, String kind, String runner, Long taskId
   }
 
   /** An event to append. */
-  public static Event of(Instant at, String kind, String runner, Long taskId, ObjectNode detail) {
-    return new Event(0, at, kind, runner, taskId, detail);
+  public static Event of(Instant at, EventKind kind, String runner, Long taskId, ObjectNode detail) {
+    return new Event(0, at, kind.dbName(), runner, taskId, detail);
+  }
+
+  /** True if this event is of {@code k}. */
+  public boolean is(EventKind k) {
+    return kind.equals(k.dbName());
   }
 }

@@ -87,9 +87,11 @@ abstract class RunnerContractTest implements RunnerLifecycleContract, PerKeyRunn
 
   @Override
   public Runner runner(RunnerOptions options, Map<String, TaskHandler> handlers) {
-    return new Runner(store, Clock.systemUTC(), options, handlers, (t, a, d, e) -> {
-      throw new IllegalStateException("no command tasks here");
-    });
+    return new RunnerBuilder(store, options.runsDir()).options(options).handlers(handlers)
+        .commands((t, a, d, e) -> {
+          throw new IllegalStateException("no command tasks here");
+        })
+        .build();
   }
 
   void oneshots(String type, int n) {

@@ -285,8 +285,9 @@ interface RunnerLifecycleContract {
             throw e.getCause();
           }
         });
-    RunnerStats stats = new Runner(flaky, Clock.systemUTC(), options(), Map.of("work", ctx -> Outcome.eventful()),
-        (t, a, d, e) -> Outcome.failed("no commands here")).run();
+    RunnerStats stats = new RunnerBuilder(flaky, options().runsDir()).options(options())
+        .handler("work", ctx -> Outcome.eventful())
+        .commands((t, a, d, e) -> Outcome.failed("no commands here")).build().run();
     assertThat(outages.get()).isNegative();
     assertThat(stats.eventful()).isEqualTo(3);
   }

@@ -1,0 +1,97 @@
+package dev.drover.engine;
+
+import dev.drover.Outcome;
+import dev.drover.TaskContext;
+import dev.drover.TaskHandler;
+import dev.drover.engine.command.Orphans;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Queue;
+
+/**
+ * What worker threads do: take the queued runs of one type, one after another, execute each with
+ * its handler or command, and signal the outcome to the loop. Workers never touch the database.
+ */
+final class Execution {
+  private final Map<String, TaskHandler> handlers;
+  private final CommandRunner commands;
+  private final Clock clock;
+  private final RunnerOptions options;
+  private final Signals signals;
+  /** Set when the loop is gone: workers take no further queued run. */
+  private volatile boolean closed;
+
+  Execution(Map<String, TaskHandler> handlers, CommandRunner commands, Clock clock,
+      RunnerOptions options, Signals signals) {
+    this.handlers = Map.copyOf(handlers);
+    this.commands = commands;
+    this.clock = clock;
+    this.options = options;
+    this.signals = signals;
+  }
+
+  boolean handles(String type) {
+    return handlers.containsKey(type);
+  }
+
+  java.util.Set<String> handledTypes() {
+    return handlers.keySet();
+  }
+
+  void close() {
+    closed = true;
+  }
+
+  /** A worker's turn on one slot of {@code type}: its queued runs, one after another. */
+  void work(String type, Queue<HeldRun> queue) {
+    try {
+      HeldRun r;
+      while (!closed && (r = queue.poll()) != null) {
+        execute(r);
+      }
+    } finally {
+      signals.slotFreed(type);
+    }
+  }
+
+  private void execute(HeldRun r) {
+    if (!r.begin(Thread.currentThread(), clock.instant())) {
+      signals.finished(r, null); // cancelled while queued: its lease is the loop's business
+      return;
+    }
+    Outcome outcome;
+    try {
+      outcome = attempt(r);
+    } catch (InterruptedException e) {
+      outcome = r.cancelled() == HeldRun.Cancel.TIMEOUT
+          ? Outcome.failed("timed out after " + r.type.timeout())
+          : null; // lease lost or given back: the loop handles the lease
+    } catch (Exception e) {
+      outcome = Outcome.failed(String.valueOf(e));
+    } finally {
+      r.end();
+      Thread.interrupted(); // an interrupt meant for this run must not reach the next one
+    }
+    signals.finished(r, outcome);
+  }
+
+  private Outcome attempt(HeldRun r) throws Exception {
+    String runId = r.claim.run().backendId();
+    Path runDir = options.runsDir().resolve(r.type.name()).resolve(runId);
+    if (r.type.command() != null) {
+      Map<String, String> env = Map.of(
+          "DROVER_TASK_ID", Long.toString(r.taskId()),
+          "DROVER_RUN_ID", runId,
+          Orphans.RUNNER_ENV, options.owner());
+      return commands.run(r.type, r.claim.task().arguments(), runDir, env);
+    }
+    TaskContext context =
+        new TaskContext(r.claim.task(), runId, r.lease().attempt(), r.type, runDir);
+    Outcome o = handlers.get(r.type.name()).handle(context);
+    if (Thread.interrupted()) {
+      throw new InterruptedException();
+    }
+    return o == null ? Outcome.failed("handler returned no outcome") : o;
+  }
+}

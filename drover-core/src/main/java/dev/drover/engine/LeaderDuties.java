@@ -1,0 +1,51 @@
+package dev.drover.engine;
+
+import dev.drover.model.TaskType;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The singleton services, run by whichever runner holds the {@link Leadership}: the {@link
+ * Rescuer}, the {@link RunnerPruner} and the {@link VisitSchedulers}. Each keeps its own pace.
+ */
+final class LeaderDuties {
+  /** What the duties did in one pass. */
+  record Done(boolean leading, int rescued, int pruned, int visitTasks) {}
+
+  private final Leadership leadership;
+  private final Rescuer rescuer;
+  private final RunnerPruner pruner;
+  private final VisitSchedulers visits;
+
+  LeaderDuties(Leadership leadership, Rescuer rescuer, RunnerPruner pruner,
+      VisitSchedulers visits) {
+    this.leadership = leadership;
+    this.rescuer = rescuer;
+    this.pruner = pruner;
+    this.visits = visits;
+  }
+
+  /** Renews or seeks the leadership, and runs the duties that are due if it leads. */
+  Done runOnce(Instant now, List<TaskType> types, boolean runnerIdle) {
+    if (!leadership.tick(now)) {
+      visits.pause();
+      return new Done(false, 0, 0, 0);
+    }
+    int rescued = rescuer.runOnce(now);
+    int pruned = pruner.runOnce(now);
+    int visitTasks = visits.runOnce(now, types, runnerIdle);
+    return new Done(true, rescued, pruned, visitTasks);
+  }
+
+  /** When the duties next need the loop: the leader lease's renewal or a visit pass. */
+  Instant nextDue() {
+    Instant lease = leadership.nextTry();
+    Instant visit = visits.nextDue();
+    return visit.isBefore(lease) ? visit : lease;
+  }
+
+  /** Gives the leadership up, so another runner leads without waiting for it to run out. */
+  void release() {
+    leadership.release();
+  }
+}

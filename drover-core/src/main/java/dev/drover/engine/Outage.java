@@ -1,0 +1,83 @@
+package dev.drover.engine;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.Json;
+import dev.drover.model.EventKind;
+import java.time.Duration;
+import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Failed passes in a row, most often because the database is away (a restart, a fail-over, a
+ * lock held by another process). Work in hand goes on meanwhile; its leases are safe until they
+ * expire, and fencing rejects results that come too late. The runner backs off, doubling from
+ * {@code first} up to {@code longest}, says once that it lost the database and once that it has it
+ * back (both go to the event log once it can be written). A daemon never gives up; a one-off run
+ * gives up after {@link #ONE_OFF_LIMIT} failed passes in a row. Loop thread only.
+ */
+final class Outage {
+  private static final Logger log = LoggerFactory.getLogger(Outage.class);
+  /** Failed passes in a row after which a one-off run (not a daemon) gives up. */
+  static final int ONE_OFF_LIMIT = 20;
+
+  private final String owner;
+  private final Duration first;
+  private final Duration longest;
+  private final boolean daemon;
+  private final EventLog events;
+  private int failures;
+  private Instant since;
+
+  Outage(String owner, Duration first, Duration longest, boolean daemon, EventLog events) {
+    this.owner = owner;
+    this.first = first;
+    this.longest = longest;
+    this.daemon = daemon;
+    this.events = events;
+  }
+
+  /**
+   * Records a failed pass and returns how long to wait before the next; rethrows {@code e} when a
+   * one-off run gives up.
+   */
+  Duration failed(RuntimeException e, Instant now) {
+    failures++;
+    if (failures == 1) {
+      since = now;
+      log.error("runner {} lost the database (a pass failed); work in hand goes on, retrying with"
+          + " backoff up to {}", owner, longest, e);
+      ObjectNode d = Json.object();
+      d.put("error", String.valueOf(e.getMessage()));
+      events.add(EventKind.DATABASE_LOST, d);
+    } else {
+      log.debug("runner {}: pass {} in a row failed: {}", owner, failures, e.toString());
+    }
+    if (!daemon && failures > ONE_OFF_LIMIT) {
+      log.error("runner {} gives up after {} failed passes in a row", owner, failures);
+      throw e;
+    }
+    long factor = 1L << Math.min(failures - 1, 20);
+    Duration wait = first.multipliedBy(factor);
+    return wait.compareTo(longest) > 0 ? longest : wait;
+  }
+
+  /** Records a pass that succeeded; says so if it ends an outage. */
+  void succeeded(Instant now) {
+    if (failures == 0) {
+      return;
+    }
+    Duration lasted = Duration.between(since, now);
+    log.info("runner {} has the database back after {} ({} failed passes)", owner, lasted,
+        failures);
+    ObjectNode d = Json.object();
+    d.put("failed_passes", failures);
+    d.put("outage_ms", lasted.toMillis());
+    events.add(EventKind.DATABASE_REGAINED, d);
+    failures = 0;
+  }
+
+  boolean ongoing() {
+    return failures > 0;
+  }
+}

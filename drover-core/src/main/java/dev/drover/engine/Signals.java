@@ -1,0 +1,60 @@
+package dev.drover.engine;
+
+import dev.drover.Outcome;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What workers tell the loop (a run's outcome, the end of a worker's turn) and wake-ups, in one
+ * queue the loop sleeps on: a finishing worker or new work wakes it at once.
+ */
+final class Signals {
+  /** A message to the loop. */
+  sealed interface Signal permits Finished, SlotFreed, WakeUp {}
+
+  /**
+   * A worker is done with {@code run}; a null outcome means there is nothing to write (its lease
+   * is gone or to be given back, or it never began).
+   */
+  record Finished(HeldRun run, Outcome outcome) implements Signal {}
+
+  /** A worker found no queued run of its type and gave its slot back. */
+  record SlotFreed(String type) implements Signal {}
+
+  record WakeUp() implements Signal {}
+
+  private final LinkedBlockingDeque<Signal> queue = new LinkedBlockingDeque<>();
+
+  void finished(HeldRun run, Outcome outcome) {
+    queue.add(new Finished(run, outcome));
+  }
+
+  void slotFreed(String type) {
+    queue.add(new SlotFreed(type));
+  }
+
+  void wake() {
+    queue.add(new WakeUp());
+  }
+
+  boolean isEmpty() {
+    return queue.isEmpty();
+  }
+
+  /** Everything signalled so far, oldest first. */
+  List<Signal> drain() {
+    List<Signal> batch = new ArrayList<>();
+    queue.drainTo(batch);
+    return batch;
+  }
+
+  /** Waits up to {@code millis} for a signal, leaving it in the queue. */
+  void await(long millis) throws InterruptedException {
+    Signal s = queue.pollFirst(millis, TimeUnit.MILLISECONDS);
+    if (s != null) {
+      queue.addFirst(s);
+    }
+  }
+}
