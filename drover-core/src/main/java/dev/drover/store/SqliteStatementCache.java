@@ -79,6 +79,9 @@ final class SqliteStatementCache implements StatementBuilderFactory {
         super.close(conn, sql, stmt); // not one of ours, or already done with
         return;
       }
+      // A batch that failed before it executed leaves its rows behind: the next batch on this
+      // statement would run them again, so both go.
+      ((PreparedStatement) stmt).clearBatch();
       ((PreparedStatement) stmt).clearParameters();
       PreparedStatement displaced = idleOf(conn.unwrap(SQLiteConnection.class)).put(prepared, (PreparedStatement) stmt);
       if (displaced != null && displaced != stmt) {

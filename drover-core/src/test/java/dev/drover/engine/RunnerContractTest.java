@@ -17,6 +17,7 @@ import dev.drover.model.TaskType;
 import dev.drover.model.WorkerGroup;
 import dev.drover.store.Store;
 import dev.drover.store.StoreLocation;
+import dev.drover.store.StoreOptions;
 import dev.drover.store.Stores;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -40,7 +41,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The runner against a real store, on every database. */
 @Timeout(120)
-abstract class RunnerContractTest implements RunnerLifecycleContract, PerKeyRunnerContract, VisitSchedulingRunnerContract {
+abstract class RunnerContractTest
+    implements RunnerLifecycleContract, PerKeyRunnerContract, VisitSchedulingRunnerContract,
+        PassFaultContract {
   @TempDir Path dir;
   StoreLocation location;
   Store store;
@@ -62,6 +65,11 @@ abstract class RunnerContractTest implements RunnerLifecycleContract, PerKeyRunn
   @Override
   public Store openAnother() {
     return Stores.open(location);
+  }
+
+  @Override
+  public Store openAnother(StoreOptions options) {
+    return Stores.open(location, options);
   }
 
   @Override
