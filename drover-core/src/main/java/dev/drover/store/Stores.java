@@ -33,7 +33,7 @@ public final class Stores {
     Dialect dialect = location.isSqlite() ? Dialect.SQLITE : Dialect.POSTGRESQL;
     HikariDataSource pool = location.isSqlite()
         ? sqlitePool(location.dataDir(), poolSize, options)
-        : postgresPool(location, poolSize);
+        : postgresPool(location, poolSize, options);
     try {
       Migrations.migrate(pool, dialect, location);
       Jdbi jdbi = Jdbi.create((DataSource) pool);
@@ -70,6 +70,7 @@ public final class Stores {
     source.setUrl("jdbc:sqlite:" + db.toAbsolutePath());
     HikariConfig hikari = new HikariConfig();
     hikari.setPoolName("drover-sqlite");
+    hikari.setConnectionTimeout(options.connectionTimeout().toMillis());
     hikari.setDataSource(source);
     hikari.setMaximumPoolSize(poolSize);
     hikari.setMinimumIdle(1);
@@ -95,9 +96,11 @@ public final class Stores {
     return dataDir;
   }
 
-  private static HikariDataSource postgresPool(StoreLocation location, int poolSize) {
+  private static HikariDataSource postgresPool(StoreLocation location, int poolSize,
+      StoreOptions options) {
     HikariConfig hikari = new HikariConfig();
     hikari.setPoolName("drover-postgres");
+    hikari.setConnectionTimeout(options.connectionTimeout().toMillis());
     hikari.setJdbcUrl(location.jdbcUrl());
     // Lets text parameters bind to jsonb columns without a cast in every query.
     hikari.addDataSourceProperty("stringtype", "unspecified");

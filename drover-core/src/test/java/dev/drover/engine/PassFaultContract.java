@@ -1,6 +1,7 @@
 package dev.drover.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.drover.Outcome;
 import dev.drover.model.NewTask;
@@ -16,6 +17,12 @@ import dev.drover.store.StoreOptions;
 import dev.drover.testing.FaultProbe;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -102,5 +109,62 @@ interface PassFaultContract {
     assertThat(stats.rescued()).as("stats: rescued").isZero();
     assertThat(stats.leasesLost()).as("stats: leases lost").isZero();
     assertThat(stats.failed()).as("stats: failed").isZero();
+  }
+
+  /**
+   * A daemon outlives more failed passes in a row than a one-off run accepts: it backs off, says
+   * once that it lost the database and once that it has it back, and then runs the work.
+   */
+  @Test
+  default void aDaemonOutlivesAnOutageAndSaysSoOnce() throws Exception {
+    store().taskTypeCreate(TaskType.builder("work").build());
+    store().taskCreate(IntStream.range(0, 3)
+        .mapToObj(i -> NewTask.oneshot("work", TaskArguments.of(List.of(i), null))).toList(),
+        Clock.systemUTC().instant());
+    int outage = Outage.ONE_OFF_LIMIT + 5;
+    FaultProbe probe = new FaultProbe("taskTypeList",
+        IntStream.rangeClosed(1, outage).boxed().collect(Collectors.toSet()),
+        Set.of());
+    CountDownLatch ran = new CountDownLatch(3);
+    try (Store faulty = openAnother(StoreOptions.DEFAULT.withProbe(probe))) {
+      RunnerOptions options = options().withExitOnIdle(false)
+          .withOutageBackoff(Duration.ofMillis(5), Duration.ofMillis(20));
+      Runner runner = new RunnerBuilder(faulty, options.runsDir()).options(options)
+          .handler("work", ctx -> {
+            ran.countDown();
+            return Outcome.eventful();
+          })
+          .build();
+      java.util.concurrent.ExecutorService background = Executors.newSingleThreadExecutor();
+      Future<RunnerStats> run = background.submit(runner::run);
+      background.shutdown();
+      assertThat(ran.await(60, TimeUnit.SECONDS)).as("the work ran").isTrue();
+      runner.stop(Duration.ofSeconds(5));
+      RunnerStats stats = run.get(60, TimeUnit.SECONDS);
+      assertThat(probe.fired()).isEqualTo(outage);
+      assertThat(stats.eventful()).isEqualTo(3);
+    }
+    List<String> kinds = store().eventList(0, 10_000).stream().map(e -> e.kind()).toList();
+    assertThat(kinds.stream().filter(k -> k.equals("database_lost"))).hasSize(1);
+    assertThat(kinds.stream().filter(k -> k.equals("database_regained"))).hasSize(1);
+    assertThat(kinds.indexOf("database_lost")).isLessThan(kinds.indexOf("database_regained"));
+  }
+
+  /** A one-off run (exit on idle) gives up after {@link Outage#ONE_OFF_LIMIT} failed passes. */
+  @Test
+  default void aOneOffRunGivesUpWhenTheDatabaseStaysAway() {
+    store().taskTypeCreate(TaskType.builder("work").build());
+    FaultProbe probe = new FaultProbe("taskTypeList",
+        IntStream.rangeClosed(1, 1000).boxed().collect(Collectors.toSet()),
+        Set.of());
+    try (Store faulty = openAnother(StoreOptions.DEFAULT.withProbe(probe))) {
+      RunnerOptions options =
+          options().withOutageBackoff(Duration.ofMillis(1), Duration.ofMillis(5));
+      Runner runner = new RunnerBuilder(faulty, options.runsDir()).options(options)
+          .handler("work", ctx -> Outcome.eventful()).build();
+      assertThatThrownBy(runner::run)
+          .isInstanceOf(FaultProbe.InjectedFault.class);
+      assertThat(probe.fired()).isEqualTo(Outage.ONE_OFF_LIMIT + 1);
+    }
   }
 }

@@ -19,8 +19,6 @@ import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.schedule.PriorityShares;
 import dev.drover.store.Store;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -265,30 +263,5 @@ interface RunnerLifecycleContract {
     runner.stop(Duration.ZERO);
     run.get(30, TimeUnit.SECONDS);
     assertThat(store().taskSearch(TaskQuery.all())).extracting(Task::status).containsOnly(TaskStatus.COMPLETED);
-  }
-
-  @Test
-  default void aPassThatFailsIsRetriedInsteadOfEndingTheRunner() throws Exception {
-    store().taskTypeCreate(TaskType.builder("work").build());
-    oneshots("work", 3);
-    // The database "goes away" for two passes: every task type lookup fails.
-    AtomicInteger outages = new AtomicInteger(2);
-    Store real = store();
-    Store flaky = (Store) Proxy.newProxyInstance(Store.class.getClassLoader(), new Class<?>[] {Store.class},
-        (proxy, method, args) -> {
-          if (method.getName().equals("taskTypeList") && outages.getAndDecrement() > 0) {
-            throw new IllegalStateException("database unreachable");
-          }
-          try {
-            return method.invoke(real, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
-    RunnerStats stats = new RunnerBuilder(flaky, options().runsDir()).options(options())
-        .handler("work", ctx -> Outcome.eventful())
-        .commands((t, a, d, e) -> Outcome.failed("no commands here")).build().run();
-    assertThat(outages.get()).isNegative();
-    assertThat(stats.eventful()).isEqualTo(3);
   }
 }
