@@ -19,28 +19,41 @@ final class Execution {
   private final Clock clock;
   private final RunnerOptions options;
   private final Signals signals;
+  private final WorkerPool workers;
   /** Set when the loop is gone: workers take no further queued run. */
   private volatile boolean closed;
 
   Execution(Map<String, TaskHandler> handlers, CommandRunner commands, Clock clock,
-      RunnerOptions options, Signals signals) {
+      RunnerOptions options, Signals signals, WorkerPool workers) {
     this.handlers = Map.copyOf(handlers);
     this.commands = commands;
     this.clock = clock;
     this.options = options;
     this.signals = signals;
+    this.workers = workers;
   }
 
-  boolean handles(String type) {
-    return handlers.containsKey(type);
+  /** Puts a worker on each queued run that has a free slot of its type. Loop thread only. */
+  void dispatch(RunBook book, Slots slots, TaskTypes types) {
+    for (Map.Entry<String, Queue<HeldRun>> e : book.queues().entrySet()) {
+      Queue<HeldRun> queue = e.getValue();
+      HeldRun first = queue.peek();
+      if (first == null) {
+        continue;
+      }
+      String type = e.getKey();
+      int n = Math.min(slots.free(types.get(type).orElse(first.type)), queue.size());
+      for (; n > 0; n--) {
+        book.slotTaken(type);
+        workers.submit(() -> work(type, queue));
+      }
+    }
   }
 
-  java.util.Set<String> handledTypes() {
-    return handlers.keySet();
-  }
-
+  /** Stops the workers: they take no further queued run, and those executing are interrupted. */
   void close() {
     closed = true;
+    workers.shutdownNow();
   }
 
   /** A worker's turn on one slot of {@code type}: its queued runs, one after another. */

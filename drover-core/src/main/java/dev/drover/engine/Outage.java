@@ -3,8 +3,12 @@ package dev.drover.engine;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
 import dev.drover.model.EventKind;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +25,7 @@ final class Outage {
   /** Failed passes in a row after which a one-off run (not a daemon) gives up. */
   static final int ONE_OFF_LIMIT = 20;
 
+  private final Clock clock;
   private final String owner;
   private final Duration first;
   private final Duration longest;
@@ -29,7 +34,9 @@ final class Outage {
   private int failures;
   private Instant since;
 
-  Outage(String owner, Duration first, Duration longest, boolean daemon, EventLog events) {
+  Outage(Clock clock, String owner, Duration first, Duration longest, boolean daemon,
+      EventLog events) {
+    this.clock = clock;
     this.owner = owner;
     this.first = first;
     this.longest = longest;
@@ -77,7 +84,35 @@ final class Outage {
     failures = 0;
   }
 
-  boolean ongoing() {
-    return failures > 0;
+  /**
+   * Waits {@code backoff} after a failed pass, or until asked to stop, heartbeating the leases the
+   * runner holds when they are due meanwhile (each may fail again: the database may still be away).
+   */
+  void waitOut(Duration backoff, LeaseKeeper leases, BooleanSupplier stopRequested,
+      Semaphore stopSignal) throws InterruptedException {
+    Instant until = clock.instant().plus(backoff);
+    while (!stopRequested.getAsBoolean()) {
+      Instant now = clock.instant();
+      if (!now.isBefore(until)) {
+        return;
+      }
+      Instant wake = leases.nextHeartbeat(until);
+      if (!wake.isAfter(now)) {
+        try {
+          leases.heartbeat(now);
+        } catch (RuntimeException e) {
+          log.debug("heartbeat during the outage failed: {}", e.toString());
+        }
+        wake = leases.nextHeartbeat(until);
+        if (!wake.isAfter(now)) {
+          wake = until; // it failed again: wait out the backoff
+        }
+      }
+      long millis = Math.max(1, Duration.between(now, wake).toMillis());
+      if (stopSignal.tryAcquire(millis, TimeUnit.MILLISECONDS)) {
+        stopSignal.release(); // kept for whoever waits next
+        return;
+      }
+    }
   }
 }

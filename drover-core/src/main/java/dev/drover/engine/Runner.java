@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Queue;
 import java.util.SplittableRandom;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -86,7 +85,7 @@ public final class Runner {
     this.events = new EventLog(store, clock, options.owner());
     this.workers = new WorkerPool(options.totalWorkers(), options.workerIdle(), events);
     this.dead = new DeadRunners(store, self, options.runnerTimeout(), events);
-    this.execution = new Execution(handlers, commands, clock, options, signals);
+    this.execution = new Execution(handlers, commands, clock, options, signals, workers);
     this.types = new TaskTypes(store, options.types(), handlers.keySet());
     ClaimAhead ahead = new ClaimAhead(options.claimAhead());
     this.slots = new Slots(book, types, ahead, options.totalWorkers());
@@ -98,7 +97,7 @@ public final class Runner {
     this.leader = new LeaderDuties(leadership, new Rescuer(store, stats, events),
         new RunnerPruner(store, options.owner(), dead),
         new VisitSchedulers(store, clock, new SplittableRandom(), events));
-    this.outage = new Outage(options.owner(), options.outageBackoff(),
+    this.outage = new Outage(clock, options.owner(), options.outageBackoff(),
         options.outageBackoffMax(), !options.exitOnIdle(), events);
   }
 
@@ -162,7 +161,6 @@ public final class Runner {
       throw new DroverException("cannot stop listening for new work", e);
     } finally {
       execution.close();
-      workers.shutdownNow();
       leaveTheDatabase();
     }
   }
@@ -216,7 +214,7 @@ public final class Runner {
               options.owner(), book.held().size());
           return;
         }
-        backOff(backoff);
+        outage.waitOut(backoff, leases, () -> stopRequested, stopSignal);
       }
     }
   }
@@ -248,7 +246,7 @@ public final class Runner {
       leases.releaseAll();
     }
     leases.release(now);
-    dispatch(); // what the pass claimed is committed: work may start
+    execution.dispatch(book, slots, types); // the pass's claims are committed: work may start
     LeaderDuties.Done duties = leader.runOnce(now, types.all(), book.isEmpty());
     leases.enforceTimeouts(now);
     events.flush();
@@ -265,23 +263,6 @@ public final class Runner {
   private void resize(int totalWorkers) {
     slots.resize(totalWorkers);
     workers.resize(totalWorkers);
-  }
-
-  /** Puts a worker on each queued run that has a free slot of its type. */
-  private void dispatch() {
-    for (Map.Entry<String, Queue<HeldRun>> e : book.queues().entrySet()) {
-      Queue<HeldRun> queue = e.getValue();
-      HeldRun first = queue.peek();
-      if (first == null) {
-        continue;
-      }
-      String type = e.getKey();
-      int n = Math.min(slots.free(types.get(type).orElse(first.type)), queue.size());
-      for (; n > 0; n--) {
-        book.slotTaken(type);
-        workers.submit(() -> execution.work(type, queue));
-      }
-    }
   }
 
   private boolean idle() {
@@ -317,36 +298,5 @@ public final class Runner {
     Instant due = housekeeping.nextDue();
     Instant duties = leader.nextDue();
     return leases.nextHeartbeat(duties.isBefore(due) ? duties : due);
-  }
-
-  /**
-   * Waits {@code backoff} after a failed pass, or until asked to stop, heartbeating the leases it
-   * holds when they are due meanwhile (each may fail again: the database may still be away).
-   */
-  private void backOff(Duration backoff) throws InterruptedException {
-    Instant until = clock.instant().plus(backoff);
-    while (!stopRequested) {
-      Instant now = clock.instant();
-      if (!now.isBefore(until)) {
-        return;
-      }
-      Instant wake = leases.nextHeartbeat(until);
-      if (!wake.isAfter(now)) {
-        try {
-          leases.heartbeat(now);
-        } catch (RuntimeException e) {
-          log.debug("heartbeat during the outage failed: {}", e.toString());
-        }
-        wake = leases.nextHeartbeat(until);
-        if (!wake.isAfter(now)) {
-          wake = until; // it failed again: wait out the backoff
-        }
-      }
-      if (stopSignal.tryAcquire(Math.max(1, Duration.between(now, wake).toMillis()),
-          TimeUnit.MILLISECONDS)) {
-        stopSignal.release(); // keep it for the next backoff
-        return;
-      }
-    }
   }
 }
