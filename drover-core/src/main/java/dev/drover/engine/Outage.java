@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * lock held by another process). Work in hand goes on meanwhile; its leases are safe until they
  * expire, and fencing rejects results that come too late. The runner backs off, doubling from
  * {@code first} up to {@code longest}, says once that it lost the database and once that it has it
- * back (both go to the event log once it can be written). A daemon never gives up; a one-off run
+ * back (both go to the event log once it can be written), and sums a long outage up once a minute
+ * in between. A daemon never gives up; a one-off run
  * gives up after {@link #ONE_OFF_LIMIT} failed passes in a row. Loop thread only.
  */
 final class Outage {
@@ -31,8 +32,12 @@ final class Outage {
   private final Duration longest;
   private final boolean daemon;
   private final EventLog events;
+  /** How often a long outage is summed up in the log. */
+  static final Duration SUMMARY_EVERY = Duration.ofMinutes(1);
+
   private int failures;
   private Instant since;
+  private Instant lastSummary;
 
   Outage(Clock clock, String owner, Duration first, Duration longest, boolean daemon,
       EventLog events) {
@@ -52,11 +57,16 @@ final class Outage {
     failures++;
     if (failures == 1) {
       since = now;
+      lastSummary = now;
       log.error("runner {} lost the database (a pass failed); work in hand goes on, retrying with"
           + " backoff up to {}", owner, longest, e);
       ObjectNode d = Json.object();
       d.put("error", String.valueOf(e.getMessage()));
       events.add(EventKind.DATABASE_LOST, d);
+    } else if (!now.isBefore(lastSummary.plus(SUMMARY_EVERY))) {
+      lastSummary = now;
+      log.warn("runner {}: the database is still away after {} ({} failed passes); last error: {}",
+          owner, Duration.between(since, now), failures, e.toString());
     } else {
       log.debug("runner {}: pass {} in a row failed: {}", owner, failures, e.toString());
     }
