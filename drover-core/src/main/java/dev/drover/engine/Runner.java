@@ -13,8 +13,11 @@ import dev.drover.config.ConfigReport;
 import dev.drover.engine.command.Orphans;
 import dev.drover.Json;
 import dev.drover.store.Claim;
+import dev.drover.store.ClaimRequest;
 import dev.drover.store.Completion;
 import dev.drover.store.Lease;
+import dev.drover.store.Pass;
+import dev.drover.store.PassResult;
 import dev.drover.store.RunStarted;
 import dev.drover.model.RunnerRecord;
 import dev.drover.model.RunnerState;
@@ -565,12 +568,12 @@ public final class Runner {
     }
     List<RunStarted> started = starting.stream().map(r -> new RunStarted(r.claim, r.started())).toList();
     try {
-      return store.taskCompleteAndClaim(options.owner(), started, completions, now, (rejected, claimer) -> {
-        if (claiming) {
-          claim(now, claimer, claims);
-        }
-        return rejected;
-      });
+      List<ClaimRequest> requests = claiming ? claimRequests(now) : List.of();
+      PassResult result = store.taskPass(new Pass(options.owner(), now, started, completions, requests));
+      if (claiming) {
+        claimed(now, requests, result.claimed(), claims);
+      }
+      return result.rejected();
     } catch (RuntimeException e) {
       claims.forEach(r -> held.remove(r.claim.lease())); // rolled back
       claims.clear();
@@ -583,27 +586,31 @@ public final class Runner {
     return types.stream().filter(this::executable).allMatch(t -> toClaim(t, now) <= 0);
   }
 
-  private void claim(Instant now, Store.Claimer claimer, List<HeldRun> claims) {
-    List<String> withRoom = new ArrayList<>();
+  /** What to claim for each type with room, in the order of the types. */
+  private List<ClaimRequest> claimRequests(Instant now) {
+    List<ClaimRequest> requests = new ArrayList<>();
     for (TaskType type : types) {
-      if (!executable(type)) {
-        continue;
-      }
-      int wanted = toClaim(type, now);
-      if (wanted <= 0) {
-        continue;
-      }
-      List<Claim> claimed = claimer.claim(type, now, type.lease(), wanted, PriorityShares.DEFAULT);
-      for (Claim c : claimed) {
-        HeldRun r = new HeldRun(c, type, now);
-        held.put(c.lease(), r);
-        claims.add(r);
-      }
-      if (claimed.size() < wanted) {
-        withRoom.add(type.name());
+      int wanted = executable(type) ? toClaim(type, now) : 0;
+      if (wanted > 0) {
+        requests.add(new ClaimRequest(type, type.lease(), wanted, PriorityShares.DEFAULT));
       }
     }
-    unsaturated = withRoom;
+    return requests;
+  }
+
+  /** Holds what a committed pass claimed for {@code requests}, adding it to {@code claims}. */
+  private void claimed(Instant now, List<ClaimRequest> requests, List<Claim> claimed, List<HeldRun> claims) {
+    Map<String, TaskType> byName = new HashMap<>();
+    requests.forEach(r -> byName.put(r.type().name(), r.type()));
+    Map<String, Integer> got = new HashMap<>();
+    for (Claim c : claimed) {
+      HeldRun r = new HeldRun(c, byName.get(c.task().type()), now);
+      held.put(c.lease(), r);
+      claims.add(r);
+      got.merge(c.task().type(), 1, Integer::sum);
+    }
+    unsaturated = requests.stream().filter(r -> got.getOrDefault(r.type().name(), 0) < r.limit())
+        .map(r -> r.type().name()).toList();
   }
 
   /**

@@ -357,12 +357,6 @@ final class JdbiStore implements Store {
   // ---- claims and leases
 
   @Override
-  public List<Claim> taskClaim(TaskType type, String owner, Instant now, Duration lease, int limit,
-      PriorityShares shares) {
-    return leases.claim(type, owner, now, lease, limit, shares);
-  }
-
-  @Override
   public PassResult taskPass(Pass pass) {
     return leases.pass(pass);
   }
@@ -370,17 +364,6 @@ final class JdbiStore implements Store {
   @Override
   public List<Lease> taskHeartbeat(String owner, List<Lease> held, Instant leaseUntil) {
     return leases.heartbeat(owner, held, leaseUntil);
-  }
-
-  @Override
-  public List<Lease> taskComplete(String owner, List<Completion> completions, Instant at) {
-    return leases.complete(owner, completions, at);
-  }
-
-  @Override
-  public <T> T taskCompleteAndClaim(String owner, List<RunStarted> started, List<Completion> completions,
-      Instant at, ClaimPlan<T> plan) {
-    return leases.completeAndClaim(owner, started, completions, at, plan);
   }
 
   @Override

@@ -28,9 +28,11 @@ import org.jdbi.v3.core.statement.PreparedBatch;
  * The claim protocol on the database. A claim reads the oldest due tasks of every priority level
  * in one statement, chooses by the priority shares, and claims the choice with one conditional
  * write that moves {@code next_run} to the end of the lease, records the owner and counts the
- * attempt; then one insert opens the runs of the whole batch. Every later write of the owner is
- * fenced by (task, owner, attempt), so after a lease is rescued or claimed again the old owner's
- * heartbeat, completion or release changes nothing; completions are fenced and written in batches.
+ * attempt. Claims are queued: no run is written until a later pass carries the run's start or its
+ * end ({@link Store#taskPass} is the one claim and completion path). Every later write of the
+ * owner is fenced by (task, owner, attempt), so after a lease is rescued or claimed again the old
+ * owner's heartbeat, start, completion or release changes nothing; completions are fenced and
+ * written in batches.
  *
  * <p>Each method is one short transaction; no transaction is held while work executes. On
  * PostgreSQL the fence check and the rescuer lock the rows they read ({@code FOR UPDATE}), so a
@@ -59,27 +61,6 @@ final class Leases {
     this.runEnder = runEnder;
   }
 
-  List<Claim> claim(TaskType type, String owner, Instant now, Duration lease, int limit, PriorityShares shares) {
-    if (limit <= 0) {
-      return List.of();
-    }
-    return jdbi.inTransaction(h -> claim(h, type, owner, now, lease, limit, shares, true));
-  }
-
-  /**
-   * Writes the starts of queued runs and {@code completions}, then lets {@code plan} claim, in one
-   * transaction: a runner's pass costs one commit instead of two. The plan's claims are queued:
-   * their runs are written once begun (see {@link Claim}).
-   */
-  <T> T completeAndClaim(String owner, List<RunStarted> started, List<Completion> completions, Instant at,
-      Store.ClaimPlan<T> plan) {
-    return jdbi.inTransaction(h -> {
-      markStarted(h, owner, started);
-      return plan.plan(complete(h, owner, completions, at),
-          (type, now, lease, limit, shares) -> claim(h, type, owner, now, lease, limit, shares, false));
-    });
-  }
-
   /** See {@link Store#taskPass}. */
   PassResult pass(Pass pass) {
     return jdbi.inTransaction(h -> {
@@ -87,7 +68,7 @@ final class Leases {
       List<Lease> rejected = complete(h, pass.owner(), pass.completions(), pass.now());
       List<Claim> claimed = new ArrayList<>();
       for (ClaimRequest r : pass.claims()) {
-        claimed.addAll(claim(h, r.type(), pass.owner(), pass.now(), r.lease(), r.limit(), r.shares(), false));
+        claimed.addAll(claim(h, r.type(), pass.owner(), pass.now(), r.lease(), r.limit(), r.shares()));
       }
       return new PassResult(rejected, claimed);
     });
@@ -113,11 +94,11 @@ final class Leases {
   }
 
   /**
-   * Claims for {@code owner}; the runs open 'started' now if {@code startNow}, else they are queued:
-   * opened in memory only, 'scheduled', and written once begun (see {@link Claim}).
+   * Claims for {@code owner}, queued: each run is opened in memory only, 'scheduled', and written
+   * once begun or with its end (see {@link Claim}).
    */
   private List<Claim> claim(Handle h, TaskType type, String owner, Instant now, Duration lease, int limit,
-      PriorityShares shares, boolean startNow) {
+      PriorityShares shares) {
     if (limit <= 0) {
       return List.of();
     }
@@ -125,28 +106,10 @@ final class Leases {
     List<Rows.Leased> claimed = type.maxPerKey() == null
         ? claimByPriority(h, type.name(), owner, now, until, limit, shares)
         : claimPerKey(h, type.name(), owner, now, until, limit, type.maxPerKey());
-    if (claimed.isEmpty()) {
-      return List.of();
-    }
     ObjectNode meta = Json.object();
     meta.put("worker", owner);
-    if (!startNow) {
-      return claimed.stream().map(c -> new Claim(c.task(), new TaskRun(0, c.task().id(),
-          c.task().id() + "." + c.attempt(), now, null, null, meta, TaskRunStatus.SCHEDULED), c.lease())).toList();
-    }
-    Map<Long, TaskRun> runs = new HashMap<>();
-    h.createQuery(sql.get("taskRunOpen"))
-        .bindList("ids", claimed.stream().map(c -> c.task().id()).toList())
-        .bind("now", now)
-        .bind("metadata", Json.canonical(meta))
-        .map(rows.taskRun)
-        .forEach(run -> runs.put(run.taskId(), run));
-    List<Claim> out = new ArrayList<>(claimed.size());
-    for (Rows.Leased c : claimed) {
-      Task t = c.task();
-      out.add(new Claim(t, runs.get(t.id()), new Lease(t.id(), c.attempt())));
-    }
-    return out;
+    return claimed.stream().map(c -> new Claim(c.task(), new TaskRun(0, c.task().id(),
+        c.task().id() + "." + c.attempt(), now, null, null, meta, TaskRunStatus.SCHEDULED), c.lease())).toList();
   }
 
   /**
@@ -223,13 +186,6 @@ final class Leases {
       }
       return lost;
     });
-  }
-
-  List<Lease> complete(String owner, List<Completion> completions, Instant at) {
-    if (completions.isEmpty()) {
-      return List.of();
-    }
-    return jdbi.inTransaction(h -> complete(h, owner, completions, at));
   }
 
   /**
