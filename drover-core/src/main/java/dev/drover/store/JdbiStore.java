@@ -76,7 +76,10 @@ final class JdbiStore implements Store {
     }
     this.rows = new Rows(dialect);
     this.pool = pool;
-    this.runEnder = new RunEnder(sql, rows, VisitOutcomes.create(jdbi, dialect, sql));
+    // The run-end hooks, in the order they run: one line each.
+    List<RunEndHook> runEndHooks = List.of(
+        VisitOutcomes.create(jdbi, dialect, sql));
+    this.runEnder = new RunEnder(sql, rows, runEndHooks);
     this.leases = new Leases(jdbi, sql, rows, runEnder);
     this.runners = new JdbiRunnerTable(jdbi, sql, dialect);
     this.work = new WorkSignal(database, jdbi, postgresUrl);
@@ -328,10 +331,10 @@ final class JdbiStore implements Store {
       if (found.isEmpty()) {
         return found;
       }
-      VisitOutcomes.Batch visits = runEnder.visitBatch();
-      TaskRun ended = runEnder.end(h, found.get(), status, metadata, at, visits);
-      visits.ingest(h);
-      return Optional.of(ended);
+      List<EndedRun> ended = new ArrayList<>();
+      TaskRun run = runEnder.end(h, found.get(), status, metadata, at, ended);
+      runEnder.runHooks(h, ended, at);
+      return Optional.of(run);
     });
   }
 

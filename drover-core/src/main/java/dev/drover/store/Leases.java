@@ -191,19 +191,19 @@ final class Leases {
   /**
    * Completions that carry their claim are written without reading their tasks while the rows
    * are exactly as claimed; the others, and those whose row changed, are read (locked, on
-   * PostgreSQL) and ended if still held. The visits of all are ingested last.
+   * PostgreSQL) and ended if still held. The run-end hooks see all of them, last.
    */
   private List<Lease> complete(Handle h, String owner, List<Completion> completions, Instant at) {
     if (completions.isEmpty()) {
       return List.of();
     }
-    VisitOutcomes.Batch visits = runEnder.visitBatch();
+    List<EndedRun> ended = new ArrayList<>();
     List<Completion> asClaimed = new ArrayList<>();
     List<Completion> toRead = new ArrayList<>();
     // In task id order, so that two transactions never wait on each other's rows in a cycle.
     completions.stream().sorted(Comparator.comparingLong(c -> c.lease().taskId()))
         .forEach(c -> (c.claimed() != null ? asClaimed : toRead).add(c));
-    toRead.addAll(runEnder.endAsClaimed(h, owner, asClaimed, at, visits));
+    toRead.addAll(runEnder.endAsClaimed(h, owner, asClaimed, at, ended));
     toRead.sort(Comparator.comparingLong(c -> c.lease().taskId()));
     Map<Lease, Rows.LeasedRun> held = toRead.isEmpty() ? Map.of()
         : held(h, owner, toRead.stream().map(Completion::lease).toList());
@@ -219,8 +219,8 @@ final class Leases {
             c.started()));
       }
     }
-    runEnder.endAll(h, owner, endings, at, visits);
-    visits.ingest(h);
+    runEnder.endAll(h, owner, endings, at, ended);
+    runEnder.runHooks(h, ended, at);
     return rejected;
   }
 
@@ -274,11 +274,13 @@ final class Leases {
         return rescue(h, held, now);
       }
       List<Long> released = new ArrayList<>();
+      List<EndedRun> ended = new ArrayList<>();
       for (Rows.Leased l : held) {
-        if (release(h, owner, new Lease(l.task().id(), l.attempt()), now)) {
+        if (release(h, owner, new Lease(l.task().id(), l.attempt()), now, ended)) {
           released.add(l.task().id());
         }
       }
+      runEnder.runHooks(h, ended, now);
       return released;
     });
   }
@@ -286,23 +288,21 @@ final class Leases {
   /** Ends the open runs of {@code leased} as {@code lost} and reschedules them as a failed attempt. */
   private List<Long> rescue(Handle h, List<Rows.Leased> leased, Instant now) {
     List<Long> rescued = new ArrayList<>();
+    List<EndedRun> ended = new ArrayList<>();
     for (Rows.Leased e : leased) {
       Task t = e.task();
       ObjectNode meta = Json.object();
       meta.put("rescued", true);
       Optional<TaskRun> run = openRun(h, new Lease(t.id(), e.attempt()));
       if (run.isPresent()) {
-        runEnder.end(h, run.get(), TaskRunStatus.LOST, meta, now);
+        runEnder.end(h, run.get(), TaskRunStatus.LOST, meta, now, ended);
       } else {
         // A queued claim never begun: its run was not written, but its attempt was charged.
-        h.createUpdate(sql.get("taskRunInsertLost"))
-            .bind("task", t.id()).bind("attempt", e.attempt()).bind("now", now)
-            .bind("metadata", Json.canonical(meta))
-            .execute();
-        runEnder.reschedule(h, t, TaskRunStatus.LOST, now);
+        runEnder.endUnwrittenLost(h, t, e.attempt(), meta, now, ended);
       }
       rescued.add(t.id());
     }
+    runEnder.runHooks(h, ended, now);
     return rescued;
   }
 
@@ -310,12 +310,18 @@ final class Leases {
     if (leases.isEmpty()) {
       return 0;
     }
-    return jdbi.inTransaction(h -> (int) leases.stream().filter(l -> release(h, owner, l, now)).count());
+    return jdbi.inTransaction(h -> {
+      List<EndedRun> ended = new ArrayList<>();
+      int released = (int) leases.stream().filter(l -> release(h, owner, l, now, ended)).count();
+      runEnder.runHooks(h, ended, now);
+      return released;
+    });
   }
 
   /** Gives one lease back without charging it; false if {@code owner} no longer holds it. */
-  private boolean release(Handle h, String owner, Lease l, Instant now) {
-    Optional<TaskRun> run = Optional.ofNullable(held(h, owner, List.of(l)).get(l)).map(Rows.LeasedRun::run);
+  private boolean release(Handle h, String owner, Lease l, Instant now, List<EndedRun> ended) {
+    Rows.LeasedRun held = held(h, owner, List.of(l)).get(l);
+    Optional<TaskRun> run = Optional.ofNullable(held).map(Rows.LeasedRun::run);
     if (h.createUpdate(sql.get("taskRelease")).bind("id", l.taskId()).bind("owner", owner)
         .bind("attempt", l.attempt()).bind("now", now).execute() != 1) {
       return false;
@@ -323,7 +329,7 @@ final class Leases {
     ObjectNode meta = Json.object();
     meta.put("released", true);
     // The run is closed without rescheduling through the rules: a release charges nothing.
-    run.ifPresent(r -> runEnder.close(h, r, TaskRunStatus.LOST, meta, now));
+    run.ifPresent(r -> runEnder.close(h, held.leased().task(), r, TaskRunStatus.LOST, meta, now, ended));
     return true;
   }
 }

@@ -23,22 +23,31 @@ import org.jdbi.v3.core.statement.SqlStatement;
 
 /**
  * Ends a run and reschedules its task, inside the caller's transaction. Every way a run ends
- * (reported, completed by its owner, rescued) goes through here, so the rules are applied once.
+ * (reported, completed by its owner, rescued, released) goes through here, so the rules are
+ * applied once. Each method adds the runs it ended to the caller's {@code ended} list; the caller
+ * hands that list to {@link #runHooks} last in the transaction, so every {@link RunEndHook} sees
+ * the transaction's ends in one batch, after every task row it locks.
  */
 final class RunEnder {
   private final SqlFiles sql;
   private final Rows rows;
-  private final VisitOutcomes visits;
+  private final List<RunEndHook> hooks;
 
-  RunEnder(SqlFiles sql, Rows rows, VisitOutcomes visits) {
+  RunEnder(SqlFiles sql, Rows rows, List<RunEndHook> hooks) {
     this.sql = sql;
     this.rows = rows;
-    this.visits = visits;
+    this.hooks = List.copyOf(hooks);
   }
 
-  /** A batch for the visit runs one transaction ends; ingest it last in the transaction. */
-  VisitOutcomes.Batch visitBatch() {
-    return visits.batch();
+  /** Calls every hook with the runs this transaction ended, if any; call it last. */
+  void runHooks(Handle h, List<EndedRun> ended, Instant at) {
+    if (ended.isEmpty()) {
+      return;
+    }
+    List<EndedRun> runs = List.copyOf(ended);
+    for (RunEndHook hook : hooks) {
+      hook.ended(h, runs, at);
+    }
   }
 
   /**
@@ -47,29 +56,22 @@ final class RunEnder {
    */
   record Ending(TaskRun run, Task task, int attempt, TaskRunStatus status, ObjectNode metadata, Instant started) {}
 
-  /** Ends {@code run} and reschedules its task by the rules; {@code run} must not be a visit run ending as a visit. */
-  TaskRun end(Handle h, TaskRun run, TaskRunStatus status, ObjectNode metadata, Instant at) {
-    return end(h, run, status, metadata, at, null);
-  }
-
-  /** Ends {@code run}, reschedules its task by the rules, and adds its visit, if any, to {@code visitBatch}. */
+  /** Ends {@code run} and reschedules its task by the rules; adds it to {@code ended}. */
   TaskRun end(Handle h, TaskRun run, TaskRunStatus status, ObjectNode metadata, Instant at,
-      VisitOutcomes.Batch visitBatch) {
-    TaskRun ended = close(h, run, status, metadata, at);
+      List<EndedRun> ended) {
+    TaskRun closed = closeRun(h, run, status, metadata, at);
     Task task = h.createQuery(sql.get("taskGet")).bindList("ids", List.of(run.taskId())).map(rows.task).one();
     reschedule(h, task, status, at);
-    if (visitBatch != null) {
-      visitBatch.add(task, ended, status, at);
-    }
-    return ended;
+    ended.add(new EndedRun(task, closed, status));
+    return closed;
   }
 
   /**
    * Ends many runs and reschedules their tasks by the rules, as {@link #end} does one by one, but
    * with one statement or JDBC batch for the runs and one for the tasks, reading each task type
-   * once. Their visits go to {@code visitBatch}, to be ingested last in the transaction.
+   * once. Adds them to {@code ended}.
    */
-  void endAll(Handle h, String owner, List<Ending> endings, Instant at, VisitOutcomes.Batch visitBatch) {
+  void endAll(Handle h, String owner, List<Ending> endings, Instant at, List<EndedRun> ended) {
     if (endings.isEmpty()) {
       return;
     }
@@ -79,7 +81,7 @@ final class RunEnder {
       TaskType type = types.computeIfAbsent(e.task().type(), name -> taskType(h, e.task()));
       bindUpdate(tasks, e.task(), Rescheduler.afterRun(e.task(), type, e.status(), at)).add();
     }
-    endRuns(h, owner, endings, at, visitBatch);
+    endRuns(h, owner, endings, at, ended);
     tasks.execute();
   }
 
@@ -90,7 +92,7 @@ final class RunEnder {
    * was lost, or the row changed since the claim): the caller reads those and ends them, or not.
    */
   List<Completion> endAsClaimed(Handle h, String owner, List<Completion> completions, Instant at,
-      VisitOutcomes.Batch visitBatch) {
+      List<EndedRun> ended) {
     if (completions.isEmpty()) {
       return List.of();
     }
@@ -104,18 +106,18 @@ final class RunEnder {
     boolean[] updated = sql.dialect() == Dialect.POSTGRESQL
         ? updateAsClaimedInOneStatement(h, owner, completions, updates)
         : updateAsClaimedInABatch(h, owner, completions, updates);
-    List<Ending> ended = new ArrayList<>();
+    List<Ending> endings = new ArrayList<>();
     List<Completion> left = new ArrayList<>();
     for (int i = 0; i < completions.size(); i++) {
       Completion c = completions.get(i);
       if (updated[i]) {
-        ended.add(new Ending(c.claimed().run(), c.claimed().task(), c.lease().attempt(), c.status(), c.metadata(),
+        endings.add(new Ending(c.claimed().run(), c.claimed().task(), c.lease().attempt(), c.status(), c.metadata(),
             c.started()));
       } else {
         left.add(c);
       }
     }
-    endRuns(h, owner, ended, at, visitBatch);
+    endRuns(h, owner, endings, at, ended);
     return left;
   }
 
@@ -168,10 +170,10 @@ final class RunEnder {
   }
 
   /**
-   * Writes the ends of {@code endings}' runs (whole, for queued runs never written), and adds their
-   * visits to {@code visitBatch}.
+   * Writes the ends of {@code endings}' runs (whole, for queued runs never written), and adds them
+   * to {@code ended}.
    */
-  private void endRuns(Handle h, String owner, List<Ending> endings, Instant at, VisitOutcomes.Batch visitBatch) {
+  private void endRuns(Handle h, String owner, List<Ending> endings, Instant at, List<EndedRun> ended) {
     if (endings.isEmpty()) {
       return;
     }
@@ -181,8 +183,8 @@ final class RunEnder {
       metadata.add(Json.canonical(merged));
       TaskRun r = e.run();
       Instant started = e.started() != null ? e.started() : r.started();
-      visitBatch.add(e.task(), new TaskRun(r.id(), r.taskId(), r.backendId(), r.scheduled(), started, at,
-          merged, e.status()), e.status(), at);
+      ended.add(new EndedRun(e.task(), new TaskRun(r.id(), r.taskId(), r.backendId(), r.scheduled(),
+          started, at, merged, e.status()), e.status()));
     }
     if (sql.dialect() == Dialect.POSTGRESQL) {
       h.createUpdate(sql.get("taskRunEndMany"))
@@ -219,8 +221,18 @@ final class RunEnder {
     return t == null ? null : t.toEpochMilli();
   }
 
-  /** Ends {@code run} with its metadata merged, leaving its task as it is. */
-  TaskRun close(Handle h, TaskRun run, TaskRunStatus status, ObjectNode metadata, Instant at) {
+  /**
+   * Ends {@code run} with its metadata merged, leaving its task as it is (a release charges
+   * nothing); adds it to {@code ended}.
+   */
+  TaskRun close(Handle h, Task task, TaskRun run, TaskRunStatus status, ObjectNode metadata, Instant at,
+      List<EndedRun> ended) {
+    TaskRun closed = closeRun(h, run, status, metadata, at);
+    ended.add(new EndedRun(task, closed, status));
+    return closed;
+  }
+
+  private TaskRun closeRun(Handle h, TaskRun run, TaskRunStatus status, ObjectNode metadata, Instant at) {
     return h.createQuery(sql.get("taskRunEnd"))
         .bind("id", run.id())
         .bind("ended", at)
@@ -229,7 +241,21 @@ final class RunEnder {
         .map(rows.taskRun).one();
   }
 
-  void reschedule(Handle h, Task task, TaskRunStatus status, Instant at) {
+  /**
+   * Records the lost run of a queued claim that was never written (its worker never began it) and
+   * reschedules its task as a failed attempt; adds the run to {@code ended}.
+   */
+  void endUnwrittenLost(Handle h, Task task, int attempt, ObjectNode metadata, Instant at,
+      List<EndedRun> ended) {
+    h.createQuery(sql.get("taskRunInsertLost"))
+        .bind("task", task.id()).bind("attempt", attempt).bind("now", at)
+        .bind("metadata", Json.canonical(metadata))
+        .map(rows.taskRun).findOne()
+        .ifPresent(run -> ended.add(new EndedRun(task, run, TaskRunStatus.LOST)));
+    reschedule(h, task, TaskRunStatus.LOST, at);
+  }
+
+  private void reschedule(Handle h, Task task, TaskRunStatus status, Instant at) {
     TaskUpdate u = Rescheduler.afterRun(task, taskType(h, task), status, at);
     bindUpdate(h.createUpdate(sql.get("taskUpdateAfterRun")), task, u).execute();
   }

@@ -142,6 +142,22 @@ interface VisitOutcomeContract extends FrontierContract {
   }
 
   @Test
+  default void aReleasedRunAndARescuedQueuedRunAreNoVisits() {
+    visitType("load-git");
+    Claim b = claimVisit("load-git", Map.of("url", "https://b"), at(0));
+    assertThat(store().taskRelease("runner", List.of(b.lease()), at(0).plusSeconds(1))).isEqualTo(1);
+    assertThat(statsOf("https://b")).as("released").isNull();
+
+    store().taskCreate(List.of(NewTask.oneshot("load-git", TaskArguments.of(null, Map.of("url", "https://a")))
+        .withNextRun(at(0))), at(0));
+    TaskType type = store().taskTypeGet("load-git").orElseThrow();
+    assertThat(Passes.claim(store(), type, "runner", at(0).plusSeconds(2), VISIT_LEASE, 2)).hasSize(2);
+    assertThat(store().taskRescueExpired(at(0).plus(VISIT_LEASE).plusSeconds(3), 10)).hasSize(2);
+    assertThat(statsOf("https://a")).as("rescued before it began").isNull();
+    assertThat(statsOf("https://b")).as("rescued before it began").isNull();
+  }
+
+  @Test
   default void aReportedEndIsIngestedTooAndAnOlderOneIsIgnored() {
     visitType("load-git");
     visit("https://a", at(5), TaskRunStatus.EVENTFUL, snapshot("s5"));
