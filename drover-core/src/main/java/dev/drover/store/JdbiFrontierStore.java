@@ -39,14 +39,14 @@ final class JdbiFrontierStore implements FrontierStore {
   private final VisitGrab grab;
   private final VisitIngest ingest;
 
-  JdbiFrontierStore(Jdbi jdbi, Dialect dialect, SqlFiles sql) {
+  JdbiFrontierStore(Jdbi jdbi, DialectSql dialect) {
     this.jdbi = jdbi;
-    this.sql = sql;
+    this.sql = dialect.files();
     this.rows = new FrontierRows(dialect);
-    this.locks = new VisitTypeLocks(dialect, sql);
-    this.stats = new VisitStatsWrites(dialect, sql, rows);
-    this.origins = new OriginRecords(jdbi, dialect, sql, rows, locks);
-    this.grab = new VisitGrab(jdbi, dialect, sql, rows, locks);
+    this.locks = new VisitTypeLocks(dialect);
+    this.stats = new VisitStatsWrites(dialect, rows);
+    this.origins = new OriginRecords(jdbi, dialect, rows, locks);
+    this.grab = new VisitGrab(jdbi, dialect, rows, locks);
     this.ingest = new VisitIngest(jdbi, sql, stats, locks);
   }
 

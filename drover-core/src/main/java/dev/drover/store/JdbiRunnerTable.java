@@ -21,9 +21,9 @@ final class JdbiRunnerTable implements RunnerTable {
   private final RowMapper<RunnerRecord> runner;
   private final RowMapper<LeaderLease> leader;
 
-  JdbiRunnerTable(Jdbi jdbi, SqlFiles sql, Dialect dialect) {
+  JdbiRunnerTable(Jdbi jdbi, DialectSql dialect) {
     this.jdbi = jdbi;
-    this.sql = sql;
+    this.sql = dialect.files();
     Columns c = new Columns(dialect);
     this.runner = (rs, ctx) -> new RunnerRecord(
         rs.getString("name"),

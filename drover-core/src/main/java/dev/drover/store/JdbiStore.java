@@ -6,13 +6,10 @@ import dev.drover.ValidationException;
 import dev.drover.Json;
 import dev.drover.model.ArchivableRun;
 import dev.drover.model.ArchivePage;
-import dev.drover.store.Claim;
-import dev.drover.store.Completion;
 import dev.drover.model.Event;
 import dev.drover.store.Lease;
 import dev.drover.model.Named;
 import dev.drover.model.NewTask;
-import dev.drover.store.RunStarted;
 import dev.drover.model.RunToSchedule;
 import dev.drover.model.StatusCount;
 import dev.drover.model.Task;
@@ -24,7 +21,6 @@ import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.model.WorkerGroup;
 import dev.drover.schedule.PriorityShares;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -41,9 +37,9 @@ import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Update;
 
 /**
- * The {@link Store} on either database. Dialect differences live in the SQL files, in how instants
- * are bound and read ({@link Columns}) and in how the connections are opened ({@link Stores});
- * everything else is shared. On SQLite every transaction begins IMMEDIATE (see {@link Stores}),
+ * The {@link Store} on either database. Dialect differences live in the SQL files, in one {@link
+ * DialectSql} per database (how batches are written, how instants are stored) and in how the
+ * connections are opened ({@link Stores}); everything else is shared. On SQLite every transaction begins IMMEDIATE (see {@link Stores}),
  * so a read-then-write transaction never fails half-way on a lock upgrade.
  */
 final class JdbiStore implements Store {
@@ -51,7 +47,7 @@ final class JdbiStore implements Store {
       Comparator.comparing(Task::nextRun).thenComparingLong(Task::id);
 
   private final Jdbi jdbi;
-  private final Dialect dialect;
+  private final DialectSql dialect;
   private final SqlFiles sql;
   private final Rows rows;
   private final AutoCloseable pool;
@@ -66,11 +62,11 @@ final class JdbiStore implements Store {
    * @param database identifies the database within this process, for in-process wake-ups
    * @param postgresUrl the JDBC URL other processes are notified through, or null on SQLite
    */
-  JdbiStore(Jdbi jdbi, Dialect dialect, AutoCloseable pool, String database, String postgresUrl,
+  JdbiStore(Jdbi jdbi, DialectSql dialect, AutoCloseable pool, String database, String postgresUrl,
       StoreProbe probe) {
     this.jdbi = jdbi;
     this.dialect = dialect;
-    this.sql = new SqlFiles(dialect);
+    this.sql = dialect.files();
     if (probe != StoreProbe.NONE) {
       ProbeHooks.install(jdbi, sql, probe);
     }
@@ -78,13 +74,13 @@ final class JdbiStore implements Store {
     this.pool = pool;
     // The run-end hooks, in the order they run: one line each.
     List<RunEndHook> runEndHooks = List.of(
-        VisitOutcomes.create(jdbi, dialect, sql));
-    this.runEnder = new RunEnder(sql, rows, runEndHooks);
-    this.leases = new Leases(jdbi, sql, rows, runEnder);
-    this.runners = new JdbiRunnerTable(jdbi, sql, dialect);
+        VisitOutcomes.create(jdbi, dialect));
+    this.runEnder = new RunEnder(dialect, rows, runEndHooks);
+    this.leases = new Leases(jdbi, dialect, rows, runEnder);
+    this.runners = new JdbiRunnerTable(jdbi, dialect);
     this.work = new WorkSignal(database, jdbi, postgresUrl);
-    this.frontier = new JdbiFrontierStore(jdbi, dialect, sql);
-    this.inserts = new TaskInserts(sql, rows, work);
+    this.frontier = new JdbiFrontierStore(jdbi, dialect);
+    this.inserts = new TaskInserts(dialect, rows, work);
   }
 
   @Override
@@ -107,7 +103,7 @@ final class JdbiStore implements Store {
 
   @Override
   public Dialect dialect() {
-    return dialect;
+    return dialect.dialect();
   }
 
   @Override

@@ -53,10 +53,10 @@ final class Leases {
   private final RunEnder runEnder;
   private final Columns columns;
 
-  Leases(Jdbi jdbi, SqlFiles sql, Rows rows, RunEnder runEnder) {
+  Leases(Jdbi jdbi, DialectSql dialect, Rows rows, RunEnder runEnder) {
     this.jdbi = jdbi;
-    this.sql = sql;
-    this.columns = new Columns(sql.dialect());
+    this.sql = dialect.files();
+    this.columns = new Columns(dialect);
     this.rows = rows;
     this.runEnder = runEnder;
   }

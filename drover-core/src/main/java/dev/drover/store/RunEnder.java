@@ -13,10 +13,8 @@ import dev.drover.schedule.TaskUpdate;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.SqlStatement;
@@ -29,12 +27,14 @@ import org.jdbi.v3.core.statement.SqlStatement;
  * the transaction's ends in one batch, after every task row it locks.
  */
 final class RunEnder {
+  private final DialectSql dialect;
   private final SqlFiles sql;
   private final Rows rows;
   private final List<RunEndHook> hooks;
 
-  RunEnder(SqlFiles sql, Rows rows, List<RunEndHook> hooks) {
-    this.sql = sql;
+  RunEnder(DialectSql dialect, Rows rows, List<RunEndHook> hooks) {
+    this.dialect = dialect;
+    this.sql = dialect.files();
     this.rows = rows;
     this.hooks = List.copyOf(hooks);
   }
@@ -103,9 +103,7 @@ final class RunEnder {
       TaskType type = types.computeIfAbsent(task.type(), name -> taskType(h, task));
       updates.add(Rescheduler.afterRun(task, type, c.status(), at));
     }
-    boolean[] updated = sql.dialect() == Dialect.POSTGRESQL
-        ? updateAsClaimedInOneStatement(h, owner, completions, updates)
-        : updateAsClaimedInABatch(h, owner, completions, updates);
+    boolean[] updated = dialect.updateAsClaimed(h, owner, completions, updates);
     List<Ending> endings = new ArrayList<>();
     List<Completion> left = new ArrayList<>();
     for (int i = 0; i < completions.size(); i++) {
@@ -119,54 +117,6 @@ final class RunEnder {
     }
     endRuns(h, owner, endings, at, ended);
     return left;
-  }
-
-  /** SQLite: one fenced update per row in a JDBC batch (taskUpdateAfterRunAsClaimed). */
-  private boolean[] updateAsClaimedInABatch(Handle h, String owner, List<Completion> completions,
-      List<TaskUpdate> updates) {
-    PreparedBatch batch = h.prepareBatch(sql.get("taskUpdateAfterRunAsClaimed"));
-    for (int i = 0; i < completions.size(); i++) {
-      Completion c = completions.get(i);
-      Task task = c.claimed().task();
-      bindUpdate(batch, task, updates.get(i))
-          .bind("owner", owner)
-          .bind("attempt", c.lease().attempt())
-          .bind("claimed_next_run", task.nextRun())
-          .bind("claimed_interval_ms", Columns.millis(task.currentInterval()))
-          .bind("claimed_retries_left", task.retriesLeft())
-          .add();
-    }
-    int[] counts = batch.execute();
-    boolean[] updated = new boolean[counts.length];
-    for (int i = 0; i < counts.length; i++) {
-      updated[i] = counts[i] == 1;
-    }
-    return updated;
-  }
-
-  /** PostgreSQL: the whole batch as arrays in one statement, which returns the ids it updated. */
-  private boolean[] updateAsClaimedInOneStatement(Handle h, String owner, List<Completion> completions,
-      List<TaskUpdate> updates) {
-    List<Task> tasks = completions.stream().map(c -> c.claimed().task()).toList();
-    Set<Long> ids = new HashSet<>(h.createQuery(sql.get("taskUpdateAfterRunAsClaimedBatch"))
-        .bind("owner", owner)
-        .bindArray("ids", Long.class, tasks.stream().map(Task::id).toList())
-        .bindArray("attempts", Integer.class, completions.stream().map(c -> c.lease().attempt()).toList())
-        .bindArray("statuses", String.class, updates.stream().map(u -> u.status().dbName()).toList())
-        .bindArray("next_run_ms", Long.class, updates.stream().map(u -> epochMillis(u.nextRun())).toList())
-        .bindArray("current_interval_ms", Long.class,
-            updates.stream().map(u -> Columns.millis(u.currentInterval())).toList())
-        .bindArray("retries_left", Integer.class, updates.stream().map(TaskUpdate::retriesLeft).toList())
-        .bindArray("claimed_next_run_ms", Long.class, tasks.stream().map(t -> epochMillis(t.nextRun())).toList())
-        .bindArray("claimed_interval_ms", Long.class,
-            tasks.stream().map(t -> Columns.millis(t.currentInterval())).toList())
-        .bindArray("claimed_retries_left", Integer.class, tasks.stream().map(Task::retriesLeft).toList())
-        .mapTo(Long.class).list());
-    boolean[] updated = new boolean[tasks.size()];
-    for (int i = 0; i < updated.length; i++) {
-      updated[i] = ids.contains(tasks.get(i).id());
-    }
-    return updated;
   }
 
   /**
@@ -186,39 +136,7 @@ final class RunEnder {
       ended.add(new EndedRun(e.task(), new TaskRun(r.id(), r.taskId(), r.backendId(), r.scheduled(),
           started, at, merged, e.status()), e.status()));
     }
-    if (sql.dialect() == Dialect.POSTGRESQL) {
-      h.createUpdate(sql.get("taskRunEndMany"))
-          .bind("ended", at)
-          .bind("owner", owner)
-          .bindArray("tasks", Long.class, endings.stream().map(e -> e.run().taskId()).toList())
-          .bindArray("backend_ids", String.class, endings.stream().map(e -> e.run().backendId()).toList())
-          .bindArray("scheduled_ms", Long.class, endings.stream().map(e -> epochMillis(e.run().scheduled())).toList())
-          .bindArray("started_ms", Long.class, endings.stream().map(e -> epochMillis(e.started())).toList())
-          .bindArray("metadata", String.class, metadata)
-          .bindArray("statuses", String.class, endings.stream().map(e -> e.status().dbName()).toList())
-          .bindArray("attempts", Integer.class, endings.stream().map(Ending::attempt).toList())
-          .execute();
-      return;
-    }
-    PreparedBatch runs = h.prepareBatch(sql.get("taskRunEndMany"));
-    for (int i = 0; i < endings.size(); i++) {
-      Ending e = endings.get(i);
-      runs.bind("task", e.run().taskId())
-          .bind("backend_id", e.run().backendId())
-          .bind("scheduled", e.run().scheduled())
-          .bindByType("started", e.started(), Instant.class)
-          .bind("ended", at)
-          .bind("metadata", metadata.get(i))
-          .bind("status", e.status().dbName())
-          .bind("owner", owner)
-          .bind("attempt", e.attempt())
-          .add();
-    }
-    runs.execute();
-  }
-
-  private static Long epochMillis(Instant t) {
-    return t == null ? null : t.toEpochMilli();
+    dialect.endRuns(h, owner, endings, metadata, at);
   }
 
   /**
@@ -265,7 +183,7 @@ final class RunEnder {
         .orElseThrow(() -> new DroverException("task " + task.id() + " has no task type " + task.type()));
   }
 
-  private static <S extends SqlStatement<S>> S bindUpdate(S statement, Task task, TaskUpdate u) {
+  static <S extends SqlStatement<S>> S bindUpdate(S statement, Task task, TaskUpdate u) {
     return statement
         .bind("id", task.id())
         .bind("status", u.status().dbName())

@@ -20,10 +20,6 @@ final class SqlFiles {
     this.dialect = dialect;
   }
 
-  Dialect dialect() {
-    return dialect;
-  }
-
   String get(String name) {
     return cache.computeIfAbsent(name, this::load);
   }

@@ -44,12 +44,14 @@ final class TaskInserts {
   /** Tries of the single-task path before it gives up on a duplicate that keeps vanishing. */
   private static final int SINGLE_TRIES = 3;
 
+  private final DialectSql dialect;
   private final SqlFiles sql;
   private final Rows rows;
   private final WorkSignal work;
 
-  TaskInserts(SqlFiles sql, Rows rows, WorkSignal work) {
-    this.sql = sql;
+  TaskInserts(DialectSql dialect, Rows rows, WorkSignal work) {
+    this.dialect = dialect;
+    this.sql = dialect.files();
     this.rows = rows;
     this.work = work;
   }
@@ -78,9 +80,7 @@ final class TaskInserts {
   private Task createOne(Handle h, Prepared p) {
     for (int tries = 0; tries < SINGLE_TRIES; tries++) {
       Query insert = h.createQuery(sql.get("taskInsertUnlessDuplicate"));
-      if (sql.dialect() == Dialect.POSTGRESQL) {
-        insert.bind("channel", WorkSignal.CHANNEL);
-      }
+      boolean statementSignals = dialect.bindInsertSignal(insert);
       Optional<Task> inserted = insert.bind("type", p.task.type())
           .bind("arguments", p.task.arguments().toJson())
           .bind("hash", p.hash)
@@ -94,8 +94,8 @@ final class TaskInserts {
           .map(rows.task)
           .findOne();
       if (inserted.isPresent()) {
-        // On PostgreSQL the statement itself queued the NOTIFY; elsewhere the signal decides.
-        if (sql.dialect() != Dialect.POSTGRESQL) {
+        // Where the statement itself queued the NOTIFY, it is sent; elsewhere the signal decides.
+        if (!statementSignals) {
           work.announce(h);
         }
         return inserted.get();

@@ -54,10 +54,10 @@ final class VisitOutcomes implements RunEndHook {
   }
 
   /** Visit outcomes over the same database and SQL files as the frontier store. */
-  static VisitOutcomes create(Jdbi jdbi, Dialect dialect, SqlFiles sql) {
-    VisitStatsWrites stats = new VisitStatsWrites(dialect, sql, new FrontierRows(dialect));
-    VisitTypeLocks locks = new VisitTypeLocks(dialect, sql);
-    return new VisitOutcomes(new VisitIngest(jdbi, sql, stats, locks), stats, locks);
+  static VisitOutcomes create(Jdbi jdbi, DialectSql dialect) {
+    VisitStatsWrites stats = new VisitStatsWrites(dialect, new FrontierRows(dialect));
+    VisitTypeLocks locks = new VisitTypeLocks(dialect);
+    return new VisitOutcomes(new VisitIngest(jdbi, dialect.files(), stats, locks), stats, locks);
   }
 
   /** A run's end read as a visit, before its snapshot is settled; {@code snapshot} null if it reported none. */

@@ -64,7 +64,7 @@ class PostgresClaimPlanTest {
       s.execute("ANALYZE");
     }
     jdbi = Jdbi.create(url + "&stringtype=unspecified");
-    jdbi.registerArgument(new InstantArgumentFactory(Dialect.POSTGRESQL));
+    jdbi.registerArgument(new InstantArgumentFactory(new PostgresSql(sql)));
   }
 
   @AfterAll

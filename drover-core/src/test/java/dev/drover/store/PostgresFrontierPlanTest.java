@@ -81,7 +81,7 @@ class PostgresFrontierPlanTest {
     }
     listerIds = store.frontier().listerList().stream().map(l -> l.id().toString()).toList();
     jdbi = Jdbi.create(url + "&stringtype=unspecified");
-    jdbi.registerArgument(new InstantArgumentFactory(Dialect.POSTGRESQL));
+    jdbi.registerArgument(new InstantArgumentFactory(new PostgresSql(sql)));
   }
 
   @AfterAll
@@ -134,7 +134,7 @@ class PostgresFrontierPlanTest {
   private String grabPlan(VisitRequest r) {
     List<String> ids = r.listerId() == null ? List.of() : List.of(r.listerId().toString());
     Instant listingFinished = r.policy() == VisitPolicy.FIRST_VISITS_AFTER_LISTING ? NOW.minusSeconds(86_400) : null;
-    VisitGrabSql q = VisitGrabSql.of(Dialect.POSTGRESQL, r, NOW, ids, listingFinished);
+    VisitGrabSql q = VisitGrabSql.of(new PostgresSql(sql), r, NOW, ids, listingFinished);
     return jdbi.withHandle(h -> explain(q.bind(h.createQuery("EXPLAIN " + sql.get("visitGrab")), r)));
   }
 
