@@ -78,7 +78,7 @@ final class Leases {
     if (started.isEmpty()) {
       return;
     }
-    PreparedBatch batch = h.prepareBatch(sql.get("taskRunInsertStarted"));
+    PreparedBatch batch = h.prepareBatch(sql.get(SqlQuery.TASK_RUN_INSERT_STARTED));
     for (RunStarted s : started) {
       TaskRun run = s.claim().run();
       batch.bind("task", run.taskId())
@@ -119,7 +119,7 @@ final class Leases {
   private List<Rows.Leased> claimByPriority(Handle h, String type, String owner, Instant now, Instant until,
       int limit, PriorityShares shares) {
     Map<String, List<Candidate>> byLevel = new HashMap<>();
-    h.createQuery(sql.get("taskClaimCandidates"))
+    h.createQuery(sql.get(SqlQuery.TASK_CLAIM_CANDIDATES))
         .bind("type", type).bind("now", now).bind("limit", limit)
         .map((rs, ctx) -> new Candidate(rs.getLong("id"), columns.instant(rs, "next_run"), rs.getString("level")))
         .forEach(c -> byLevel.computeIfAbsent(c.level(), k -> new ArrayList<>()).add(c));
@@ -133,7 +133,7 @@ final class Leases {
       return List.of();
     }
     Map<Long, Rows.Leased> claimed = new HashMap<>();
-    h.createQuery(sql.get("taskClaim"))
+    h.createQuery(sql.get(SqlQuery.TASK_CLAIM))
         .bindList("ids", chosen).bind("lease_until", until).bind("owner", owner)
         .map(rows.leased)
         .forEach(l -> claimed.put(l.task().id(), l));
@@ -161,8 +161,8 @@ final class Leases {
   private List<Rows.Leased> claimPerKey(Handle h, String type, String owner, Instant now, Instant until,
       int limit, int maxPerKey) {
     // Must run before the claim reads the per-key counts; see the SQL files for why.
-    h.createQuery(sql.get("taskClaimPerKeyLock")).bind("type", type).mapTo(String.class).one();
-    List<Rows.Leased> tasks = new ArrayList<>(h.createQuery(sql.get("taskClaimPerKey"))
+    h.createQuery(sql.get(SqlQuery.TASK_CLAIM_PER_KEY_LOCK)).bind("type", type).mapTo(String.class).one();
+    List<Rows.Leased> tasks = new ArrayList<>(h.createQuery(sql.get(SqlQuery.TASK_CLAIM_PER_KEY))
         .bind("type", type).bind("now", now).bind("lease_until", until).bind("owner", owner)
         .bind("max_per_key", maxPerKey).bind("limit", limit)
         .map(rows.leased).list());
@@ -177,7 +177,7 @@ final class Leases {
     return jdbi.inTransaction(h -> {
       List<Lease> lost = new ArrayList<>();
       for (Lease l : leases) {
-        int held = h.createUpdate(sql.get("taskHeartbeat"))
+        int held = h.createUpdate(sql.get(SqlQuery.TASK_HEARTBEAT))
             .bind("id", l.taskId()).bind("owner", owner).bind("attempt", l.attempt())
             .bind("lease_until", leaseUntil).execute();
         if (held == 0) {
@@ -246,7 +246,7 @@ final class Leases {
     List<Long> ids = leases.stream().map(Lease::taskId).distinct().sorted().toList();
     // In chunks, to stay below the databases' limits on bound parameters.
     for (int from = 0; from < ids.size(); from += HELD_CHUNK) {
-      h.createQuery(sql.get("taskLeaseHeld"))
+      h.createQuery(sql.get(SqlQuery.TASK_LEASE_HELD))
           .bindList("ids", ids.subList(from, Math.min(from + HELD_CHUNK, ids.size())))
           .bind("owner", owner)
           .map(rows.leasedRun)
@@ -256,20 +256,20 @@ final class Leases {
   }
 
   private Optional<TaskRun> openRun(Handle h, Lease lease) {
-    return h.createQuery(sql.get("taskRunOfAttempt"))
+    return h.createQuery(sql.get(SqlQuery.TASK_RUN_OF_ATTEMPT))
         .bind("task", lease.taskId()).bind("attempt", lease.attempt())
         .map(rows.taskRun).findOne();
   }
 
   List<Long> rescueExpired(Instant now, int limit) {
-    return jdbi.inTransaction(h -> rescue(h, h.createQuery(sql.get("taskLeaseExpired"))
+    return jdbi.inTransaction(h -> rescue(h, h.createQuery(sql.get(SqlQuery.TASK_LEASE_EXPIRED))
         .bind("now", now).bind("limit", limit).map(rows.leased).list(), now));
   }
 
   /** Takes back the leases of a runner that is gone: rescued (charged) or released (not). */
   List<Long> rescueOwner(String owner, Instant now, boolean charge) {
     return jdbi.inTransaction(h -> {
-      List<Rows.Leased> held = h.createQuery(sql.get("taskLeasedBy")).bind("owner", owner).map(rows.leased).list();
+      List<Rows.Leased> held = h.createQuery(sql.get(SqlQuery.TASK_LEASED_BY)).bind("owner", owner).map(rows.leased).list();
       if (charge) {
         return rescue(h, held, now);
       }
@@ -322,7 +322,7 @@ final class Leases {
   private boolean release(Handle h, String owner, Lease l, Instant now, List<EndedRun> ended) {
     Rows.LeasedRun held = held(h, owner, List.of(l)).get(l);
     Optional<TaskRun> run = Optional.ofNullable(held).map(Rows.LeasedRun::run);
-    if (h.createUpdate(sql.get("taskRelease")).bind("id", l.taskId()).bind("owner", owner)
+    if (h.createUpdate(sql.get(SqlQuery.TASK_RELEASE)).bind("id", l.taskId()).bind("owner", owner)
         .bind("attempt", l.attempt()).bind("now", now).execute() != 1) {
       return false;
     }

@@ -73,7 +73,7 @@ final class PostgresSql implements DialectSql {
   public boolean[] updateAsClaimed(Handle h, String owner, List<Completion> completions,
       List<TaskUpdate> updates) {
     List<Task> tasks = completions.stream().map(c -> c.claimed().task()).toList();
-    Set<Long> ids = new HashSet<>(h.createQuery(sql.get("taskUpdateAfterRunAsClaimedBatch"))
+    Set<Long> ids = new HashSet<>(h.createQuery(sql.get(SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED))
         .bind("owner", owner)
         .bindArray("ids", Long.class, tasks.stream().map(Task::id).toList())
         .bindArray("attempts", Integer.class, completions.stream().map(c -> c.lease().attempt()).toList())
@@ -97,7 +97,7 @@ final class PostgresSql implements DialectSql {
   @Override
   public void endRuns(Handle h, String owner, List<RunEnder.Ending> endings, List<String> metadata,
       Instant at) {
-    h.createUpdate(sql.get("taskRunEndMany"))
+    h.createUpdate(sql.get(SqlQuery.TASK_RUN_END_MANY))
         .bind("ended", at)
         .bind("owner", owner)
         .bindArray("tasks", Long.class, endings.stream().map(e -> e.run().taskId()).toList())
@@ -114,14 +114,14 @@ final class PostgresSql implements DialectSql {
   @Override
   public void lockVisitTypes(Handle h, List<String> visitTypes) {
     visitTypes.forEach(type ->
-        h.createQuery(sql.get("frontierLockVisitType")).bind("visit_type", type).mapTo(Integer.class).one());
+        h.createQuery(sql.get(SqlQuery.FRONTIER_LOCK_VISIT_TYPE)).bind("visit_type", type).mapTo(Integer.class).one());
   }
 
   @Override
   public List<ListedOrigin> recordOrigins(Handle h, List<ListedOrigin> in, Instant now,
       FrontierRows rows) {
     Map<OriginRecords.Key, ListedOrigin> stored = new LinkedHashMap<>();
-    h.createQuery(sql.get("originRecordBatch"))
+    h.createQuery(sql.get(SqlQuery.ORIGIN_RECORD))
         .bindArray("lister_ids", String.class, in.stream().map(o -> FrontierRows.text(o.listerId())).toList())
         .bindArray("urls", String.class, in.stream().map(ListedOrigin::url).toList())
         .bindArray("visit_types", String.class, in.stream().map(ListedOrigin::visitType).toList())
@@ -139,18 +139,18 @@ final class PostgresSql implements DialectSql {
   /** One statement for the stats and their mirror, the urls as one array. */
   @Override
   public void markScheduled(Handle h, String visitType, List<String> urls, Instant now) {
-    h.createUpdate(sql.get("visitMarkScheduled")).bind("visit_type", visitType)
+    h.createUpdate(sql.get(SqlQuery.VISIT_MARK_SCHEDULED)).bind("visit_type", visitType)
         .bindArray("urls", String.class, urls).bind("now", now).execute();
   }
 
   @Override
   public void upsertStats(Handle h, List<OriginVisitStats> stats) {
-    writeStats(h, "visitStatsUpsertBatch", distinct(stats, PostgresSql::merge));
+    writeStats(h, SqlQuery.VISIT_STATS_UPSERT, distinct(stats, PostgresSql::merge));
   }
 
   @Override
   public void replaceStats(Handle h, List<OriginVisitStats> stats) {
-    writeStats(h, "visitStatsReplaceBatch", distinct(stats, (earlier, later) -> later));
+    writeStats(h, SqlQuery.VISIT_STATS_REPLACE, distinct(stats, (earlier, later) -> later));
   }
 
   /** Samples whole pages, as the reference does. */
@@ -187,7 +187,7 @@ final class PostgresSql implements DialectSql {
     return value != null ? value : otherwise;
   }
 
-  private void writeStats(Handle h, String query, List<OriginVisitStats> stats) {
+  private void writeStats(Handle h, SqlQuery query, List<OriginVisitStats> stats) {
     if (stats.isEmpty()) {
       return;
     }

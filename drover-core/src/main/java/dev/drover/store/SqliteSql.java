@@ -70,7 +70,7 @@ final class SqliteSql implements DialectSql {
   @Override
   public boolean[] updateAsClaimed(Handle h, String owner, List<Completion> completions,
       List<TaskUpdate> updates) {
-    PreparedBatch batch = h.prepareBatch(sql.get("taskUpdateAfterRunAsClaimed"));
+    PreparedBatch batch = h.prepareBatch(sql.get(SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED));
     for (int i = 0; i < completions.size(); i++) {
       Completion c = completions.get(i);
       Task task = c.claimed().task();
@@ -93,7 +93,7 @@ final class SqliteSql implements DialectSql {
   @Override
   public void endRuns(Handle h, String owner, List<RunEnder.Ending> endings, List<String> metadata,
       Instant at) {
-    PreparedBatch runs = h.prepareBatch(sql.get("taskRunEndMany"));
+    PreparedBatch runs = h.prepareBatch(sql.get(SqlQuery.TASK_RUN_END_MANY));
     for (int i = 0; i < endings.size(); i++) {
       RunEnder.Ending e = endings.get(i);
       runs.bind("task", e.run().taskId())
@@ -118,7 +118,7 @@ final class SqliteSql implements DialectSql {
   @Override
   public List<ListedOrigin> recordOrigins(Handle h, List<ListedOrigin> origins, Instant now,
       FrontierRows rows) {
-    PreparedBatch batch = h.prepareBatch(sql.get("originUpsert"));
+    PreparedBatch batch = h.prepareBatch(sql.get(SqlQuery.ORIGIN_RECORD));
     for (ListedOrigin o : origins) {
       batch.bind("lister_id", FrontierRows.text(o.listerId()))
           .bind("url", o.url())
@@ -142,7 +142,7 @@ final class SqliteSql implements DialectSql {
     Map<OriginRecords.Key, ListedOrigin> stored = new LinkedHashMap<>();
     urlsByGroup.forEach((group, urls) -> {
       for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
-        h.createQuery(sql.get("originGetByKeys"))
+        h.createQuery(sql.get(SqlQuery.ORIGIN_GET_BY_KEYS))
             .bind("lister_id", FrontierRows.text(group.listerId())).bind("visit_type", group.visitType())
             .bindList("urls", chunk)
             .map(rows.listedOrigin).forEach(o -> stored.put(OriginRecords.Key.of(o), o));
@@ -155,7 +155,7 @@ final class SqliteSql implements DialectSql {
   @Override
   public void markScheduled(Handle h, String visitType, List<String> urls, Instant now) {
     for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
-      for (String query : List.of("visitStatsMarkScheduled", "originMirrorScheduled")) {
+      for (SqlQuery query : List.of(SqlQuery.VISIT_MARK_SCHEDULED, SqlQuery.ORIGIN_MIRROR_SCHEDULED)) {
         h.createUpdate(sql.get(query)).bind("visit_type", visitType).bindList("urls", chunk).bind("now", now)
             .execute();
       }
@@ -164,12 +164,12 @@ final class SqliteSql implements DialectSql {
 
   @Override
   public void upsertStats(Handle h, List<OriginVisitStats> stats) {
-    writeStats(h, "visitStatsUpsert", stats);
+    writeStats(h, SqlQuery.VISIT_STATS_UPSERT, stats);
   }
 
   @Override
   public void replaceStats(Handle h, List<OriginVisitStats> stats) {
-    writeStats(h, "visitStatsReplace", stats);
+    writeStats(h, SqlQuery.VISIT_STATS_REPLACE, stats);
   }
 
   /** SQLite has no TABLESAMPLE: each row is kept with the requested probability. */
@@ -180,7 +180,7 @@ final class SqliteSql implements DialectSql {
   }
 
   /** A prepared statement per row, then one mirror refresh per chunk of urls. */
-  private void writeStats(Handle h, String query, List<OriginVisitStats> stats) {
+  private void writeStats(Handle h, SqlQuery query, List<OriginVisitStats> stats) {
     if (stats.isEmpty()) {
       return;
     }
@@ -206,7 +206,7 @@ final class SqliteSql implements DialectSql {
   private void refreshMirror(Handle h, Collection<OriginKey> keys) {
     VisitStatsWrites.urlsByType(keys).forEach((type, urls) -> {
       for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
-        h.createUpdate(sql.get("originMirrorRefresh")).bind("visit_type", type).bindList("urls", chunk).execute();
+        h.createUpdate(sql.get(SqlQuery.ORIGIN_MIRROR_REFRESH)).bind("visit_type", type).bindList("urls", chunk).execute();
       }
     });
   }

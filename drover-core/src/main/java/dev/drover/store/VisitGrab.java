@@ -46,7 +46,7 @@ final class VisitGrab {
           ? listers.get(0).lastListingFinishedAt() : null;
       List<String> listerIds = listers.stream().map(l -> FrontierRows.text(l.id())).toList();
       VisitGrabSql query = VisitGrabSql.of(dialect, r, now, listerIds, listingFinished);
-      List<Grabbed> chosen = query.bind(h.createQuery(sql.get("visitGrab")), r).map(rows.grabbed).list();
+      List<Grabbed> chosen = query.bind(h.createQuery(sql.get(SqlQuery.VISIT_GRAB)), r).map(rows.grabbed).list();
       if (!r.dryRun() && !chosen.isEmpty()) {
         markScheduled(h, r, chosen, now);
       }
@@ -79,7 +79,7 @@ final class VisitGrab {
     if (r.policy() == VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE) {
       long furthest = chosen.stream().map(Grabbed::queuePosition).filter(Objects::nonNull)
           .mapToLong(Long::longValue).max().orElse(0);
-      h.createUpdate(sql.get("visitQueuePositionAdvance"))
+      h.createUpdate(sql.get(SqlQuery.VISIT_QUEUE_POSITION_ADVANCE))
           .bind("visit_type", r.visitType()).bind("position", furthest).execute();
     }
   }

@@ -30,7 +30,7 @@ final class VisitStatsWrites {
     Map<OriginKey, OriginVisitStats> found = new LinkedHashMap<>();
     urlsByType(keys).forEach((type, urls) -> {
       for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
-        h.createQuery(sql.get("visitStatsGet")).bind("visit_type", type).bindList("urls", chunk)
+        h.createQuery(sql.get(SqlQuery.VISIT_STATS_GET)).bind("visit_type", type).bindList("urls", chunk)
             .map(rows.visitStats).forEach(s -> found.put(s.key(), s));
       }
     });
