@@ -5,40 +5,28 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Reads and writes column values the way each dialect stores them: SQLite keeps instants as
- * INTEGER milliseconds, PostgreSQL as timestamptz. Durations are milliseconds on both.
+ * Reads and writes column values the way each dialect stores them: instants as the dialect says
+ * ({@link DialectSql#instant}: SQLite keeps INTEGER milliseconds, PostgreSQL timestamptz);
+ * durations are milliseconds on both.
  */
 final class Columns {
-  private final Dialect dialect;
+  private final DialectSql dialect;
 
-  Columns(Dialect dialect) {
+  Columns(DialectSql dialect) {
     this.dialect = dialect;
   }
 
   Instant instant(ResultSet rs, String column) throws SQLException {
-    if (dialect == Dialect.SQLITE) {
-      long ms = rs.getLong(column);
-      return rs.wasNull() ? null : Instant.ofEpochMilli(ms);
-    }
-    OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
-    return t == null ? null : t.toInstant();
+    return dialect.instant(rs, column);
   }
 
   /** The value to bind for an instant; truncated to milliseconds so both dialects agree. */
-  static Object bindable(Dialect dialect, Instant t) {
-    if (t == null) {
-      return null;
-    }
-    long ms = t.toEpochMilli();
-    return dialect == Dialect.SQLITE
-        ? (Object) ms
-        : OffsetDateTime.ofInstant(Instant.ofEpochMilli(ms), ZoneOffset.UTC);
+  static Object bindable(DialectSql dialect, Instant t) {
+    return t == null ? null : dialect.instantValue(Instant.ofEpochMilli(t.toEpochMilli()));
   }
 
   static Duration duration(ResultSet rs, String column) throws SQLException {

@@ -25,7 +25,7 @@ final class FrontierRows {
   final RowMapper<OriginVisitStats> visitStats;
   final RowMapper<SchedulerMetrics> metrics;
 
-  FrontierRows(Dialect dialect) {
+  FrontierRows(DialectSql dialect) {
     Columns c = new Columns(dialect);
     lister = (rs, ctx) -> new Lister(
         UUID.fromString(rs.getString("id")),

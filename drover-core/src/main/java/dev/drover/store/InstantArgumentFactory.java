@@ -1,6 +1,5 @@
 package dev.drover.store;
 
-import java.sql.Types;
 import java.time.Instant;
 import org.jdbi.v3.core.argument.AbstractArgumentFactory;
 import org.jdbi.v3.core.argument.Argument;
@@ -8,10 +7,10 @@ import org.jdbi.v3.core.config.ConfigRegistry;
 
 /** Binds {@link Instant} as each dialect stores it (see {@link Columns}). */
 final class InstantArgumentFactory extends AbstractArgumentFactory<Instant> {
-  private final Dialect dialect;
+  private final DialectSql dialect;
 
-  InstantArgumentFactory(Dialect dialect) {
-    super(dialect == Dialect.SQLITE ? Types.BIGINT : Types.TIMESTAMP_WITH_TIMEZONE);
+  InstantArgumentFactory(DialectSql dialect) {
+    super(dialect.instantSqlType());
     this.dialect = dialect;
   }
 

@@ -39,14 +39,14 @@ final class JdbiFrontierStore implements FrontierStore {
   private final VisitGrab grab;
   private final VisitIngest ingest;
 
-  JdbiFrontierStore(Jdbi jdbi, Dialect dialect, SqlFiles sql) {
+  JdbiFrontierStore(Jdbi jdbi, DialectSql dialect) {
     this.jdbi = jdbi;
-    this.sql = sql;
+    this.sql = dialect.files();
     this.rows = new FrontierRows(dialect);
-    this.locks = new VisitTypeLocks(dialect, sql);
-    this.stats = new VisitStatsWrites(dialect, sql, rows);
-    this.origins = new OriginRecords(jdbi, dialect, sql, rows, locks);
-    this.grab = new VisitGrab(jdbi, dialect, sql, rows, locks);
+    this.locks = new VisitTypeLocks(dialect);
+    this.stats = new VisitStatsWrites(dialect, rows);
+    this.origins = new OriginRecords(jdbi, dialect, rows, locks);
+    this.grab = new VisitGrab(jdbi, dialect, rows, locks);
     this.ingest = new VisitIngest(jdbi, sql, stats, locks);
   }
 
@@ -57,7 +57,7 @@ final class JdbiFrontierStore implements FrontierStore {
     check(name != null && !name.isBlank(), "name", "a lister needs a name");
     String instance = instanceName == null ? "" : instanceName;
     return jdbi.inTransaction(h -> {
-      h.createUpdate(sql.get("listerInsertIfAbsent"))
+      h.createUpdate(sql.get(SqlQuery.LISTER_INSERT_IF_ABSENT))
           .bind("id", UUID.randomUUID().toString()).bind("name", name).bind("instance_name", instance)
           .bind("now", now).bind("first_visits_queue_prefix", firstVisitsQueuePrefix)
           .execute();
@@ -71,7 +71,7 @@ final class JdbiFrontierStore implements FrontierStore {
   }
 
   private Optional<Lister> listerGet(Handle h, String name, String instance) {
-    return h.createQuery(sql.get("listerGetByName")).bind("name", name).bind("instance_name", instance)
+    return h.createQuery(sql.get(SqlQuery.LISTER_GET_BY_NAME)).bind("name", name).bind("instance_name", instance)
         .map(rows.lister).findOne();
   }
 
@@ -84,13 +84,13 @@ final class JdbiFrontierStore implements FrontierStore {
   }
 
   private List<Lister> listersById(Handle h, List<UUID> ids) {
-    return h.createQuery(sql.get("listerGetByIds")).bindList("ids", ids.stream().map(FrontierRows::text).toList())
+    return h.createQuery(sql.get(SqlQuery.LISTER_GET_BY_IDS)).bindList("ids", ids.stream().map(FrontierRows::text).toList())
         .map(rows.lister).list();
   }
 
   @Override
   public List<Lister> listerList() {
-    return jdbi.withHandle(h -> h.createQuery(sql.get("listerList")).map(rows.lister).list());
+    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.LISTER_LIST)).map(rows.lister).list());
   }
 
   @Override
@@ -102,7 +102,7 @@ final class JdbiFrontierStore implements FrontierStore {
     Instant at = now.truncatedTo(ChronoUnit.MILLIS);
     Instant version = at.isAfter(read) ? at : read.plusMillis(1);
     return jdbi.inTransaction(h -> {
-      Optional<Lister> updated = h.createQuery(sql.get("listerUpdate"))
+      Optional<Lister> updated = h.createQuery(sql.get(SqlQuery.LISTER_UPDATE))
           .bind("id", FrontierRows.text(lister.id()))
           .bind("expected_updated", read)
           .bind("current_state", Json.canonical(lister.currentState()))
@@ -175,7 +175,7 @@ final class JdbiFrontierStore implements FrontierStore {
 
   @Override
   public long visitQueuePosition(String visitType) {
-    return jdbi.withHandle(h -> h.createQuery(sql.get("visitQueuePositionGet"))
+    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.VISIT_QUEUE_POSITION_GET))
         .bind("visit_type", visitType).map((rs, ctx) -> rs.getLong("position")).findOne().orElse(0L));
   }
 
@@ -186,14 +186,14 @@ final class JdbiFrontierStore implements FrontierStore {
     return jdbi.inTransaction(h -> {
       List<UUID> listers;
       if (listerId == null) {
-        listers = h.createQuery(sql.get("listerList")).map(rows.lister).list().stream().map(Lister::id).toList();
+        listers = h.createQuery(sql.get(SqlQuery.LISTER_LIST)).map(rows.lister).list().stream().map(Lister::id).toList();
       } else if (listersById(h, List.of(listerId)).isEmpty()) {
         throw new ValidationException("lister_id", "unknown lister " + listerId);
       } else {
         listers = List.of(listerId);
       }
       for (UUID id : listers) {
-        h.createUpdate(sql.get("metricsUpdate")).bind("lister_id", FrontierRows.text(id)).bind("now", now).execute();
+        h.createUpdate(sql.get(SqlQuery.METRICS_UPDATE)).bind("lister_id", FrontierRows.text(id)).bind("now", now).execute();
       }
       return metricsGet(h, listerId, null);
     });

@@ -6,13 +6,10 @@ import dev.drover.ValidationException;
 import dev.drover.Json;
 import dev.drover.model.ArchivableRun;
 import dev.drover.model.ArchivePage;
-import dev.drover.store.Claim;
-import dev.drover.store.Completion;
 import dev.drover.model.Event;
 import dev.drover.store.Lease;
 import dev.drover.model.Named;
 import dev.drover.model.NewTask;
-import dev.drover.store.RunStarted;
 import dev.drover.model.RunToSchedule;
 import dev.drover.model.StatusCount;
 import dev.drover.model.Task;
@@ -24,7 +21,6 @@ import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.model.WorkerGroup;
 import dev.drover.schedule.PriorityShares;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -41,9 +37,9 @@ import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Update;
 
 /**
- * The {@link Store} on either database. Dialect differences live in the SQL files, in how instants
- * are bound and read ({@link Columns}) and in how the connections are opened ({@link Stores});
- * everything else is shared. On SQLite every transaction begins IMMEDIATE (see {@link Stores}),
+ * The {@link Store} on either database. Dialect differences live in the SQL files, in one {@link
+ * DialectSql} per database (how batches are written, how instants are stored) and in how the
+ * connections are opened ({@link Stores}); everything else is shared. On SQLite every transaction begins IMMEDIATE (see {@link Stores}),
  * so a read-then-write transaction never fails half-way on a lock upgrade.
  */
 final class JdbiStore implements Store {
@@ -51,7 +47,7 @@ final class JdbiStore implements Store {
       Comparator.comparing(Task::nextRun).thenComparingLong(Task::id);
 
   private final Jdbi jdbi;
-  private final Dialect dialect;
+  private final DialectSql dialect;
   private final SqlFiles sql;
   private final Rows rows;
   private final AutoCloseable pool;
@@ -66,22 +62,25 @@ final class JdbiStore implements Store {
    * @param database identifies the database within this process, for in-process wake-ups
    * @param postgresUrl the JDBC URL other processes are notified through, or null on SQLite
    */
-  JdbiStore(Jdbi jdbi, Dialect dialect, AutoCloseable pool, String database, String postgresUrl,
+  JdbiStore(Jdbi jdbi, DialectSql dialect, AutoCloseable pool, String database, String postgresUrl,
       StoreProbe probe) {
     this.jdbi = jdbi;
     this.dialect = dialect;
-    this.sql = new SqlFiles(dialect);
+    this.sql = dialect.files();
     if (probe != StoreProbe.NONE) {
       ProbeHooks.install(jdbi, sql, probe);
     }
     this.rows = new Rows(dialect);
     this.pool = pool;
-    this.runEnder = new RunEnder(sql, rows, VisitOutcomes.create(jdbi, dialect, sql));
-    this.leases = new Leases(jdbi, sql, rows, runEnder);
-    this.runners = new JdbiRunnerTable(jdbi, sql, dialect);
+    // The run-end hooks, in the order they run: one line each.
+    List<RunEndHook> runEndHooks = List.of(
+        VisitOutcomes.create(jdbi, dialect));
+    this.runEnder = new RunEnder(dialect, rows, runEndHooks);
+    this.leases = new Leases(jdbi, dialect, rows, runEnder);
+    this.runners = new JdbiRunnerTable(jdbi, dialect);
     this.work = new WorkSignal(database, jdbi, postgresUrl);
-    this.frontier = new JdbiFrontierStore(jdbi, dialect, sql);
-    this.inserts = new TaskInserts(sql, rows, work);
+    this.frontier = new JdbiFrontierStore(jdbi, dialect);
+    this.inserts = new TaskInserts(dialect, rows, work);
   }
 
   @Override
@@ -104,7 +103,7 @@ final class JdbiStore implements Store {
 
   @Override
   public Dialect dialect() {
-    return dialect;
+    return dialect.dialect();
   }
 
   @Override
@@ -116,7 +115,7 @@ final class JdbiStore implements Store {
 
   @Override
   public boolean taskTypeCreate(TaskType type) {
-    return jdbi.withHandle(h -> bindTaskType(h.createUpdate(sql.get("taskTypeInsert")), type).execute() == 1);
+    return jdbi.withHandle(h -> bindTaskType(h.createUpdate(sql.get(SqlQuery.TASK_TYPE_INSERT)), type).execute() == 1);
   }
 
   @Override
@@ -124,13 +123,13 @@ final class JdbiStore implements Store {
     return jdbi.inTransaction(h -> {
       Optional<TaskType> existing = taskTypeGet(h, type.name());
       if (existing.isEmpty()) {
-        bindTaskType(h.createUpdate(sql.get("taskTypeInsert")), type).execute();
+        bindTaskType(h.createUpdate(sql.get(SqlQuery.TASK_TYPE_INSERT)), type).execute();
         return UpsertResult.CREATED;
       }
       if (existing.get().equals(type)) {
         return UpsertResult.UNCHANGED;
       }
-      bindTaskType(h.createUpdate(sql.get("taskTypeUpdate")), type).execute();
+      bindTaskType(h.createUpdate(sql.get(SqlQuery.TASK_TYPE_UPDATE)), type).execute();
       return UpsertResult.UPDATED;
     });
   }
@@ -163,33 +162,33 @@ final class JdbiStore implements Store {
   }
 
   private Optional<TaskType> taskTypeGet(Handle h, String name) {
-    return h.createQuery(sql.get("taskTypeGet")).bind("name", name).map(rows.taskType).findOne();
+    return h.createQuery(sql.get(SqlQuery.TASK_TYPE_GET)).bind("name", name).map(rows.taskType).findOne();
   }
 
   @Override
   public List<TaskType> taskTypeList() {
-    return jdbi.withHandle(h -> h.createQuery(sql.get("taskTypeList")).map(rows.taskType).list());
+    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.TASK_TYPE_LIST)).map(rows.taskType).list());
   }
 
   @Override
   public void workerGroupUpsert(WorkerGroup group) {
-    jdbi.useHandle(h -> h.createUpdate(sql.get("workerGroupUpsert"))
+    jdbi.useHandle(h -> h.createUpdate(sql.get(SqlQuery.WORKER_GROUP_UPSERT))
         .bind("name", group.name()).bind("max_workers", group.maxWorkers()).execute());
   }
 
   @Override
   public List<WorkerGroup> workerGroupList() {
-    return jdbi.withHandle(h -> h.createQuery(sql.get("workerGroupList")).map(rows.workerGroup).list());
+    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.WORKER_GROUP_LIST)).map(rows.workerGroup).list());
   }
 
   @Override
   public void settingPut(String name, String value) {
-    jdbi.useHandle(h -> h.createUpdate(sql.get("settingUpsert")).bind("name", name).bind("value", value).execute());
+    jdbi.useHandle(h -> h.createUpdate(sql.get(SqlQuery.SETTING_UPSERT)).bind("name", name).bind("value", value).execute());
   }
 
   @Override
   public Map<String, String> settingList() {
-    return jdbi.withHandle(h -> h.createQuery(sql.get("settingList"))
+    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.SETTING_LIST))
         .map((rs, ctx) -> Map.entry(rs.getString("name"), rs.getString("value")))
         .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> b, LinkedHashMap::new)));
   }
@@ -210,7 +209,7 @@ final class JdbiStore implements Store {
     if (ids.isEmpty()) {
       return List.of();
     }
-    return jdbi.withHandle(h -> h.createQuery(sql.get("taskGet")).bindList("ids", ids).map(rows.task).list());
+    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.TASK_GET)).bindList("ids", ids).map(rows.task).list());
   }
 
   @Override
@@ -233,7 +232,7 @@ final class JdbiStore implements Store {
     if (ids.isEmpty()) {
       return 0;
     }
-    String query = exceptCompleted ? "taskSetStatusExceptCompleted" : "taskSetStatus";
+    SqlQuery query = exceptCompleted ? SqlQuery.TASK_SET_STATUS_EXCEPT_COMPLETED : SqlQuery.TASK_SET_STATUS;
     int changed = jdbi.withHandle(h -> {
       Update update = h.createUpdate(sql.get(query)).bindList("ids", ids)
           .bind("status", status.dbName()).bind("next_run", nextRun);
@@ -247,35 +246,35 @@ final class JdbiStore implements Store {
     if (ids.isEmpty()) {
       return 0;
     }
-    int enabled = jdbi.withHandle(h -> h.createUpdate(sql.get("taskEnable"))
+    int enabled = jdbi.withHandle(h -> h.createUpdate(sql.get(SqlQuery.TASK_ENABLE))
         .bindList("ids", ids).bind("next_run", Objects.requireNonNull(nextRun, "null nextRun")).execute());
     return signalIf(enabled > 0, enabled);
   }
 
   @Override
   public List<Task> taskPeekReady(String type, Instant now, int limit) {
-    return jdbi.withHandle(h -> ready(h, "taskPeekReady", type, now, null, limit));
+    return jdbi.withHandle(h -> ready(h, SqlQuery.TASK_PEEK_READY, type, now, null, limit));
   }
 
   @Override
   public List<Task> taskPeekReadyPriority(String type, Instant now, int limit, PriorityShares shares) {
-    return jdbi.withHandle(h -> shares.take(limit, (p, n) -> ready(h, "taskPeekReady", type, now, p, n)));
+    return jdbi.withHandle(h -> shares.take(limit, (p, n) -> ready(h, SqlQuery.TASK_PEEK_READY, type, now, p, n)));
   }
 
   @Override
   public List<Task> taskGrabReady(String type, Instant now, int limit, int priorityLimit, PriorityShares shares) {
     return jdbi.inTransaction(h -> {
       List<Task> grabbed = new ArrayList<>(
-          shares.take(priorityLimit, (p, n) -> ready(h, "taskGrabReady", type, now, p, n)));
+          shares.take(priorityLimit, (p, n) -> ready(h, SqlQuery.TASK_GRAB_READY, type, now, p, n)));
       int budget = limit + (priorityLimit - grabbed.size());
       if (budget > 0) {
-        grabbed.addAll(ready(h, "taskGrabReady", type, now, null, budget));
+        grabbed.addAll(ready(h, SqlQuery.TASK_GRAB_READY, type, now, null, budget));
       }
       return grabbed;
     });
   }
 
-  private List<Task> ready(Handle h, String query, String type, Instant now, TaskPriority priority, int limit) {
+  private List<Task> ready(Handle h, SqlQuery query, String type, Instant now, TaskPriority priority, int limit) {
     List<Task> tasks = new ArrayList<>(h.createQuery(sql.get(query))
         .bind("type", type).bind("now", now).bind("priority", dbName(priority)).bind("limit", limit)
         .map(rows.task).list());
@@ -285,7 +284,7 @@ final class JdbiStore implements Store {
 
   @Override
   public List<StatusCount> taskCountByTypeAndStatus() {
-    return jdbi.withHandle(h -> h.createQuery(sql.get("taskCountByTypeAndStatus"))
+    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.TASK_COUNT_BY_TYPE_AND_STATUS))
         .map((rs, ctx) -> new StatusCount(rs.getString("type"),
             TaskStatus.parse("status", rs.getString("status")), rs.getLong("n")))
         .list());
@@ -298,7 +297,7 @@ final class JdbiStore implements Store {
     return jdbi.inTransaction(h -> {
       List<TaskRun> out = new ArrayList<>();
       for (RunToSchedule r : runs) {
-        out.add(h.createQuery(sql.get("taskRunInsert"))
+        out.add(h.createQuery(sql.get(SqlQuery.TASK_RUN_INSERT))
             .bind("task", r.taskId())
             .bind("backend_id", r.backendId() == null ? UUID.randomUUID().toString() : r.backendId())
             .bind("scheduled", r.scheduled())
@@ -311,7 +310,7 @@ final class JdbiStore implements Store {
 
   @Override
   public Optional<TaskRun> taskRunStart(String backendId, ObjectNode metadata, Instant at) {
-    return jdbi.inTransaction(h -> taskRunGet(h, backendId).map(run -> h.createQuery(sql.get("taskRunStart"))
+    return jdbi.inTransaction(h -> taskRunGet(h, backendId).map(run -> h.createQuery(sql.get(SqlQuery.TASK_RUN_START))
         .bind("id", run.id())
         .bind("started", at)
         .bind("metadata", Json.canonical(Json.merge(run.metadata(), metadata)))
@@ -328,10 +327,10 @@ final class JdbiStore implements Store {
       if (found.isEmpty()) {
         return found;
       }
-      VisitOutcomes.Batch visits = runEnder.visitBatch();
-      TaskRun ended = runEnder.end(h, found.get(), status, metadata, at, visits);
-      visits.ingest(h);
-      return Optional.of(ended);
+      List<EndedRun> ended = new ArrayList<>();
+      TaskRun run = runEnder.end(h, found.get(), status, metadata, at, ended);
+      runEnder.runHooks(h, ended, at);
+      return Optional.of(run);
     });
   }
 
@@ -341,7 +340,7 @@ final class JdbiStore implements Store {
   }
 
   private Optional<TaskRun> taskRunGet(Handle h, String backendId) {
-    return h.createQuery(sql.get("taskRunGetByBackendId")).bind("backend_id", backendId).map(rows.taskRun).findOne();
+    return h.createQuery(sql.get(SqlQuery.TASK_RUN_GET_BY_BACKEND_ID)).bind("backend_id", backendId).map(rows.taskRun).findOne();
   }
 
   @Override
@@ -357,12 +356,6 @@ final class JdbiStore implements Store {
   // ---- claims and leases
 
   @Override
-  public List<Claim> taskClaim(TaskType type, String owner, Instant now, Duration lease, int limit,
-      PriorityShares shares) {
-    return leases.claim(type, owner, now, lease, limit, shares);
-  }
-
-  @Override
   public PassResult taskPass(Pass pass) {
     return leases.pass(pass);
   }
@@ -370,17 +363,6 @@ final class JdbiStore implements Store {
   @Override
   public List<Lease> taskHeartbeat(String owner, List<Lease> held, Instant leaseUntil) {
     return leases.heartbeat(owner, held, leaseUntil);
-  }
-
-  @Override
-  public List<Lease> taskComplete(String owner, List<Completion> completions, Instant at) {
-    return leases.complete(owner, completions, at);
-  }
-
-  @Override
-  public <T> T taskCompleteAndClaim(String owner, List<RunStarted> started, List<Completion> completions,
-      Instant at, ClaimPlan<T> plan) {
-    return leases.completeAndClaim(owner, started, completions, at, plan);
   }
 
   @Override
@@ -406,7 +388,7 @@ final class JdbiStore implements Store {
     if (types.isEmpty()) {
       return 0;
     }
-    return jdbi.withHandle(h -> h.createQuery(sql.get("taskCountOutstanding"))
+    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.TASK_COUNT_OUTSTANDING))
         .bindList("types", types).bind("now", now).mapTo(Long.class).one());
   }
 
@@ -418,7 +400,7 @@ final class JdbiStore implements Store {
     Columns columns = new Columns(dialect);
     // One query per type: each is answered from an index (see the SQL file).
     return jdbi.withHandle(h -> types.stream()
-        .flatMap(type -> h.createQuery(sql.get("taskNextDue")).bind("type", type)
+        .flatMap(type -> h.createQuery(sql.get(SqlQuery.TASK_NEXT_DUE)).bind("type", type)
             .map((rs, ctx) -> Stream.of(columns.instant(rs, "waiting"), columns.instant(rs, "leased")))
             .one())
         .filter(Objects::nonNull)
@@ -433,7 +415,7 @@ final class JdbiStore implements Store {
       return;
     }
     jdbi.useTransaction(h -> {
-      var batch = h.prepareBatch(sql.get("eventInsert"));
+      var batch = h.prepareBatch(sql.get(SqlQuery.EVENT_INSERT));
       for (Event e : events) {
         batch.bind("at", e.at()).bind("kind", e.kind()).bind("runner", e.runner())
             .bind("task", e.taskId()).bind("detail", Json.canonical(e.detail())).add();
@@ -444,13 +426,13 @@ final class JdbiStore implements Store {
 
   @Override
   public List<Event> eventList(long afterId, int limit) {
-    return jdbi.withHandle(h -> h.createQuery(sql.get("eventList")).bind("after_id", afterId).bind("limit", limit)
+    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.EVENT_LIST)).bind("after_id", afterId).bind("limit", limit)
         .map(rows.event).list());
   }
 
   @Override
   public List<Event> eventTail(int limit) {
-    return jdbi.withHandle(h -> h.createQuery(sql.get("eventTail")).bind("limit", limit).map(rows.event).list());
+    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.EVENT_TAIL)).bind("limit", limit).map(rows.event).list());
   }
 
   // ---- archival
@@ -458,7 +440,7 @@ final class JdbiStore implements Store {
   @Override
   public ArchivePage taskRunArchivable(Instant after, Instant before, int limit, String pageToken) {
     ArchiveToken from = ArchiveToken.parse(pageToken);
-    List<ArchivableRun> page = jdbi.withHandle(h -> h.createQuery(sql.get("taskRunArchivable"))
+    List<ArchivableRun> page = jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.TASK_RUN_ARCHIVABLE))
         .bind("after", after).bind("before", before)
         .bind("after_task", from.taskId()).bind("after_run", from.runId())
         .bind("limit", limit + 1)
@@ -474,9 +456,9 @@ final class JdbiStore implements Store {
   public ArchiveDeletion archiveDelete(List<Long> taskIds, List<Long> taskRunIds) {
     return jdbi.inTransaction(h -> {
       int runs = taskRunIds.isEmpty() ? 0
-          : h.createUpdate(sql.get("taskRunDelete")).bindList("ids", taskRunIds).execute();
+          : h.createUpdate(sql.get(SqlQuery.TASK_RUN_DELETE)).bindList("ids", taskRunIds).execute();
       int tasks = taskIds.isEmpty() ? 0
-          : h.createUpdate(sql.get("taskDeleteWithoutRuns")).bindList("ids", taskIds).execute();
+          : h.createUpdate(sql.get(SqlQuery.TASK_DELETE_WITHOUT_RUNS)).bindList("ids", taskIds).execute();
       return new ArchiveDeletion(runs, tasks);
     });
   }

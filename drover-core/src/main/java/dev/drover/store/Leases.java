@@ -28,9 +28,11 @@ import org.jdbi.v3.core.statement.PreparedBatch;
  * The claim protocol on the database. A claim reads the oldest due tasks of every priority level
  * in one statement, chooses by the priority shares, and claims the choice with one conditional
  * write that moves {@code next_run} to the end of the lease, records the owner and counts the
- * attempt; then one insert opens the runs of the whole batch. Every later write of the owner is
- * fenced by (task, owner, attempt), so after a lease is rescued or claimed again the old owner's
- * heartbeat, completion or release changes nothing; completions are fenced and written in batches.
+ * attempt. Claims are queued: no run is written until a later pass carries the run's start or its
+ * end ({@link Store#taskPass} is the one claim and completion path). Every later write of the
+ * owner is fenced by (task, owner, attempt), so after a lease is rescued or claimed again the old
+ * owner's heartbeat, start, completion or release changes nothing; completions are fenced and
+ * written in batches.
  *
  * <p>Each method is one short transaction; no transaction is held while work executes. On
  * PostgreSQL the fence check and the rescuer lock the rows they read ({@code FOR UPDATE}), so a
@@ -51,33 +53,12 @@ final class Leases {
   private final RunEnder runEnder;
   private final Columns columns;
 
-  Leases(Jdbi jdbi, SqlFiles sql, Rows rows, RunEnder runEnder) {
+  Leases(Jdbi jdbi, DialectSql dialect, Rows rows, RunEnder runEnder) {
     this.jdbi = jdbi;
-    this.sql = sql;
-    this.columns = new Columns(sql.dialect());
+    this.sql = dialect.files();
+    this.columns = new Columns(dialect);
     this.rows = rows;
     this.runEnder = runEnder;
-  }
-
-  List<Claim> claim(TaskType type, String owner, Instant now, Duration lease, int limit, PriorityShares shares) {
-    if (limit <= 0) {
-      return List.of();
-    }
-    return jdbi.inTransaction(h -> claim(h, type, owner, now, lease, limit, shares, true));
-  }
-
-  /**
-   * Writes the starts of queued runs and {@code completions}, then lets {@code plan} claim, in one
-   * transaction: a runner's pass costs one commit instead of two. The plan's claims are queued:
-   * their runs are written once begun (see {@link Claim}).
-   */
-  <T> T completeAndClaim(String owner, List<RunStarted> started, List<Completion> completions, Instant at,
-      Store.ClaimPlan<T> plan) {
-    return jdbi.inTransaction(h -> {
-      markStarted(h, owner, started);
-      return plan.plan(complete(h, owner, completions, at),
-          (type, now, lease, limit, shares) -> claim(h, type, owner, now, lease, limit, shares, false));
-    });
   }
 
   /** See {@link Store#taskPass}. */
@@ -87,7 +68,7 @@ final class Leases {
       List<Lease> rejected = complete(h, pass.owner(), pass.completions(), pass.now());
       List<Claim> claimed = new ArrayList<>();
       for (ClaimRequest r : pass.claims()) {
-        claimed.addAll(claim(h, r.type(), pass.owner(), pass.now(), r.lease(), r.limit(), r.shares(), false));
+        claimed.addAll(claim(h, r.type(), pass.owner(), pass.now(), r.lease(), r.limit(), r.shares()));
       }
       return new PassResult(rejected, claimed);
     });
@@ -97,7 +78,7 @@ final class Leases {
     if (started.isEmpty()) {
       return;
     }
-    PreparedBatch batch = h.prepareBatch(sql.get("taskRunInsertStarted"));
+    PreparedBatch batch = h.prepareBatch(sql.get(SqlQuery.TASK_RUN_INSERT_STARTED));
     for (RunStarted s : started) {
       TaskRun run = s.claim().run();
       batch.bind("task", run.taskId())
@@ -113,11 +94,11 @@ final class Leases {
   }
 
   /**
-   * Claims for {@code owner}; the runs open 'started' now if {@code startNow}, else they are queued:
-   * opened in memory only, 'scheduled', and written once begun (see {@link Claim}).
+   * Claims for {@code owner}, queued: each run is opened in memory only, 'scheduled', and written
+   * once begun or with its end (see {@link Claim}).
    */
   private List<Claim> claim(Handle h, TaskType type, String owner, Instant now, Duration lease, int limit,
-      PriorityShares shares, boolean startNow) {
+      PriorityShares shares) {
     if (limit <= 0) {
       return List.of();
     }
@@ -125,28 +106,10 @@ final class Leases {
     List<Rows.Leased> claimed = type.maxPerKey() == null
         ? claimByPriority(h, type.name(), owner, now, until, limit, shares)
         : claimPerKey(h, type.name(), owner, now, until, limit, type.maxPerKey());
-    if (claimed.isEmpty()) {
-      return List.of();
-    }
     ObjectNode meta = Json.object();
     meta.put("worker", owner);
-    if (!startNow) {
-      return claimed.stream().map(c -> new Claim(c.task(), new TaskRun(0, c.task().id(),
-          c.task().id() + "." + c.attempt(), now, null, null, meta, TaskRunStatus.SCHEDULED), c.lease())).toList();
-    }
-    Map<Long, TaskRun> runs = new HashMap<>();
-    h.createQuery(sql.get("taskRunOpen"))
-        .bindList("ids", claimed.stream().map(c -> c.task().id()).toList())
-        .bind("now", now)
-        .bind("metadata", Json.canonical(meta))
-        .map(rows.taskRun)
-        .forEach(run -> runs.put(run.taskId(), run));
-    List<Claim> out = new ArrayList<>(claimed.size());
-    for (Rows.Leased c : claimed) {
-      Task t = c.task();
-      out.add(new Claim(t, runs.get(t.id()), new Lease(t.id(), c.attempt())));
-    }
-    return out;
+    return claimed.stream().map(c -> new Claim(c.task(), new TaskRun(0, c.task().id(),
+        c.task().id() + "." + c.attempt(), now, null, null, meta, TaskRunStatus.SCHEDULED), c.lease())).toList();
   }
 
   /**
@@ -156,7 +119,7 @@ final class Leases {
   private List<Rows.Leased> claimByPriority(Handle h, String type, String owner, Instant now, Instant until,
       int limit, PriorityShares shares) {
     Map<String, List<Candidate>> byLevel = new HashMap<>();
-    h.createQuery(sql.get("taskClaimCandidates"))
+    h.createQuery(sql.get(SqlQuery.TASK_CLAIM_CANDIDATES))
         .bind("type", type).bind("now", now).bind("limit", limit)
         .map((rs, ctx) -> new Candidate(rs.getLong("id"), columns.instant(rs, "next_run"), rs.getString("level")))
         .forEach(c -> byLevel.computeIfAbsent(c.level(), k -> new ArrayList<>()).add(c));
@@ -170,7 +133,7 @@ final class Leases {
       return List.of();
     }
     Map<Long, Rows.Leased> claimed = new HashMap<>();
-    h.createQuery(sql.get("taskClaim"))
+    h.createQuery(sql.get(SqlQuery.TASK_CLAIM))
         .bindList("ids", chosen).bind("lease_until", until).bind("owner", owner)
         .map(rows.leased)
         .forEach(l -> claimed.put(l.task().id(), l));
@@ -198,8 +161,8 @@ final class Leases {
   private List<Rows.Leased> claimPerKey(Handle h, String type, String owner, Instant now, Instant until,
       int limit, int maxPerKey) {
     // Must run before the claim reads the per-key counts; see the SQL files for why.
-    h.createQuery(sql.get("taskClaimPerKeyLock")).bind("type", type).mapTo(String.class).one();
-    List<Rows.Leased> tasks = new ArrayList<>(h.createQuery(sql.get("taskClaimPerKey"))
+    h.createQuery(sql.get(SqlQuery.TASK_CLAIM_PER_KEY_LOCK)).bind("type", type).mapTo(String.class).one();
+    List<Rows.Leased> tasks = new ArrayList<>(h.createQuery(sql.get(SqlQuery.TASK_CLAIM_PER_KEY))
         .bind("type", type).bind("now", now).bind("lease_until", until).bind("owner", owner)
         .bind("max_per_key", maxPerKey).bind("limit", limit)
         .map(rows.leased).list());
@@ -214,7 +177,7 @@ final class Leases {
     return jdbi.inTransaction(h -> {
       List<Lease> lost = new ArrayList<>();
       for (Lease l : leases) {
-        int held = h.createUpdate(sql.get("taskHeartbeat"))
+        int held = h.createUpdate(sql.get(SqlQuery.TASK_HEARTBEAT))
             .bind("id", l.taskId()).bind("owner", owner).bind("attempt", l.attempt())
             .bind("lease_until", leaseUntil).execute();
         if (held == 0) {
@@ -225,29 +188,22 @@ final class Leases {
     });
   }
 
-  List<Lease> complete(String owner, List<Completion> completions, Instant at) {
-    if (completions.isEmpty()) {
-      return List.of();
-    }
-    return jdbi.inTransaction(h -> complete(h, owner, completions, at));
-  }
-
   /**
    * Completions that carry their claim are written without reading their tasks while the rows
    * are exactly as claimed; the others, and those whose row changed, are read (locked, on
-   * PostgreSQL) and ended if still held. The visits of all are ingested last.
+   * PostgreSQL) and ended if still held. The run-end hooks see all of them, last.
    */
   private List<Lease> complete(Handle h, String owner, List<Completion> completions, Instant at) {
     if (completions.isEmpty()) {
       return List.of();
     }
-    VisitOutcomes.Batch visits = runEnder.visitBatch();
+    List<EndedRun> ended = new ArrayList<>();
     List<Completion> asClaimed = new ArrayList<>();
     List<Completion> toRead = new ArrayList<>();
     // In task id order, so that two transactions never wait on each other's rows in a cycle.
     completions.stream().sorted(Comparator.comparingLong(c -> c.lease().taskId()))
         .forEach(c -> (c.claimed() != null ? asClaimed : toRead).add(c));
-    toRead.addAll(runEnder.endAsClaimed(h, owner, asClaimed, at, visits));
+    toRead.addAll(runEnder.endAsClaimed(h, owner, asClaimed, at, ended));
     toRead.sort(Comparator.comparingLong(c -> c.lease().taskId()));
     Map<Lease, Rows.LeasedRun> held = toRead.isEmpty() ? Map.of()
         : held(h, owner, toRead.stream().map(Completion::lease).toList());
@@ -263,8 +219,8 @@ final class Leases {
             c.started()));
       }
     }
-    runEnder.endAll(h, owner, endings, at, visits);
-    visits.ingest(h);
+    runEnder.endAll(h, owner, endings, at, ended);
+    runEnder.runHooks(h, ended, at);
     return rejected;
   }
 
@@ -290,7 +246,7 @@ final class Leases {
     List<Long> ids = leases.stream().map(Lease::taskId).distinct().sorted().toList();
     // In chunks, to stay below the databases' limits on bound parameters.
     for (int from = 0; from < ids.size(); from += HELD_CHUNK) {
-      h.createQuery(sql.get("taskLeaseHeld"))
+      h.createQuery(sql.get(SqlQuery.TASK_LEASE_HELD))
           .bindList("ids", ids.subList(from, Math.min(from + HELD_CHUNK, ids.size())))
           .bind("owner", owner)
           .map(rows.leasedRun)
@@ -300,29 +256,31 @@ final class Leases {
   }
 
   private Optional<TaskRun> openRun(Handle h, Lease lease) {
-    return h.createQuery(sql.get("taskRunOfAttempt"))
+    return h.createQuery(sql.get(SqlQuery.TASK_RUN_OF_ATTEMPT))
         .bind("task", lease.taskId()).bind("attempt", lease.attempt())
         .map(rows.taskRun).findOne();
   }
 
   List<Long> rescueExpired(Instant now, int limit) {
-    return jdbi.inTransaction(h -> rescue(h, h.createQuery(sql.get("taskLeaseExpired"))
+    return jdbi.inTransaction(h -> rescue(h, h.createQuery(sql.get(SqlQuery.TASK_LEASE_EXPIRED))
         .bind("now", now).bind("limit", limit).map(rows.leased).list(), now));
   }
 
   /** Takes back the leases of a runner that is gone: rescued (charged) or released (not). */
   List<Long> rescueOwner(String owner, Instant now, boolean charge) {
     return jdbi.inTransaction(h -> {
-      List<Rows.Leased> held = h.createQuery(sql.get("taskLeasedBy")).bind("owner", owner).map(rows.leased).list();
+      List<Rows.Leased> held = h.createQuery(sql.get(SqlQuery.TASK_LEASED_BY)).bind("owner", owner).map(rows.leased).list();
       if (charge) {
         return rescue(h, held, now);
       }
       List<Long> released = new ArrayList<>();
+      List<EndedRun> ended = new ArrayList<>();
       for (Rows.Leased l : held) {
-        if (release(h, owner, new Lease(l.task().id(), l.attempt()), now)) {
+        if (release(h, owner, new Lease(l.task().id(), l.attempt()), now, ended)) {
           released.add(l.task().id());
         }
       }
+      runEnder.runHooks(h, ended, now);
       return released;
     });
   }
@@ -330,23 +288,21 @@ final class Leases {
   /** Ends the open runs of {@code leased} as {@code lost} and reschedules them as a failed attempt. */
   private List<Long> rescue(Handle h, List<Rows.Leased> leased, Instant now) {
     List<Long> rescued = new ArrayList<>();
+    List<EndedRun> ended = new ArrayList<>();
     for (Rows.Leased e : leased) {
       Task t = e.task();
       ObjectNode meta = Json.object();
       meta.put("rescued", true);
       Optional<TaskRun> run = openRun(h, new Lease(t.id(), e.attempt()));
       if (run.isPresent()) {
-        runEnder.end(h, run.get(), TaskRunStatus.LOST, meta, now);
+        runEnder.end(h, run.get(), TaskRunStatus.LOST, meta, now, ended);
       } else {
         // A queued claim never begun: its run was not written, but its attempt was charged.
-        h.createUpdate(sql.get("taskRunInsertLost"))
-            .bind("task", t.id()).bind("attempt", e.attempt()).bind("now", now)
-            .bind("metadata", Json.canonical(meta))
-            .execute();
-        runEnder.reschedule(h, t, TaskRunStatus.LOST, now);
+        runEnder.endUnwrittenLost(h, t, e.attempt(), meta, now, ended);
       }
       rescued.add(t.id());
     }
+    runEnder.runHooks(h, ended, now);
     return rescued;
   }
 
@@ -354,20 +310,26 @@ final class Leases {
     if (leases.isEmpty()) {
       return 0;
     }
-    return jdbi.inTransaction(h -> (int) leases.stream().filter(l -> release(h, owner, l, now)).count());
+    return jdbi.inTransaction(h -> {
+      List<EndedRun> ended = new ArrayList<>();
+      int released = (int) leases.stream().filter(l -> release(h, owner, l, now, ended)).count();
+      runEnder.runHooks(h, ended, now);
+      return released;
+    });
   }
 
   /** Gives one lease back without charging it; false if {@code owner} no longer holds it. */
-  private boolean release(Handle h, String owner, Lease l, Instant now) {
-    Optional<TaskRun> run = Optional.ofNullable(held(h, owner, List.of(l)).get(l)).map(Rows.LeasedRun::run);
-    if (h.createUpdate(sql.get("taskRelease")).bind("id", l.taskId()).bind("owner", owner)
+  private boolean release(Handle h, String owner, Lease l, Instant now, List<EndedRun> ended) {
+    Rows.LeasedRun held = held(h, owner, List.of(l)).get(l);
+    Optional<TaskRun> run = Optional.ofNullable(held).map(Rows.LeasedRun::run);
+    if (h.createUpdate(sql.get(SqlQuery.TASK_RELEASE)).bind("id", l.taskId()).bind("owner", owner)
         .bind("attempt", l.attempt()).bind("now", now).execute() != 1) {
       return false;
     }
     ObjectNode meta = Json.object();
     meta.put("released", true);
     // The run is closed without rescheduling through the rules: a release charges nothing.
-    run.ifPresent(r -> runEnder.close(h, r, TaskRunStatus.LOST, meta, now));
+    run.ifPresent(r -> runEnder.close(h, held.leased().task(), r, TaskRunStatus.LOST, meta, now, ended));
     return true;
   }
 }

@@ -29,7 +29,7 @@ final class Rows {
   final RowMapper<WorkerGroup> workerGroup =
       (rs, ctx) -> new WorkerGroup(rs.getString("name"), rs.getInt("max_workers"));
 
-  Rows(Dialect dialect) {
+  Rows(DialectSql dialect) {
     Columns c = new Columns(dialect);
     taskType = (rs, ctx) -> new TaskType(
         rs.getString("name"),

@@ -8,24 +8,33 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Loads one query per {@code .sql} file: {@code dev/drover/store/<dialect>/<name>.sql} when a
- * dialect needs its own text, otherwise {@code dev/drover/store/common/<name>.sql}.
+ * Loads one {@link SqlQuery} per {@code .sql} file, from where the query says it lives: {@code
+ * dev/drover/store/common/<name>.sql} when both databases share its text, else {@code
+ * dev/drover/store/<dialect>/<name>.sql}. A file in a dialect's folder never overrides a common
+ * one: a query has exactly one file per database, so reading the folders tells which text runs,
+ * and a file that would shadow another is refused.
  */
 final class SqlFiles {
+  static final String ROOT = "dev/drover/store";
+  static final String COMMON = "common";
+
+  private final String root;
   private final Dialect dialect;
-  private final Map<String, String> cache = new ConcurrentHashMap<>();
+  private final Map<SqlQuery, String> cache = new ConcurrentHashMap<>();
   private final Map<String, String> names = new ConcurrentHashMap<>();
 
   SqlFiles(Dialect dialect) {
+    this(ROOT, dialect);
+  }
+
+  /** Files under {@code root} instead of the store's own (for tests of the rules). */
+  SqlFiles(String root, Dialect dialect) {
+    this.root = root;
     this.dialect = dialect;
   }
 
-  Dialect dialect() {
-    return dialect;
-  }
-
-  String get(String name) {
-    return cache.computeIfAbsent(name, this::load);
+  String get(SqlQuery query) {
+    return cache.computeIfAbsent(query, this::load);
   }
 
   /** The query name of a text {@link #get} returned, or null for SQL not from a file. */
@@ -33,16 +42,31 @@ final class SqlFiles {
     return names.get(text);
   }
 
-  private String load(String name) {
-    String text = read("dev/drover/store/" + dialect.sqlFolder() + "/" + name + ".sql");
-    if (text == null) {
-      text = read("dev/drover/store/common/" + name + ".sql");
+  private String load(SqlQuery query) {
+    if (!query.runsOn(dialect)) {
+      throw new IllegalStateException("query " + query.fileName() + " is not run on " + dialect
+          + " (it is " + query.home() + ")");
+    }
+    String name = query.fileName();
+    String common = read(path(COMMON, name));
+    String own = read(path(dialect.sqlFolder(), name));
+    String text = query.home() == SqlQuery.Home.COMMON ? common : own;
+    String shadow = query.home() == SqlQuery.Home.COMMON ? own : common;
+    if (shadow != null) {
+      throw new IllegalStateException("SQL file " + path(COMMON, name) + " and "
+          + path(dialect.sqlFolder(), name) + " both exist: a dialect's file may not shadow a"
+          + " common one; query " + name + " is " + query.home());
     }
     if (text == null) {
-      throw new IllegalStateException("no SQL file for query " + name);
+      throw new IllegalStateException("no SQL file for query " + name + " (" + query.home()
+          + ") on " + dialect);
     }
     names.put(text, name);
     return text;
+  }
+
+  private String path(String folder, String name) {
+    return root + "/" + folder + "/" + name + ".sql";
   }
 
   private static String read(String path) {

@@ -125,18 +125,6 @@ public interface Store extends AutoCloseable {
   // ---- claims and leases (the runner's protocol; see DESIGN.md, "claim before you act")
 
   /**
-   * Claims up to {@code limit} due tasks of {@code type} for {@code owner}, split between priority
-   * levels by {@code shares}: each becomes {@code next_run_scheduled} with {@code next_run = now +
-   * lease} (the lease), the owner recorded, the attempt counted, and a started run opened. Safe
-   * under concurrent claimers: no task is claimed twice. For a type with a per-key limit ({@link
-   * TaskType#maxPerKey()}) {@code shares} are ignored: keys are served round-robin, oldest due
-   * first within a key, and no key ever has more than its limit leased, whoever holds the leases.
-   * The type is the caller's copy (a runner keeps its types between passes); only its name and
-   * per-key limit are used.
-   */
-  List<Claim> taskClaim(TaskType type, String owner, Instant now, Duration lease, int limit, PriorityShares shares);
-
-  /**
    * One pass of a runner, in one transaction: marks the queued runs in {@code pass.started()}
    * started (those not ended meanwhile), writes the completions fenced by their leases, then
    * claims what {@code pass.claims()} asks for, queued: no run is written for a claim until a later
@@ -147,41 +135,6 @@ public interface Store extends AutoCloseable {
 
   /** Extends the leases {@code owner} still holds to {@code leaseUntil}; returns those it lost. */
   List<Lease> taskHeartbeat(String owner, List<Lease> leases, Instant leaseUntil);
-
-  /**
-   * Ends the runs of leases {@code owner} still holds and reschedules their tasks, in one
-   * transaction. A completion whose lease was lost (rescued, or claimed again) is not written;
-   * those are returned.
-   */
-  List<Lease> taskComplete(String owner, List<Completion> completions, Instant at);
-
-  /**
-   * Marks the queued runs in {@code started} started (those not ended meanwhile), writes {@code
-   * completions} as {@link #taskComplete} does, then lets {@code plan} claim, all in one
-   * transaction, so that a runner's pass costs one commit. The plan gets the rejected completions
-   * and a {@link Claimer} for {@code owner}, and must only decide and claim: the claims are not
-   * committed until it returns, so no work may start in it. If it throws, nothing is written.
-   * Returns what the plan returned.
-   */
-  <T> T taskCompleteAndClaim(String owner, List<RunStarted> started, List<Completion> completions, Instant at,
-      ClaimPlan<T> plan);
-
-  /** What a runner does with a pass's transaction; see {@link #taskCompleteAndClaim}. */
-  @FunctionalInterface
-  interface ClaimPlan<T> {
-    T plan(List<Lease> rejected, Claimer claimer);
-  }
-
-  /**
-   * Claims as {@link #taskClaim} does, for the owner and inside the transaction it was given for,
-   * but queued, for a runner that may hold the work a while before a worker begins it: no run is
-   * written yet (see {@link Claim}). A later {@link #taskCompleteAndClaim} writes it, started, from
-   * its {@code started} list, or whole with the run's completion.
-   */
-  @FunctionalInterface
-  interface Claimer {
-    List<Claim> claim(TaskType type, Instant now, Duration lease, int limit, PriorityShares shares);
-  }
 
   /**
    * Finds up to {@code limit} leases that expired before {@code now}, marks their runs {@code lost}

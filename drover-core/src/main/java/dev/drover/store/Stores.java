@@ -30,12 +30,15 @@ public final class Stores {
   /** As {@link #open(StoreLocation)}, opened as {@code options} say. */
   public static Store open(StoreLocation location, StoreOptions options) {
     int poolSize = options.poolSize();
-    Dialect dialect = location.isSqlite() ? Dialect.SQLITE : Dialect.POSTGRESQL;
+    // The one place that asks which database this is; the store's code then calls the dialect.
+    DialectSql dialect = location.isSqlite()
+        ? new SqliteSql(new SqlFiles(Dialect.SQLITE))
+        : new PostgresSql(new SqlFiles(Dialect.POSTGRESQL));
     HikariDataSource pool = location.isSqlite()
         ? sqlitePool(location.dataDir(), poolSize, options)
         : postgresPool(location, poolSize, options);
     try {
-      Migrations.migrate(pool, dialect, location);
+      Migrations.migrate(pool, dialect.dialect(), location);
       Jdbi jdbi = Jdbi.create((DataSource) pool);
       jdbi.registerArgument(new InstantArgumentFactory(dialect));
       if (location.isSqlite()) {

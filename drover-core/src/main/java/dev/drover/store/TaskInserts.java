@@ -44,12 +44,14 @@ final class TaskInserts {
   /** Tries of the single-task path before it gives up on a duplicate that keeps vanishing. */
   private static final int SINGLE_TRIES = 3;
 
+  private final DialectSql dialect;
   private final SqlFiles sql;
   private final Rows rows;
   private final WorkSignal work;
 
-  TaskInserts(SqlFiles sql, Rows rows, WorkSignal work) {
-    this.sql = sql;
+  TaskInserts(DialectSql dialect, Rows rows, WorkSignal work) {
+    this.dialect = dialect;
+    this.sql = dialect.files();
     this.rows = rows;
     this.work = work;
   }
@@ -77,10 +79,8 @@ final class TaskInserts {
    */
   private Task createOne(Handle h, Prepared p) {
     for (int tries = 0; tries < SINGLE_TRIES; tries++) {
-      Query insert = h.createQuery(sql.get("taskInsertUnlessDuplicate"));
-      if (sql.dialect() == Dialect.POSTGRESQL) {
-        insert.bind("channel", WorkSignal.CHANNEL);
-      }
+      Query insert = h.createQuery(sql.get(SqlQuery.TASK_INSERT_UNLESS_DUPLICATE));
+      boolean statementSignals = dialect.bindInsertSignal(insert);
       Optional<Task> inserted = insert.bind("type", p.task.type())
           .bind("arguments", p.task.arguments().toJson())
           .bind("hash", p.hash)
@@ -94,8 +94,8 @@ final class TaskInserts {
           .map(rows.task)
           .findOne();
       if (inserted.isPresent()) {
-        // On PostgreSQL the statement itself queued the NOTIFY; elsewhere the signal decides.
-        if (sql.dialect() != Dialect.POSTGRESQL) {
+        // Where the statement itself queued the NOTIFY, it is sent; elsewhere the signal decides.
+        if (!statementSignals) {
           work.announce(h);
         }
         return inserted.get();
@@ -131,7 +131,7 @@ final class TaskInserts {
     Map<String, TaskType> types = new HashMap<>();
     List<Prepared> out = new ArrayList<>(tasks.size());
     for (NewTask t : tasks) {
-      TaskType type = types.computeIfAbsent(t.type(), name -> h.createQuery(sql.get("taskTypeGet"))
+      TaskType type = types.computeIfAbsent(t.type(), name -> h.createQuery(sql.get(SqlQuery.TASK_TYPE_GET))
           .bind("name", name).map(rows.taskType).findOne()
           .orElseThrow(() -> new ValidationException("type", "unknown task type '" + name + "'")));
       if (t.policy() == TaskPolicy.RECURRING && type.defaultInterval() == null) {
@@ -157,7 +157,7 @@ final class TaskInserts {
     Set<Key> wanted = new HashSet<>();
     chunk.forEach(p -> wanted.add(p.key));
     Map<Key, Task> found = new HashMap<>();
-    h.createQuery(sql.get("taskFindDuplicates"))
+    h.createQuery(sql.get(SqlQuery.TASK_FIND_DUPLICATES))
         .bindList("types", new ArrayList<>(types))
         .bindList("hashes", new ArrayList<>(hashes))
         .bind("status", TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName())
@@ -181,7 +181,7 @@ final class TaskInserts {
     for (int i = 0; i < fresh.size(); i++) {
       values.add("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     }
-    Query query = h.createQuery(sql.get("taskInsertMany").replace("<values>", values.toString()));
+    Query query = h.createQuery(sql.get(SqlQuery.TASK_INSERT_MANY).replace("<values>", values.toString()));
     int i = 0;
     for (Prepared p : fresh) {
       NewTask t = p.task;

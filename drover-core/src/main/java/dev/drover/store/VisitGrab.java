@@ -19,15 +19,15 @@ import org.jdbi.v3.core.Jdbi;
  */
 final class VisitGrab {
   private final Jdbi jdbi;
-  private final Dialect dialect;
+  private final DialectSql dialect;
   private final SqlFiles sql;
   private final FrontierRows rows;
   private final VisitTypeLocks locks;
 
-  VisitGrab(Jdbi jdbi, Dialect dialect, SqlFiles sql, FrontierRows rows, VisitTypeLocks locks) {
+  VisitGrab(Jdbi jdbi, DialectSql dialect, FrontierRows rows, VisitTypeLocks locks) {
     this.jdbi = jdbi;
     this.dialect = dialect;
-    this.sql = sql;
+    this.sql = dialect.files();
     this.rows = rows;
     this.locks = locks;
   }
@@ -46,7 +46,7 @@ final class VisitGrab {
           ? listers.get(0).lastListingFinishedAt() : null;
       List<String> listerIds = listers.stream().map(l -> FrontierRows.text(l.id())).toList();
       VisitGrabSql query = VisitGrabSql.of(dialect, r, now, listerIds, listingFinished);
-      List<Grabbed> chosen = query.bind(h.createQuery(sql.get("visitGrab")), r).map(rows.grabbed).list();
+      List<Grabbed> chosen = query.bind(h.createQuery(sql.get(SqlQuery.VISIT_GRAB)), r).map(rows.grabbed).list();
       if (!r.dryRun() && !chosen.isEmpty()) {
         markScheduled(h, r, chosen, now);
       }
@@ -75,21 +75,11 @@ final class VisitGrab {
    */
   private void markScheduled(Handle h, VisitRequest r, List<Grabbed> chosen, Instant now) {
     List<String> urls = chosen.stream().map(g -> g.origin().url()).distinct().toList();
-    if (dialect == Dialect.POSTGRESQL) {
-      h.createUpdate(sql.get("visitMarkScheduled")).bind("visit_type", r.visitType())
-          .bindArray("urls", String.class, urls).bind("now", now).execute();
-    } else {
-      for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
-        for (String query : List.of("visitStatsMarkScheduled", "originMirrorScheduled")) {
-          h.createUpdate(sql.get(query)).bind("visit_type", r.visitType()).bindList("urls", chunk).bind("now", now)
-              .execute();
-        }
-      }
-    }
+    dialect.markScheduled(h, r.visitType(), urls, now);
     if (r.policy() == VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE) {
       long furthest = chosen.stream().map(Grabbed::queuePosition).filter(Objects::nonNull)
           .mapToLong(Long::longValue).max().orElse(0);
-      h.createUpdate(sql.get("visitQueuePositionAdvance"))
+      h.createUpdate(sql.get(SqlQuery.VISIT_QUEUE_POSITION_ADVANCE))
           .bind("visit_type", r.visitType()).bind("position", furthest).execute();
     }
   }

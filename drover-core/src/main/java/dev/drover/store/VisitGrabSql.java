@@ -16,9 +16,6 @@ import org.jdbi.v3.core.statement.Query;
  * are chosen here; every value from the request is a bound parameter.
  */
 final class VisitGrabSql {
-  /** SQLite samples rows with this resolution, so that 0.1 % (the git default) is expressible. */
-  private static final int SAMPLE_SCALE = 1_000_000;
-
   private final List<String> filters = new ArrayList<>();
   private final Map<String, Object> values = new LinkedHashMap<>();
   private final String order;
@@ -36,7 +33,7 @@ final class VisitGrabSql {
    * @param listingFinished for {@code first_visits_after_listing}: when the lister's last listing
    *     finished, or null
    */
-  static VisitGrabSql of(Dialect dialect, VisitRequest r, Instant now, List<String> listerIds,
+  static VisitGrabSql of(DialectSql dialect, VisitRequest r, Instant now, List<String> listerIds,
       Instant listingFinished) {
     VisitGrabSql q = new VisitGrabSql(r.policy());
     if (r.policy() == VisitPolicy.FIRST_VISITS_AFTER_LISTING) {
@@ -57,13 +54,7 @@ final class VisitGrabSql {
       q.add("lister_id IN (" + String.join(", ", names) + ")");
     }
     if (r.tablesample() != null) {
-      if (dialect == Dialect.POSTGRESQL) {
-        q.sample = "TABLESAMPLE SYSTEM (:sample_percent)";
-        q.values.put("sample_percent", r.tablesample());
-      } else {
-        q.sample = "AND abs(random() % " + SAMPLE_SCALE + ") < :sample_share";
-        q.values.put("sample_share", Math.round(r.tablesample() / 100 * SAMPLE_SCALE));
-      }
+      q.sample = dialect.sample(r.tablesample(), q.values);
     }
     return q;
   }

@@ -53,7 +53,7 @@ final class VisitIngest {
     locks.lock(h, keys.stream().map(OriginKey::visitType).toList());
     Map<OriginKey, OriginVisitStats> current = new HashMap<>(stats.get(h, keys));
     Map<String, Long> positions = new HashMap<>();
-    h.createQuery(sql.get("visitQueuePositionList"))
+    h.createQuery(sql.get(SqlQuery.VISIT_QUEUE_POSITION_LIST))
         .map((rs, ctx) -> Map.entry(rs.getString("visit_type"), rs.getLong("position")))
         .forEach(e -> positions.put(e.getKey(), e.getValue()));
 
@@ -84,7 +84,7 @@ final class VisitIngest {
     if (keys.isEmpty()) {
       return List.of();
     }
-    PreparedBatch batch = h.prepareBatch(sql.get("originDisable"));
+    PreparedBatch batch = h.prepareBatch(sql.get(SqlQuery.ORIGIN_DISABLE));
     List<OriginKey> ordered = new ArrayList<>(keys);
     for (OriginKey k : ordered) {
       batch.bind("url", k.url()).bind("visit_type", k.visitType()).add();

@@ -35,11 +35,11 @@ import org.jdbi.v3.core.Jdbi;
  *       which is what the scheduled cooldown is for, and a crashed runner is not the origin's fault.
  * </ul>
  *
- * <p>Results are collected in a {@link Batch} while runs end, then ingested at the end of the
- * transaction: on PostgreSQL the frontier's visit-type locks are then taken after every task row
- * lock, in sorted order, so ending runs cannot deadlock with each other or with grabs.
+ * <p>It is a {@link RunEndHook}: it gets the runs a transaction ended in one batch, last in the
+ * transaction, so on PostgreSQL the frontier's visit-type locks are taken after every task row
+ * lock, in sorted order, and ending runs cannot deadlock with each other or with grabs.
  */
-final class VisitOutcomes {
+final class VisitOutcomes implements RunEndHook {
   static final String TYPE_PREFIX = "load-";
   static final String SYNTHETIC_SNAPSHOT_PREFIX = "run:";
 
@@ -54,15 +54,10 @@ final class VisitOutcomes {
   }
 
   /** Visit outcomes over the same database and SQL files as the frontier store. */
-  static VisitOutcomes create(Jdbi jdbi, Dialect dialect, SqlFiles sql) {
-    VisitStatsWrites stats = new VisitStatsWrites(dialect, sql, new FrontierRows(dialect));
-    VisitTypeLocks locks = new VisitTypeLocks(dialect, sql);
-    return new VisitOutcomes(new VisitIngest(jdbi, sql, stats, locks), stats, locks);
-  }
-
-  /** A new, empty batch for one transaction. */
-  Batch batch() {
-    return new Batch();
+  static VisitOutcomes create(Jdbi jdbi, DialectSql dialect) {
+    VisitStatsWrites stats = new VisitStatsWrites(dialect, new FrontierRows(dialect));
+    VisitTypeLocks locks = new VisitTypeLocks(dialect);
+    return new VisitOutcomes(new VisitIngest(jdbi, dialect.files(), stats, locks), stats, locks);
   }
 
   /** A run's end read as a visit, before its snapshot is settled; {@code snapshot} null if it reported none. */
@@ -95,54 +90,42 @@ final class VisitOutcomes {
     return new Pending(key, at, visit, snapshot, status == TaskRunStatus.EVENTFUL, run.backendId());
   }
 
-  /** The visit results of the runs one transaction ends. */
-  final class Batch {
-    private List<Pending> pending;
-
-    private Batch() {}
-
-    /** Collects the visit {@code run} was, if it was a visit run. */
-    void add(Task task, TaskRun run, TaskRunStatus status, Instant at) {
-      Pending p = read(task, run, status, at);
+  /** Ingests the visits among {@code runs}, inside the caller's transaction. */
+  @Override
+  public void ended(Handle h, List<EndedRun> runs, Instant at) {
+    List<Pending> todo = new ArrayList<>();
+    for (EndedRun r : runs) {
+      Pending p = read(r.task(), r.run(), r.status(), at);
       if (p != null) {
-        if (pending == null) {
-          pending = new ArrayList<>();
-        }
-        pending.add(p);
+        todo.add(p);
       }
     }
-
-    /** Ingests what was collected, inside the caller's transaction; call it last. */
-    void ingest(Handle h) {
-      if (pending == null) {
-        return;
-      }
-      List<Pending> todo = pending;
-      pending = null;
-      locks.lock(h, todo.stream().map(p -> p.key().visitType()).toList());
-      Map<OriginKey, String> lastSnapshot = new HashMap<>();
-      List<OriginKey> unknown = todo.stream().filter(p -> p.snapshot() == null && !p.eventful()).map(Pending::key).toList();
-      if (!unknown.isEmpty()) {
-        stats.get(h, unknown).forEach((k, s) -> {
-          if (s.lastSnapshot() != null) {
-            lastSnapshot.put(k, s.lastSnapshot());
-          }
-        });
-      }
-      List<VisitResult> results = new ArrayList<>(todo.size());
-      for (Pending p : todo) {
-        String snapshot = p.snapshot();
-        if (p.status() == VisitStatus.FULL && snapshot == null) {
-          String synthetic = SYNTHETIC_SNAPSHOT_PREFIX + p.backendId();
-          snapshot = p.eventful() ? synthetic : lastSnapshot.getOrDefault(p.key(), synthetic);
-        }
-        if (p.status() == VisitStatus.FULL) {
-          lastSnapshot.put(p.key(), snapshot);
-        }
-        results.add(new VisitResult(p.key().url(), p.key().visitType(), p.date(), p.status(),
-            p.status() == VisitStatus.FULL ? snapshot : null));
-      }
-      VisitOutcomes.this.ingest.ingest(h, results, ThreadLocalRandom.current());
+    if (todo.isEmpty()) {
+      return;
     }
+    locks.lock(h, todo.stream().map(p -> p.key().visitType()).toList());
+    Map<OriginKey, String> lastSnapshot = new HashMap<>();
+    List<OriginKey> unknown = todo.stream().filter(p -> p.snapshot() == null && !p.eventful()).map(Pending::key).toList();
+    if (!unknown.isEmpty()) {
+      stats.get(h, unknown).forEach((k, s) -> {
+        if (s.lastSnapshot() != null) {
+          lastSnapshot.put(k, s.lastSnapshot());
+        }
+      });
+    }
+    List<VisitResult> results = new ArrayList<>(todo.size());
+    for (Pending p : todo) {
+      String snapshot = p.snapshot();
+      if (p.status() == VisitStatus.FULL && snapshot == null) {
+        String synthetic = SYNTHETIC_SNAPSHOT_PREFIX + p.backendId();
+        snapshot = p.eventful() ? synthetic : lastSnapshot.getOrDefault(p.key(), synthetic);
+      }
+      if (p.status() == VisitStatus.FULL) {
+        lastSnapshot.put(p.key(), snapshot);
+      }
+      results.add(new VisitResult(p.key().url(), p.key().visitType(), p.date(), p.status(),
+          p.status() == VisitStatus.FULL ? snapshot : null));
+    }
+    ingest.ingest(h, results, ThreadLocalRandom.current());
   }
 }

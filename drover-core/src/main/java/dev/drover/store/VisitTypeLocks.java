@@ -14,20 +14,14 @@ import org.jdbi.v3.core.Handle;
  * transaction begins IMMEDIATE.
  */
 final class VisitTypeLocks {
-  private final Dialect dialect;
-  private final SqlFiles sql;
+  private final DialectSql dialect;
 
-  VisitTypeLocks(Dialect dialect, SqlFiles sql) {
+  VisitTypeLocks(DialectSql dialect) {
     this.dialect = dialect;
-    this.sql = sql;
   }
 
   /** Waits for, then holds until the transaction ends, the locks of {@code visitTypes}. */
   void lock(Handle h, Collection<String> visitTypes) {
-    if (dialect != Dialect.POSTGRESQL) {
-      return;
-    }
-    visitTypes.stream().distinct().sorted().forEach(type ->
-        h.createQuery(sql.get("frontierLockVisitType")).bind("visit_type", type).mapTo(Integer.class).one());
+    dialect.lockVisitTypes(h, visitTypes.stream().distinct().sorted().toList());
   }
 }

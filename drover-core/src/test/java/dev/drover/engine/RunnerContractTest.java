@@ -334,8 +334,8 @@ abstract class RunnerContractTest
     java.time.Instant past = Clock.systemUTC().instant().minusSeconds(20);
     store.taskCreate(List.of(NewTask.oneshot("work", null).withNextRun(past)), past);
     // A runner that died holding a lease: the next runner rescues it, then runs its retry.
-    assertThat(store.taskClaim(store.taskTypeGet("work").orElseThrow(), "dead-runner", past, Duration.ofMillis(100), 1,
-        dev.drover.schedule.PriorityShares.DEFAULT)).hasSize(1);
+    assertThat(dev.drover.testing.Passes.claim(store, store.taskTypeGet("work").orElseThrow(), "dead-runner", past,
+        Duration.ofMillis(100), 1)).hasSize(1);
     RunnerOptions options = options();
     RunnerStats stats = runner(options, Map.of("work", ctx -> Outcome.eventful())).run();
     assertThat(stats.eventful()).isEqualTo(1);

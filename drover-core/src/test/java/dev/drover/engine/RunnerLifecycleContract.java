@@ -169,7 +169,7 @@ interface RunnerLifecycleContract {
         RunnerState.WAITING, now, now, null, null));
     assertThat(store().runners().activate("dead-runner", now)).isTrue();
     TaskType work = store().taskTypeGet("work").orElseThrow();
-    assertThat(store().taskClaim(work, "dead-runner", now, Duration.ofHours(1), 1, PriorityShares.DEFAULT)).hasSize(1);
+    assertThat(dev.drover.testing.Passes.claim(store(), work, "dead-runner", now, Duration.ofHours(1), 1)).hasSize(1);
 
     RunnerOptions b = options().withGate("gate", Duration.ofSeconds(5), false);
     RunnerStats stats = runner(b, Map.of("work", ctx -> Outcome.eventful())).run();

@@ -17,6 +17,7 @@ import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.schedule.PriorityShares;
+import dev.drover.testing.Passes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,6 +28,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +41,9 @@ interface LeaseContract {
   Duration LEASE = Duration.ofSeconds(60);
 
   Store store();
+
+  /** Another store on the same database, whose statements and commits {@code probe} sees. */
+  Store openProbed(StoreProbe probe);
 
   private Store prepared(int tasks) {
     Store s = store();
@@ -60,29 +65,51 @@ interface LeaseContract {
   }
 
   @Test
-  default void aClaimLeasesTasksAndOpensStartedRuns() {
+  default void aClaimLeasesTasksAndItsRunIsWrittenStartedOnceBegun() {
     Store s = prepared(3);
-    List<Claim> claims = s.taskClaim(work(s), "runner-a", T0, LEASE, 2, PriorityShares.DEFAULT);
+    List<Claim> claims = Passes.claim(s, work(s), "runner-a", T0, LEASE, 2);
     assertThat(claims).hasSize(2);
     Claim first = claims.get(0);
     assertThat(first.task().arguments().args().get(0).asInt()).isZero();
     assertThat(first.leaseUntil()).isEqualTo(T0.plus(LEASE));
     assertThat(first.lease().attempt()).isEqualTo(1);
-    assertThat(first.run().status()).isEqualTo(TaskRunStatus.STARTED);
-    assertThat(first.run().started()).isEqualTo(T0);
+    assertThat(first.run().status()).as("queued, not begun").isEqualTo(TaskRunStatus.SCHEDULED);
     assertThat(first.run().backendId()).isEqualTo(first.task().id() + ".1");
     assertThat(first.run().metadata().get("worker").asText()).isEqualTo("runner-a");
+    assertThat(s.taskRunGet(first.run().backendId())).as("no run written by the claim").isEmpty();
     assertThat(reload(s, first.task().id()).status()).isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
-    assertThat(s.taskClaim(work(s), "runner-b", T0, LEASE, 5, PriorityShares.DEFAULT)).hasSize(1);
-    assertThat(s.taskClaim(work(s), "runner-b", T0.plus(Duration.ofHours(1)), LEASE, 5, PriorityShares.DEFAULT))
+
+    // The runner's next pass carries the start: the run is written, started.
+    Instant began = T0.plusSeconds(1);
+    Passes.start(s, "runner-a", List.of(first), began);
+    TaskRun run = s.taskRunGet(first.run().backendId()).orElseThrow();
+    assertThat(run.status()).isEqualTo(TaskRunStatus.STARTED);
+    assertThat(run.scheduled()).isEqualTo(T0);
+    assertThat(run.started()).isEqualTo(began);
+    assertThat(run.metadata().get("worker").asText()).isEqualTo("runner-a");
+    assertThat(s.taskRunGet(claims.get(1).run().backendId())).as("not begun, not written").isEmpty();
+
+    assertThat(Passes.claim(s, work(s), "runner-b", T0, LEASE, 5)).hasSize(1);
+    assertThat(Passes.claim(s, work(s), "runner-b", T0.plus(Duration.ofHours(1)), LEASE, 5))
         .as("a lease is not a due task, whatever the time").isEmpty();
+  }
+
+  @Test
+  default void aStartIsWrittenOnlyForALeaseStillHeld() {
+    Store s = prepared(1);
+    Claim c = Passes.claim(s, work(s), "r", T0, LEASE, 1).get(0);
+    Passes.start(s, "someone-else", List.of(c), T0.plusSeconds(1));
+    assertThat(s.taskRunGet(c.run().backendId())).as("another owner's start").isEmpty();
+    s.taskRelease("r", List.of(c.lease()), T0.plusSeconds(2));
+    Passes.start(s, "r", List.of(c), T0.plusSeconds(3));
+    assertThat(s.taskRunGet(c.run().backendId())).as("a start after the release").isEmpty();
   }
 
   @Test
   default void claimsTakePriorityTasksFirst() {
     Store s = prepared(3);
     s.taskCreate(List.of(NewTask.oneshot("work", TaskArguments.of(List.of("urgent"), null)).withPriority(TaskPriority.HIGH)), T0);
-    List<Claim> claims = s.taskClaim(work(s), "r", T0, LEASE, 2, PriorityShares.DEFAULT);
+    List<Claim> claims = Passes.claim(s, work(s), "r", T0, LEASE, 2);
     assertThat(claims.get(0).task().priority()).isEqualTo(TaskPriority.HIGH);
     assertThat(claims).hasSize(2);
   }
@@ -99,22 +126,22 @@ interface LeaseContract {
     s.taskCreate(prioritized, T0);
 
     // Of 10: high wants 5; normal wants 3 but has 1; low wants 2 plus normal's 2 left over.
-    List<Claim> first = s.taskClaim(work(s), "r", T0, LEASE, 10, PriorityShares.DEFAULT);
+    List<Claim> first = Passes.claim(s, work(s), "r", T0, LEASE, 10);
     assertThat(first).extracting(c -> c.task().priority()).containsExactly(
         TaskPriority.HIGH, TaskPriority.HIGH, TaskPriority.HIGH, TaskPriority.HIGH, TaskPriority.HIGH,
         TaskPriority.NORMAL, TaskPriority.LOW, TaskPriority.LOW, TaskPriority.LOW, TaskPriority.LOW);
     // Then the last high and low ones, and tasks without a priority take what the levels leave.
-    List<Claim> second = s.taskClaim(work(s), "r", T0, LEASE, 10, PriorityShares.DEFAULT);
+    List<Claim> second = Passes.claim(s, work(s), "r", T0, LEASE, 10);
     assertThat(second).extracting(c -> c.task().priority()).containsExactly(
         TaskPriority.HIGH, TaskPriority.LOW, TaskPriority.LOW, null, null, null, null, null, null);
     assertThat(second.subList(3, 9)).extracting(c -> c.task().id()).isSorted();
-    assertThat(s.taskClaim(work(s), "r", T0, LEASE, 10, PriorityShares.DEFAULT)).isEmpty();
+    assertThat(Passes.claim(s, work(s), "r", T0, LEASE, 10)).isEmpty();
   }
 
   @Test
   default void heartbeatsExtendHeldLeasesAndReportLostOnes() {
     Store s = prepared(2);
-    List<Claim> claims = s.taskClaim(work(s), "r", T0, LEASE, 2, PriorityShares.DEFAULT);
+    List<Claim> claims = Passes.claim(s, work(s), "r", T0, LEASE, 2);
     Lease stale = new Lease(claims.get(1).lease().taskId(), 7);
     List<Lease> lost = s.taskHeartbeat("r", List.of(claims.get(0).lease(), stale), T0.plus(Duration.ofMinutes(5)));
     assertThat(lost).containsExactly(stale);
@@ -126,8 +153,8 @@ interface LeaseContract {
   @Test
   default void aCompletionEndsTheRunAndReschedules() {
     Store s = prepared(1);
-    Claim c = s.taskClaim(work(s), "r", T0, LEASE, 1, PriorityShares.DEFAULT).get(0);
-    List<Lease> rejected = s.taskComplete("r", List.of(new Completion(c.lease(), TaskRunStatus.EVENTFUL,
+    Claim c = Passes.claimStarted(s, work(s), "r", T0, LEASE, 1).get(0);
+    List<Lease> rejected = Passes.complete(s, "r", List.of(new Completion(c.lease(), TaskRunStatus.EVENTFUL,
         Json.parseObject("metadata", "{\"result\": {\"n\": 1}}"))), T0.plusSeconds(9));
     assertThat(rejected).isEmpty();
     TaskRun run = s.taskRunGet(c.run().backendId()).orElseThrow();
@@ -141,41 +168,49 @@ interface LeaseContract {
   @Test
   default void aPassCompletesAndClaimsInOneTransaction() {
     Store s = prepared(4);
-    List<Claim> first = s.taskClaim(work(s), "r", T0, LEASE, 2, PriorityShares.DEFAULT);
+    List<Claim> first = Passes.claimStarted(s, work(s), "r", T0, LEASE, 2);
     Lease stale = new Lease(first.get(1).lease().taskId(), first.get(1).lease().attempt() + 1);
     Completion done = new Completion(first.get(0).lease(), TaskRunStatus.EVENTFUL, null);
+    ClaimRequest five = new ClaimRequest(work(s), LEASE, 5, PriorityShares.DEFAULT);
 
-    List<Lease> seen = new ArrayList<>();
-    List<Claim> next = s.taskCompleteAndClaim("r", List.of(), List.of(done, new Completion(stale, TaskRunStatus.EVENTFUL, null)),
-        T0, (rejected, claimer) -> {
-          seen.addAll(rejected);
-          return claimer.claim(work(s), T0, LEASE, 5, PriorityShares.DEFAULT);
-        });
-    assertThat(seen).containsExactly(stale);
+    PassResult result = s.taskPass(new Pass("r", T0, List.of(),
+        List.of(done, new Completion(stale, TaskRunStatus.EVENTFUL, null)), List.of(five)));
+    assertThat(result.rejected()).containsExactly(stale);
     assertThat(reload(s, first.get(0).task().id()).status()).isEqualTo(TaskStatus.COMPLETED);
+    List<Claim> next = result.claimed();
     assertThat(next).hasSize(2).allSatisfy(c -> {
       assertThat(c.run().status()).as("queued by the runner, not begun").isEqualTo(TaskRunStatus.SCHEDULED);
       assertThat(s.taskRunGet(c.run().backendId())).as("written once begun").isEmpty();
     });
     assertThat(s.taskHeartbeat("r", next.stream().map(Claim::lease).toList(), T0.plus(LEASE))).isEmpty();
 
-    // A plan that fails leaves everything as it was: the completion and the claims are rolled back.
+    // A pass that fails leaves everything as it was: the start, completion and claims roll back.
     Completion second = new Completion(first.get(1).lease(), TaskRunStatus.EVENTFUL, null);
     s.taskRelease("r", List.of(next.get(0).lease()), T0);
-    assertThatThrownBy(() -> s.taskCompleteAndClaim("r", List.of(), List.of(second), T0, (rejected, claimer) -> {
-      assertThat(claimer.claim(work(s), T0, LEASE, 5, PriorityShares.DEFAULT)).hasSize(1);
-      throw new IllegalStateException("the runner changed its mind");
-    })).hasMessage("the runner changed its mind");
+    Pass failing = new Pass("r", T0, List.of(new RunStarted(next.get(1), T0)), List.of(second),
+        List.of(five));
+    AtomicBoolean fail = new AtomicBoolean(true);
+    try (Store probed = openProbed(new StoreProbe() {
+      @Override
+      public void beforeCommit() {
+        if (fail.get()) {
+          throw new IllegalStateException("the commit failed");
+        }
+      }
+    })) {
+      assertThatThrownBy(() -> probed.taskPass(failing)).hasMessageContaining("the commit failed");
+      fail.set(false);
+    }
     assertThat(reload(s, first.get(1).task().id()).status()).isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
     assertThat(reload(s, next.get(0).task().id()).status()).isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
-    assertThat(s.taskComplete("r", List.of(second), T0)).isEmpty();
+    assertThat(s.taskRunGet(next.get(1).run().backendId())).as("the start rolled back").isEmpty();
+    assertThat(Passes.complete(s, "r", List.of(second), T0)).isEmpty();
   }
 
   @Test
   default void aQueuedRunIsWrittenOnceBegunOrWithItsEndAndARescueRecordsItLost() {
     Store s = prepared(4);
-    List<Claim> queued = s.taskCompleteAndClaim("r", List.of(), List.of(), T0,
-        (rejected, claimer) -> claimer.claim(work(s), T0, LEASE, 4, PriorityShares.DEFAULT));
+    List<Claim> queued = Passes.claim(s, work(s), "r", T0, LEASE, 4);
     assertThat(queued).hasSize(4);
     Claim executing = queued.get(0);
     Claim finishedUnseen = queued.get(1);
@@ -184,10 +219,9 @@ interface LeaseContract {
     Instant began = T0.plusSeconds(2);
 
     s.taskRelease("r", List.of(released.lease()), T0.plusSeconds(1));
-    s.taskCompleteAndClaim("r",
+    Passes.pass(s, "r", T0.plusSeconds(3),
         List.of(new RunStarted(executing, began), new RunStarted(released, began)),
-        List.of(new Completion(finishedUnseen.lease(), TaskRunStatus.EVENTFUL, null, T0.plusSeconds(1), finishedUnseen)),
-        T0.plusSeconds(3), (rejected, claimer) -> rejected);
+        List.of(new Completion(finishedUnseen.lease(), TaskRunStatus.EVENTFUL, null, T0.plusSeconds(1), finishedUnseen)));
 
     TaskRun started = s.taskRunGet(executing.run().backendId()).orElseThrow();
     assertThat(started.status()).isEqualTo(TaskRunStatus.STARTED);
@@ -201,7 +235,7 @@ interface LeaseContract {
     assertThat(s.taskRunList(List.of(released.task().id()), null, 10)).as("given back before it began").isEmpty();
 
     // A completion without a start keeps the one written before.
-    s.taskComplete("r", List.of(new Completion(executing.lease(), TaskRunStatus.UNEVENTFUL, null, null, executing)),
+    Passes.complete(s, "r", List.of(new Completion(executing.lease(), TaskRunStatus.UNEVENTFUL, null, null, executing)),
         T0.plusSeconds(4));
     TaskRun ended = s.taskRunGet(executing.run().backendId()).orElseThrow();
     assertThat(ended.status()).isEqualTo(TaskRunStatus.UNEVENTFUL);
@@ -218,14 +252,14 @@ interface LeaseContract {
   @Test
   default void aCompletionCarryingItsClaimIsWrittenFromTheStoredRowOnceTheRowChanged() {
     Store s = prepared(2);
-    List<Claim> claims = s.taskClaim(work(s), "r", T0, LEASE, 2, PriorityShares.DEFAULT);
+    List<Claim> claims = Passes.claimStarted(s, work(s), "r", T0, LEASE, 2);
     Claim untouched = claims.get(0);
     Claim heartbeated = claims.get(1);
     Instant extended = T0.plus(LEASE).plusSeconds(30);
     assertThat(s.taskHeartbeat("r", List.of(heartbeated.lease()), extended)).isEmpty();
 
     Instant at = T0.plusSeconds(5);
-    assertThat(s.taskComplete("r", List.of(
+    assertThat(Passes.complete(s, "r", List.of(
         new Completion(untouched.lease(), TaskRunStatus.FAILED, null, null, untouched),
         new Completion(heartbeated.lease(), TaskRunStatus.EVENTFUL, null, null, heartbeated)), at)).isEmpty();
 
@@ -237,14 +271,14 @@ interface LeaseContract {
     assertThat(done.nextRun()).as("kept as stored, not as claimed").isEqualTo(extended);
     assertThat(s.taskRunGet(heartbeated.run().backendId()).orElseThrow().status()).isEqualTo(TaskRunStatus.EVENTFUL);
     // Written once: a second completion of the same lease is refused either way.
-    assertThat(s.taskComplete("r", List.of(
+    assertThat(Passes.complete(s, "r", List.of(
         new Completion(untouched.lease(), TaskRunStatus.EVENTFUL, null, null, untouched)), at)).containsExactly(untouched.lease());
   }
 
   @Test
   default void anExpiredLeaseIsRescuedAsALostAttemptAndTheOldOwnerIsFencedOut() {
     Store s = prepared(1);
-    Claim old = s.taskClaim(work(s), "crashed", T0, LEASE, 1, PriorityShares.DEFAULT).get(0);
+    Claim old = Passes.claimStarted(s, work(s), "crashed", T0, LEASE, 1).get(0);
     assertThat(s.taskRescueExpired(T0.plus(LEASE).minusMillis(1), 10)).as("not expired yet").isEmpty();
 
     Instant expiry = T0.plus(LEASE);
@@ -259,26 +293,30 @@ interface LeaseContract {
 
     // Someone else claims it again; the old owner can neither heartbeat, complete nor release it.
     Instant later = after.nextRun();
-    Claim next = s.taskClaim(work(s), "fresh", later, LEASE, 1, PriorityShares.DEFAULT).get(0);
+    Claim next = Passes.claim(s, work(s), "fresh", later, LEASE, 1).get(0);
     assertThat(next.lease().attempt()).isEqualTo(2);
     assertThat(s.taskHeartbeat("crashed", List.of(old.lease()), later.plus(LEASE))).containsExactly(old.lease());
-    assertThat(s.taskComplete("crashed", List.of(new Completion(old.lease(), TaskRunStatus.EVENTFUL, null)), later))
+    Passes.start(s, "crashed", List.of(old), later);
+    assertThat(Passes.complete(s, "crashed", List.of(new Completion(old.lease(), TaskRunStatus.EVENTFUL, null)), later))
         .containsExactly(old.lease());
     assertThat(s.taskRelease("crashed", List.of(old.lease()), later)).isZero();
     assertThat(s.taskRunGet(old.run().backendId()).orElseThrow().status()).isEqualTo(TaskRunStatus.LOST);
     assertThat(reload(s, next.task().id()).status()).isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
 
-    assertThat(s.taskComplete("fresh", List.of(new Completion(next.lease(), TaskRunStatus.UNEVENTFUL, null)), later))
+    assertThat(s.taskRunGet(next.run().backendId())).as("queued, not written").isEmpty();
+    assertThat(Passes.complete(s, "fresh", List.of(new Completion(next.lease(), TaskRunStatus.UNEVENTFUL, null)), later))
         .isEmpty();
+    assertThat(s.taskRunGet(next.run().backendId()).orElseThrow().status()).as("written whole with its end")
+        .isEqualTo(TaskRunStatus.UNEVENTFUL);
     assertThat(reload(s, next.task().id()).status()).isEqualTo(TaskStatus.COMPLETED);
   }
 
   @Test
   default void aRescuedLeaseWithoutRetriesDisablesAOneshotTask() {
     Store s = prepared(1);
-    Claim c = s.taskClaim(work(s), "r", T0, LEASE, 1, PriorityShares.DEFAULT).get(0);
+    Claim c = Passes.claim(s, work(s), "r", T0, LEASE, 1).get(0);
     s.taskRescueExpired(T0.plus(LEASE), 10);
-    Claim again = s.taskClaim(work(s), "r", T0.plus(Duration.ofHours(1)), LEASE, 1, PriorityShares.DEFAULT).get(0);
+    Claim again = Passes.claimStarted(s, work(s), "r", T0.plus(Duration.ofHours(1)), LEASE, 1).get(0);
     s.taskRescueExpired(T0.plus(Duration.ofHours(2)), 10);
     assertThat(again.task().id()).isEqualTo(c.task().id());
     assertThat(reload(s, c.task().id()).status()).isEqualTo(TaskStatus.DISABLED);
@@ -287,7 +325,7 @@ interface LeaseContract {
   @Test
   default void aReleaseGivesTheTaskBackWithoutChargingIt() {
     Store s = prepared(1);
-    Claim c = s.taskClaim(work(s), "r", T0, LEASE, 1, PriorityShares.DEFAULT).get(0);
+    Claim c = Passes.claimStarted(s, work(s), "r", T0, LEASE, 1).get(0);
     assertThat(s.taskRelease("r", List.of(c.lease()), T0.plusSeconds(3))).isEqualTo(1);
     Task after = reload(s, c.task().id());
     assertThat(after.status()).isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
@@ -314,7 +352,7 @@ interface LeaseContract {
           start.await();
           List<Claim> got;
           int round = 0;
-          while (!(got = s.taskClaim(work(s), owner, T0, LEASE, 25, PriorityShares.DEFAULT)).isEmpty()) {
+          while (!(got = Passes.claim(s, work(s), owner, T0, LEASE, 25)).isEmpty()) {
             // Every third batch is "slow": it completes after its lease has been rescued.
             Instant at = ++round % 3 == 0 ? T0.plus(LEASE).plusSeconds(1) : T0.plusSeconds(1);
             if (round % 3 == 0) {
@@ -322,7 +360,7 @@ interface LeaseContract {
             }
             List<Completion> done = got.stream()
                 .map(c -> new Completion(c.lease(), TaskRunStatus.EVENTFUL, null, null, c)).toList();
-            List<Lease> rejected = s.taskComplete(owner, done, at);
+            List<Lease> rejected = Passes.complete(s, owner, done, at);
             rejectedLeases.addAll(rejected);
             got.stream().map(Claim::lease).filter(l -> !rejected.contains(l)).forEach(completedLeases::add);
           }

@@ -13,7 +13,7 @@ import dev.drover.model.TaskQuery;
 import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
-import dev.drover.schedule.PriorityShares;
+import dev.drover.testing.Passes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -58,7 +58,7 @@ interface PerKeyContract {
 
   private static List<Claim> claim(Store s, String runner, Instant now, int limit) {
     TaskType build = s.taskTypeGet("build").orElseThrow();
-    return s.taskClaim(build, runner, now, LeaseContract.LEASE, limit, PriorityShares.DEFAULT);
+    return Passes.claim(s, build, runner, now, LeaseContract.LEASE, limit);
   }
 
   private static String owner(Task t) {
@@ -76,7 +76,7 @@ interface PerKeyContract {
   }
 
   private static void complete(Store s, String runner, List<Claim> claims, Instant at) {
-    assertThat(s.taskComplete(runner, claims.stream()
+    assertThat(Passes.complete(s, runner, claims.stream()
         .map(c -> new Completion(c.lease(), TaskRunStatus.EVENTFUL, null)).toList(), at)).isEmpty();
   }
 
@@ -111,7 +111,9 @@ interface PerKeyContract {
     assertThat(next).extracting(c -> c.task().arguments().args().get(0).asText()).containsExactly("big-2");
     assertThat(leasedPerOwner(s)).containsOnly(Map.entry("big", 2L), Map.entry("small", 1L));
     assertThat(next.get(0).lease().attempt()).isEqualTo(1);
-    assertThat(next.get(0).run().status()).isEqualTo(TaskRunStatus.STARTED);
+    assertThat(next.get(0).run().status()).as("queued").isEqualTo(TaskRunStatus.SCHEDULED);
+    Passes.start(s, "runner-b", next, t0().plusSeconds(2));
+    assertThat(s.taskRunGet(next.get(0).run().backendId()).orElseThrow().status()).isEqualTo(TaskRunStatus.STARTED);
     assertThat(next.get(0).leaseUntil()).isEqualTo(t0().plusSeconds(1).plus(LeaseContract.LEASE));
   }
 

@@ -64,7 +64,7 @@ class PostgresClaimPlanTest {
       s.execute("ANALYZE");
     }
     jdbi = Jdbi.create(url + "&stringtype=unspecified");
-    jdbi.registerArgument(new InstantArgumentFactory(Dialect.POSTGRESQL));
+    jdbi.registerArgument(new InstantArgumentFactory(new PostgresSql(sql)));
   }
 
   @AfterAll
@@ -74,7 +74,7 @@ class PostgresClaimPlanTest {
 
   @Test
   void claimCandidatesWalkTheClaimIndexOfEachLevelWithoutSorting() {
-    String plan = jdbi.withHandle(h -> explain(h.createQuery("EXPLAIN " + sql.get("taskClaimCandidates"))
+    String plan = jdbi.withHandle(h -> explain(h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_CLAIM_CANDIDATES))
         .bind("type", "work").bind("now", NOW).bind("limit", 8)));
     assertThat(plan).as(plan)
         .doesNotContain("Seq Scan")
@@ -84,7 +84,7 @@ class PostgresClaimPlanTest {
 
   @Test
   void nextDueIsOneStepIntoAnIndex() {
-    String plan = jdbi.withHandle(h -> explain(h.createQuery("EXPLAIN " + sql.get("taskNextDue"))
+    String plan = jdbi.withHandle(h -> explain(h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_NEXT_DUE))
         .bind("type", "work")));
     assertThat(plan).as(plan).doesNotContain("Seq Scan").doesNotContain("Bitmap Heap Scan on task")
         .contains("Index Only Scan using task_ready_by_type");
@@ -92,7 +92,7 @@ class PostgresClaimPlanTest {
 
   @Test
   void theCompletionFenceReadsOnlyTheBatch() {
-    String plan = jdbi.withHandle(h -> explain(h.createQuery("EXPLAIN " + sql.get("taskLeaseHeld"))
+    String plan = jdbi.withHandle(h -> explain(h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_LEASE_HELD))
         .bindList("ids", List.of(21L, 41L, 61L)).bind("owner", "runner-1")));
     assertThat(plan).as(plan).doesNotContain("Seq Scan").contains("task_pkey");
   }
@@ -104,7 +104,7 @@ class PostgresClaimPlanTest {
       hashes.add(HexFormat.of().formatHex(MessageDigest.getInstance("MD5")
           .digest(Integer.toString(i * 97).getBytes(StandardCharsets.UTF_8))));
     }
-    String plan = jdbi.withHandle(h -> explain(h.createQuery("EXPLAIN " + sql.get("taskFindDuplicates"))
+    String plan = jdbi.withHandle(h -> explain(h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_FIND_DUPLICATES))
         .bindList("types", List.of("work")).bindList("hashes", hashes).bind("status", "next_run_not_scheduled")));
     assertThat(plan).as(plan).doesNotContain("Seq Scan").contains("task_duplicate_lookup");
   }

@@ -81,7 +81,7 @@ class PostgresFrontierPlanTest {
     }
     listerIds = store.frontier().listerList().stream().map(l -> l.id().toString()).toList();
     jdbi = Jdbi.create(url + "&stringtype=unspecified");
-    jdbi.registerArgument(new InstantArgumentFactory(Dialect.POSTGRESQL));
+    jdbi.registerArgument(new InstantArgumentFactory(new PostgresSql(sql)));
   }
 
   @AfterAll
@@ -134,8 +134,8 @@ class PostgresFrontierPlanTest {
   private String grabPlan(VisitRequest r) {
     List<String> ids = r.listerId() == null ? List.of() : List.of(r.listerId().toString());
     Instant listingFinished = r.policy() == VisitPolicy.FIRST_VISITS_AFTER_LISTING ? NOW.minusSeconds(86_400) : null;
-    VisitGrabSql q = VisitGrabSql.of(Dialect.POSTGRESQL, r, NOW, ids, listingFinished);
-    return jdbi.withHandle(h -> explain(q.bind(h.createQuery("EXPLAIN " + sql.get("visitGrab")), r)));
+    VisitGrabSql q = VisitGrabSql.of(new PostgresSql(sql), r, NOW, ids, listingFinished);
+    return jdbi.withHandle(h -> explain(q.bind(h.createQuery("EXPLAIN " + sql.get(SqlQuery.VISIT_GRAB)), r)));
   }
 
   @Test
@@ -171,11 +171,11 @@ class PostgresFrontierPlanTest {
   void perOriginStatementsAndMetricsUseIndexes() {
     Map<String, Object> values = Map.of("url", "https://example.org/r/5", "visit_type", "git", "now", NOW,
         "lister_id", listerIds.get(3));
-    Map<String, String> expectedIndex = new LinkedHashMap<>();
-    expectedIndex.put("originDisable", "listed_origin_by_url");
-    expectedIndex.put("originGetByKeys", "Index Scan using listed_origin_");
-    expectedIndex.put("visitStatsGet", "origin_visit_stats_pkey");
-    expectedIndex.put("metricsUpdate", "Index Scan");
+    Map<SqlQuery, String> expectedIndex = new LinkedHashMap<>();
+    expectedIndex.put(SqlQuery.ORIGIN_DISABLE, "listed_origin_by_url");
+    expectedIndex.put(SqlQuery.ORIGIN_GET_BY_KEYS, "Index Scan using listed_origin_");
+    expectedIndex.put(SqlQuery.VISIT_STATS_GET, "origin_visit_stats_pkey");
+    expectedIndex.put(SqlQuery.METRICS_UPDATE, "Index Scan");
     jdbi.useHandle(h -> expectedIndex.forEach((name, index) -> {
       String text = sql.get(name);
       Query q = h.createQuery("EXPLAIN " + text);
@@ -199,13 +199,13 @@ class PostgresFrontierPlanTest {
    */
   @Test
   void batchStatementsUseIndexes() {
-    Map<String, List<String>> expected = new LinkedHashMap<>();
-    expected.put("originRecordBatch", List.of("Conflict Arbiter Indexes: listed_origin_pkey", "origin_visit_stats_pkey"));
-    expected.put("visitStatsUpsertBatch", List.of("Conflict Arbiter Indexes: origin_visit_stats_pkey",
+    Map<SqlQuery, List<String>> expected = new LinkedHashMap<>();
+    expected.put(SqlQuery.ORIGIN_RECORD, List.of("Conflict Arbiter Indexes: listed_origin_pkey", "origin_visit_stats_pkey"));
+    expected.put(SqlQuery.VISIT_STATS_UPSERT, List.of("Conflict Arbiter Indexes: origin_visit_stats_pkey",
         "listed_origin_by_url"));
-    expected.put("visitStatsReplaceBatch", List.of("Conflict Arbiter Indexes: origin_visit_stats_pkey",
+    expected.put(SqlQuery.VISIT_STATS_REPLACE, List.of("Conflict Arbiter Indexes: origin_visit_stats_pkey",
         "listed_origin_by_url"));
-    expected.put("visitMarkScheduled", List.of("Conflict Arbiter Indexes: origin_visit_stats_pkey",
+    expected.put(SqlQuery.VISIT_MARK_SCHEDULED, List.of("Conflict Arbiter Indexes: origin_visit_stats_pkey",
         "listed_origin_by_url"));
     jdbi.useHandle(h -> expected.forEach((name, indexes) -> {
       String text = sql.get(name);

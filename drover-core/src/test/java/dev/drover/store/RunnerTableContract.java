@@ -12,7 +12,7 @@ import dev.drover.model.TaskRun;
 import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
-import dev.drover.schedule.PriorityShares;
+import dev.drover.testing.Passes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -195,8 +195,8 @@ interface RunnerTableContract {
   @Test
   default void aDeadRunnersLeasesAreRescuedAsFailedAttempts() {
     Store s = withTasks(3);
-    List<Claim> dead = s.taskClaim(LeaseContract.work(s), "dead", NOW, LeaseContract.LEASE, 2, PriorityShares.DEFAULT);
-    List<Claim> alive = s.taskClaim(LeaseContract.work(s), "alive", NOW, LeaseContract.LEASE, 1, PriorityShares.DEFAULT);
+    List<Claim> dead = Passes.claimStarted(s, LeaseContract.work(s), "dead", NOW, LeaseContract.LEASE, 2);
+    List<Claim> alive = Passes.claimStarted(s, LeaseContract.work(s), "alive", NOW, LeaseContract.LEASE, 1);
     List<Long> rescued = s.taskRescueOwner("dead", NOW.plusSeconds(1), true);
     assertThat(rescued).containsExactlyInAnyOrderElementsOf(dead.stream().map(c -> c.task().id()).toList());
     for (Claim c : dead) {
@@ -217,7 +217,7 @@ interface RunnerTableContract {
   @Test
   default void aKilledRunnersLeasesAreReleasedWithoutCharge() {
     Store s = withTasks(2);
-    List<Claim> claims = s.taskClaim(LeaseContract.work(s), "killed", NOW, LeaseContract.LEASE, 2, PriorityShares.DEFAULT);
+    List<Claim> claims = Passes.claimStarted(s, LeaseContract.work(s), "killed", NOW, LeaseContract.LEASE, 2);
     assertThat(s.taskRescueOwner("killed", NOW.plusSeconds(1), false)).hasSize(2);
     for (Claim c : claims) {
       Task t = s.taskGet(List.of(c.task().id())).get(0);

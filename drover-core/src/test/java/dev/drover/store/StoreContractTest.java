@@ -88,6 +88,11 @@ abstract class StoreContractTest
     return Stores.open(location);
   }
 
+  @Override
+  public Store openProbed(StoreProbe probe) {
+    return Stores.open(location, StoreOptions.DEFAULT.withProbe(probe));
+  }
+
   @AfterEach
   void close() {
     store.close();

@@ -16,7 +16,7 @@ import dev.drover.model.NewTask;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskType;
-import dev.drover.schedule.PriorityShares;
+import dev.drover.testing.Passes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -35,11 +35,11 @@ interface VisitOutcomeContract extends FrontierContract {
     store().taskTypeCreate(TaskType.builder(type).build());
   }
 
-  /** Creates a visit task of {@code url} due at NOW and claims it; returns the claim. */
+  /** Creates a visit task of {@code url} due at {@code at}, claims and begins it; returns the claim. */
   private Claim claimVisit(String type, Map<String, ?> kwargs, Instant at) {
     store().taskCreate(List.of(NewTask.oneshot(type, TaskArguments.of(null, kwargs)).withNextRun(at)), at);
     TaskType taskType = store().taskTypeGet(type).orElseThrow();
-    List<Claim> claims = store().taskClaim(taskType, "runner", at, VISIT_LEASE, 1, PriorityShares.DEFAULT);
+    List<Claim> claims = Passes.claimStarted(store(), taskType, "runner", at, VISIT_LEASE, 1);
     assertThat(claims).hasSize(1);
     return claims.get(0);
   }
@@ -49,7 +49,7 @@ interface VisitOutcomeContract extends FrontierContract {
     Claim c = claimVisit("load-git", Map.of("url", url, "lister_name", "github"), at.minusSeconds(30));
     ObjectNode meta = Json.object();
     meta.set("result", result == null ? Json.object() : result);
-    assertThat(store().taskComplete("runner", List.of(new Completion(c.lease(), status, meta, null, c)), at)).isEmpty();
+    assertThat(Passes.complete(store(), "runner", List.of(new Completion(c.lease(), status, meta, null, c)), at)).isEmpty();
   }
 
   private static ObjectNode snapshot(String id) {
@@ -142,6 +142,22 @@ interface VisitOutcomeContract extends FrontierContract {
   }
 
   @Test
+  default void aReleasedRunAndARescuedQueuedRunAreNoVisits() {
+    visitType("load-git");
+    Claim b = claimVisit("load-git", Map.of("url", "https://b"), at(0));
+    assertThat(store().taskRelease("runner", List.of(b.lease()), at(0).plusSeconds(1))).isEqualTo(1);
+    assertThat(statsOf("https://b")).as("released").isNull();
+
+    store().taskCreate(List.of(NewTask.oneshot("load-git", TaskArguments.of(null, Map.of("url", "https://a")))
+        .withNextRun(at(0))), at(0));
+    TaskType type = store().taskTypeGet("load-git").orElseThrow();
+    assertThat(Passes.claim(store(), type, "runner", at(0).plusSeconds(2), VISIT_LEASE, 2)).hasSize(2);
+    assertThat(store().taskRescueExpired(at(0).plus(VISIT_LEASE).plusSeconds(3), 10)).hasSize(2);
+    assertThat(statsOf("https://a")).as("rescued before it began").isNull();
+    assertThat(statsOf("https://b")).as("rescued before it began").isNull();
+  }
+
+  @Test
   default void aReportedEndIsIngestedTooAndAnOlderOneIsIgnored() {
     visitType("load-git");
     visit("https://a", at(5), TaskRunStatus.EVENTFUL, snapshot("s5"));
@@ -165,10 +181,10 @@ interface VisitOutcomeContract extends FrontierContract {
     visitType("load-");
     for (String type : List.of("mirror", "load-")) {
       Claim c = claimVisit(type, Map.of("url", "https://a"), at(0));
-      store().taskComplete("runner", List.of(new Completion(c.lease(), TaskRunStatus.EVENTFUL, Json.object())), at(0));
+      Passes.complete(store(), "runner", List.of(new Completion(c.lease(), TaskRunStatus.EVENTFUL, Json.object())), at(0));
     }
     Claim c = claimVisit("load-git", Map.of("path", "/srv/a"), at(0));
-    store().taskComplete("runner", List.of(new Completion(c.lease(), TaskRunStatus.EVENTFUL, Json.object())), at(0));
+    Passes.complete(store(), "runner", List.of(new Completion(c.lease(), TaskRunStatus.EVENTFUL, Json.object())), at(0));
     assertThat(statsOf("https://a")).isNull();
   }
 
@@ -180,7 +196,7 @@ interface VisitOutcomeContract extends FrontierContract {
     Claim git = claimVisit("load-git", Map.of("url", "https://a"), at(0));
     ObjectNode meta = Json.object();
     meta.set("result", snapshot("s"));
-    store().taskComplete("runner", List.of(new Completion(hg.lease(), TaskRunStatus.EVENTFUL, meta),
+    Passes.complete(store(), "runner", List.of(new Completion(hg.lease(), TaskRunStatus.EVENTFUL, meta),
         new Completion(git.lease(), TaskRunStatus.FAILED, Json.object())), at(1));
     assertThat(store().frontier().visitStatsGet(List.of(new dev.drover.frontier.OriginKey("https://a", "hg"))))
         .singleElement().extracting(OriginVisitStats::lastVisitStatus).isEqualTo(SUCCESSFUL);

@@ -5,3 +5,4 @@ SELECT id, id || '.' || :attempt, :now, :now, :metadata, 'lost', owner, :attempt
 FROM task
 WHERE id = :task
 ON CONFLICT (backend_id) DO NOTHING
+RETURNING *

@@ -1,3 +1,4 @@
+-- PostgreSQL only: SQLite's one writer needs no lock.
 -- Takes the frontier's write lock of one visit type until the transaction ends (see
 -- VisitTypeLocks). 7031 is Drover's namespace for frontier advisory locks; a hash collision
 -- between two visit types only makes them take turns.

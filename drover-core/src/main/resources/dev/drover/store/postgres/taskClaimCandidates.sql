@@ -1,3 +1,4 @@
+-- PostgreSQL differs: concurrent claimers, so the candidates are locked with SKIP LOCKED.
 -- The candidates of a claim: the oldest due tasks of one type at each priority level ('none' for
 -- tasks without one), up to :limit per level. The caller splits its budget between the levels by
 -- the priority shares and claims its choice with taskClaim, so a claim costs two round trips

@@ -1,3 +1,4 @@
+-- PostgreSQL differs: concurrent grabbers skip each other's rows (SKIP LOCKED).
 -- Many grabbers may run at once on PostgreSQL: SKIP LOCKED lets each take rows the others have not
 -- locked instead of waiting for them. The selection is a MATERIALIZED CTE so it runs exactly once:
 -- as a subquery in the join, the planner may rescan it, and each rescan with SKIP LOCKED can

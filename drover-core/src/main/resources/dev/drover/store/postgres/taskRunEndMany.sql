@@ -1,3 +1,5 @@
+-- PostgreSQL differs: the pass's runs as arrays in one statement (one round trip);
+-- SQLite ends a run per execution.
 -- The ends of a pass's runs in one statement, the rows as parallel arrays (times in epoch
 -- milliseconds, as stored): a run never written (a queued claim that finished before the next
 -- pass) is written whole, else its open row is ended, keeping its start unless one is given.

@@ -1,3 +1,4 @@
+-- PostgreSQL differs: TABLESAMPLE SYSTEM for the sample; an advisory lock orders grabs.
 -- Chooses origins for grab next visits. VisitGrabSql fills in the policy's filter and order, the
 -- cooldown and lister filters (<filters>) and the page sample (<sample>: TABLESAMPLE SYSTEM).
 -- No row locks: grabs of one visit type take turns on an advisory lock (VisitTypeLocks). Each

@@ -1,9 +1,10 @@
+-- PostgreSQL differs: stats and mirror in one statement, the urls as one array.
 -- A grab hands origins out at :now, in one statement for all of them (the urls as one array; a
 -- round trip each for chunks of them cost more than the writes): last_scheduled becomes the later
 -- of the stored value and :now, in the stats (an origin without stats gets them, with the default
 -- offset and successive visits) and in the mirror of every listed_origin row of the urls,
 -- whichever lister listed them. The urls are distinct and come from listed_origin. Served by
--- origin_visit_stats' primary key and listed_origin_by_url. SQLite runs visitStatsMarkScheduled.sql
+-- origin_visit_stats' primary key and listed_origin_by_url. SQLite runs its visitMarkScheduled.sql
 -- and originMirrorScheduled.sql per chunk of urls instead.
 WITH stats AS (
   INSERT INTO origin_visit_stats AS s (url, visit_type, last_scheduled)

@@ -1,3 +1,5 @@
+-- SQLite only: PostgreSQL refreshes the mirror inside its visitStatsUpsert and
+-- visitStatsReplace statements; SQLite runs this after each per-row batch of them.
 -- Copies the visit stats of some urls of one visit type into the mirror columns of every
 -- listed_origin row of those urls, whichever lister listed them (see V006__frontier.sql). Rows
 -- already equal are not rewritten. Served by origin_visit_stats' primary key and

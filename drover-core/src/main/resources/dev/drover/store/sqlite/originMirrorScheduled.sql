@@ -1,4 +1,6 @@
--- The mirror's side of visitStatsMarkScheduled: the same "latest scheduling wins" rule, on every
+-- SQLite only: PostgreSQL marks the mirror in the same statement as the stats
+-- (its visitMarkScheduled.sql).
+-- The mirror's side of visitMarkScheduled: the same "latest scheduling wins" rule, on every
 -- listed_origin row of the urls, whichever lister listed them. Served by listed_origin_by_url.
 UPDATE listed_origin
 SET last_scheduled = :now

@@ -1,3 +1,4 @@
+-- SQLite differs: no row locks, since its one writer already keeps claimers apart.
 -- The candidates of a claim: the oldest due tasks of one type at each priority level ('none' for
 -- tasks without one), up to :limit per level. The caller splits its budget between the levels by
 -- the priority shares and claims its choice with taskClaim, so a claim costs two statements

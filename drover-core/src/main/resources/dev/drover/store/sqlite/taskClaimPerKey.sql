@@ -1,3 +1,4 @@
+-- SQLite differs: no lock or SKIP LOCKED around the count: its one writer serializes claims.
 -- Claims due tasks of a type with a per-key limit (max_per_key) for :owner, taking keys
 -- round-robin. Each key's due tasks are ranked oldest first; a task's slot is its rank plus the
 -- key's tasks already leased, i.e. it would be the key's slot-th task running at once. A task is

@@ -1,3 +1,4 @@
+-- SQLite differs: a plain conditional UPDATE, since its one writer keeps grabbers apart.
 -- SQLite has one writer at a time, and Drover opens every write transaction with BEGIN IMMEDIATE,
 -- so this single conditional UPDATE cannot hand a task to two grabbers. RETURNING has no order;
 -- the caller sorts by (next_run, id).

@@ -1,3 +1,5 @@
+-- SQLite differs: one run per execution in a JDBC batch; PostgreSQL takes the pass's
+-- runs as arrays in one statement.
 -- The end of a run, one JDBC batch per runner pass: written whole if the run was never written (a
 -- queued claim that finished before the next pass), else its open row is ended, keeping its start
 -- unless :started gives one.

@@ -1,3 +1,5 @@
+-- SQLite differs: one task per execution in a JDBC batch; PostgreSQL takes the batch
+-- as arrays in one statement.
 -- taskUpdateAfterRun for a task its owner still holds and that is still exactly as the claim
 -- returned it (no heartbeat moved the lease, nothing else changed it), so the update was computed
 -- from the stored values without reading them again. Fenced like every final write of an owner;

@@ -1,3 +1,5 @@
+-- SQLite differs: one row per execution in a JDBC batch, then originMirrorRefresh.sql;
+-- PostgreSQL writes the batch and the mirror in one statement.
 -- Writes stats exactly as given, NULLs included (the explicit reset; visit results use it too,
 -- having computed every field).
 INSERT INTO origin_visit_stats (url, visit_type, last_successful, last_visit, last_visit_status, last_scheduled,

@@ -1,3 +1,5 @@
+-- SQLite differs: one row per execution in a JDBC batch, then originMirrorRefresh.sql;
+-- PostgreSQL writes the batch and the mirror in one statement.
 -- Merges stats: a NULL never erases a stored value. The offset and successive visits have no
 -- NULL, so they are always written.
 INSERT INTO origin_visit_stats (url, visit_type, last_successful, last_visit, last_visit_status, last_scheduled,

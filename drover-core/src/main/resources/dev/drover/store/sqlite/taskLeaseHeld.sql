@@ -1,3 +1,5 @@
+-- SQLite differs: no FOR UPDATE; its one writer already serializes a rescue and a
+-- fenced write.
 -- The fence of an owner's final writes, for a whole batch in one statement: of these tasks, those
 -- still claimed by :owner, each with the open run of its current attempt if it has one (a queued
 -- claim's run is not written until its worker begins it; the caller compares the attempt with its

@@ -1,7 +1,8 @@
--- Merges a batch of stats in one statement (the batch as parallel arrays, keys distinct; times in
--- epoch milliseconds) and refreshes their mirror in listed_origin (see V006__frontier.sql): a NULL
--- never erases a stored value; the offset and successive visits have no NULL, so they are always
--- written. The SQLite version is visitStatsUpsert.sql plus originMirrorRefresh.sql.
+-- PostgreSQL differs: the batch as arrays in one statement, the mirror refreshed in it.
+-- Writes a batch of stats exactly as given, NULLs included, in one statement (the batch as
+-- parallel arrays, keys distinct; times in epoch milliseconds) and refreshes their mirror in
+-- listed_origin (see V006__frontier.sql). The SQLite version is visitStatsReplace.sql plus
+-- originMirrorRefresh.sql.
 WITH given AS (
   SELECT *
   FROM unnest(:urls::text[], :visit_types::text[], :last_successful_ms::bigint[], :last_visit_ms::bigint[],
@@ -17,12 +18,12 @@ WITH given AS (
          next_position_offset, successive_visits
   FROM given
   ON CONFLICT (url, visit_type) DO UPDATE
-  SET last_successful = COALESCE(excluded.last_successful, s.last_successful),
-      last_visit = COALESCE(excluded.last_visit, s.last_visit),
-      last_visit_status = COALESCE(excluded.last_visit_status, s.last_visit_status),
-      last_scheduled = COALESCE(excluded.last_scheduled, s.last_scheduled),
-      last_snapshot = COALESCE(excluded.last_snapshot, s.last_snapshot),
-      next_visit_queue_position = COALESCE(excluded.next_visit_queue_position, s.next_visit_queue_position),
+  SET last_successful = excluded.last_successful,
+      last_visit = excluded.last_visit,
+      last_visit_status = excluded.last_visit_status,
+      last_scheduled = excluded.last_scheduled,
+      last_snapshot = excluded.last_snapshot,
+      next_visit_queue_position = excluded.next_visit_queue_position,
       next_position_offset = excluded.next_position_offset,
       successive_visits = excluded.successive_visits
   RETURNING s.*

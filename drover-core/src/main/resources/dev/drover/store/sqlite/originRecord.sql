@@ -1,5 +1,7 @@
+-- SQLite differs: one origin per execution, in a JDBC batch (in process, no round trip to
+-- save); PostgreSQL sends the batch as arrays in one statement.
 -- Records one listed origin (SQLite runs in process, so a prepared statement per origin costs no
--- round trip; PostgreSQL records a batch in one statement, see its originRecordBatch.sql).
+-- round trip; PostgreSQL records a batch in one statement, see its originRecord.sql).
 -- A new row copies its url's visit stats into the mirror columns (see V006__frontier.sql); a
 -- known row's mirror is already current, since every stats write refreshes it, so the update
 -- leaves it alone. first_seen is written once; everything the lister says is overwritten

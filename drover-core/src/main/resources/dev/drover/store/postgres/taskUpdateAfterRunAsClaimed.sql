@@ -1,3 +1,5 @@
+-- PostgreSQL differs: the batch as arrays in one statement (one round trip);
+-- SQLite updates a task per execution.
 -- What SQLite's taskUpdateAfterRunAsClaimed does row by row, for a whole batch in one statement,
 -- the rows as parallel arrays (times in epoch milliseconds, as stored): one execution instead of
 -- one per row, which cost PostgreSQL more than the writes. Returns the ids it updated; the others lost their lease or

@@ -1,3 +1,5 @@
+-- SQLite differs: the stats only, per chunk of urls; originMirrorScheduled.sql marks the
+-- mirror (PostgreSQL does both in one statement).
 -- A grab hands origins out at :now: last_scheduled becomes the later of the stored value and :now,
 -- and an origin without stats gets them (with the default offset and successive visits). One
 -- statement per chunk of urls of one visit type; DISTINCT because several listers may list a url.

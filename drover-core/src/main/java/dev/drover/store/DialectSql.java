@@ -1,0 +1,91 @@
+package dev.drover.store;
+
+import dev.drover.frontier.ListedOrigin;
+import dev.drover.frontier.OriginVisitStats;
+import dev.drover.schedule.TaskUpdate;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Query;
+
+/**
+ * What differs between SQLite and PostgreSQL beyond the text of their SQL files, one
+ * implementation per database ({@link SqliteSql}, {@link PostgresSql}), chosen once when the store
+ * is opened: the shared code calls this and never asks which database it runs on.
+ *
+ * <p>Mostly it is how a batch reaches the database. Every PostgreSQL statement is a round trip,
+ * so a batch goes as parallel arrays in one statement; SQLite runs in process, so a prepared
+ * statement per row in a JDBC batch costs nothing more and keeps its SQL plain. The rest is how
+ * instants are stored and the few things only one database has (advisory locks, NOTIFY,
+ * TABLESAMPLE).
+ */
+interface DialectSql {
+  /** Which database this is. */
+  Dialect dialect();
+
+  /** This database's SQL files. */
+  SqlFiles files();
+
+  // ---- instants
+
+  /** The JDBC type instants are bound as. */
+  int instantSqlType();
+
+  /** The value to bind for {@code t}, already truncated to milliseconds; never null. */
+  Object instantValue(Instant t);
+
+  /** The instant stored in {@code column}, or null. */
+  Instant instant(ResultSet rs, String column) throws SQLException;
+
+  // ---- tasks and runs
+
+  /**
+   * Prepares {@code taskInsertUnlessDuplicate} for how this database announces new work; returns
+   * true if the statement announces it itself (else the caller does).
+   */
+  boolean bindInsertSignal(Query insert);
+
+  /**
+   * Writes {@code updates} to the tasks of {@code completions} that {@code owner} still holds and
+   * that are still exactly as claimed ({@code taskUpdateAfterRunAsClaimed}); says which it wrote.
+   */
+  boolean[] updateAsClaimed(Handle h, String owner, List<Completion> completions,
+      List<TaskUpdate> updates);
+
+  /**
+   * Writes the ends of {@code endings}' runs at {@code at} ({@code taskRunEndMany}), each with its
+   * merged {@code metadata}.
+   */
+  void endRuns(Handle h, String owner, List<RunEnder.Ending> endings, List<String> metadata,
+      Instant at);
+
+  // ---- the frontier
+
+  /**
+   * Holds the frontier write lock of each of {@code visitTypes} (distinct, sorted) until the
+   * transaction ends; see {@link VisitTypeLocks}.
+   */
+  void lockVisitTypes(Handle h, List<String> visitTypes);
+
+  /** Records {@code origins} (distinct keys) and returns them as stored, in the same order. */
+  List<ListedOrigin> recordOrigins(Handle h, List<ListedOrigin> origins, Instant now,
+      FrontierRows rows);
+
+  /** Records that {@code urls} (distinct) of {@code visitType} were handed out at {@code now}. */
+  void markScheduled(Handle h, String visitType, List<String> urls, Instant now);
+
+  /** Merges {@code stats} in (nulls keep stored values) and refreshes their mirror. */
+  void upsertStats(Handle h, List<OriginVisitStats> stats);
+
+  /** Writes {@code stats} as given, nulls included, and refreshes their mirror. */
+  void replaceStats(Handle h, List<OriginVisitStats> stats);
+
+  /**
+   * The grab's {@code <sample>} fragment keeping about {@code percent} % of the origins; puts the
+   * values it binds into {@code values}.
+   */
+  String sample(double percent, Map<String, Object> values);
+}

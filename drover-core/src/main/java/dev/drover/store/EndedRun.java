@@ -1,0 +1,14 @@
+package dev.drover.store;
+
+import dev.drover.model.Task;
+import dev.drover.model.TaskRun;
+import dev.drover.model.TaskRunStatus;
+
+/**
+ * A run that a transaction ended, as the run-end hooks see it.
+ *
+ * @param task the run's task as the transaction read it before rescheduling it
+ * @param run the run as ended: its end, status and merged metadata
+ * @param status how it ended (the same as {@code run.status()})
+ */
+record EndedRun(Task task, TaskRun run, TaskRunStatus status) {}

@@ -1,0 +1,146 @@
+package dev.drover.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules of the SQL files, checked on the files the build packages, without a database:
+ * every query the store can ask for loads on both databases, the dialect folders hold the same
+ * names, and no dialect's file shadows a common one.
+ */
+class SqlFilesTest {
+  private static final Map<SqlQuery.Home, String> FOLDER = Map.of(
+      SqlQuery.Home.COMMON, "common",
+      SqlQuery.Home.EACH_DIALECT, "each dialect",
+      SqlQuery.Home.SQLITE_ONLY, "sqlite",
+      SqlQuery.Home.POSTGRES_ONLY, "postgres");
+
+  /** Rule (c): the store asks only for {@link SqlQuery} constants, and each resolves. */
+  @Test
+  void everyQueryLoadsOnEachDatabaseThatRunsIt() {
+    for (Dialect dialect : Dialect.values()) {
+      SqlFiles files = new SqlFiles(dialect);
+      for (SqlQuery q : SqlQuery.values()) {
+        if (q.runsOn(dialect)) {
+          assertThat(files.get(q)).as(q + " on " + dialect).isNotBlank();
+        } else {
+          assertThatThrownBy(() -> files.get(q)).as(q + " on " + dialect)
+              .hasMessageContaining("is not run on");
+        }
+      }
+    }
+  }
+
+  /** Rule (a): a query in one dialect's folder is in the other's, under the same name. */
+  @Test
+  void theDialectFoldersHoldTheSameQueries() throws Exception {
+    Set<String> sqlite = names("sqlite");
+    Set<String> postgres = names("postgres");
+    sqlite.removeAll(namesOf(SqlQuery.Home.SQLITE_ONLY));
+    postgres.removeAll(namesOf(SqlQuery.Home.POSTGRES_ONLY));
+    assertThat(sqlite).isEqualTo(postgres).isEqualTo(namesOf(SqlQuery.Home.EACH_DIALECT));
+    // The exceptions are steps the other database folds into another query; keep them few.
+    assertThat(namesOf(SqlQuery.Home.SQLITE_ONLY))
+        .containsExactlyInAnyOrder("originMirrorRefresh", "originMirrorScheduled");
+    assertThat(namesOf(SqlQuery.Home.POSTGRES_ONLY)).containsExactly("frontierLockVisitType");
+  }
+
+  /** Rule (b), on the packaged files: no name is both common and a dialect's. */
+  @Test
+  void noDialectFileShadowsACommonOne() throws Exception {
+    Set<String> common = names("common");
+    assertThat(common).doesNotContainAnyElementsOf(names("sqlite"));
+    assertThat(common).doesNotContainAnyElementsOf(names("postgres"));
+  }
+
+  /** Rule (b), in the loader: a shadowing file is refused, whichever side it is on. */
+  @Test
+  void sqlFilesRefuseAFileThatShadowsAnother() {
+    SqlFiles shadowed = new SqlFiles("dev/drover/store/testing/shadowed", Dialect.SQLITE);
+    assertThatThrownBy(() -> shadowed.get(SqlQuery.TASK_GET)).hasMessageContaining("shadow");
+    assertThatThrownBy(() -> shadowed.get(SqlQuery.TASK_RUN_END_MANY)).hasMessageContaining("shadow");
+  }
+
+  /** Every file is a query, in the folder its query says: no file is left unread. */
+  @Test
+  void everyFileIsAQueryInItsHome() throws Exception {
+    for (String folder : List.of("common", "sqlite", "postgres")) {
+      for (String name : names(folder)) {
+        SqlQuery q = Arrays.stream(SqlQuery.values()).filter(v -> v.fileName().equals(name))
+            .findFirst().orElseThrow(() -> new AssertionError(folder + "/" + name + ".sql is no SqlQuery"));
+        String home = FOLDER.get(q.home());
+        assertThat(home.equals(folder) || home.equals("each dialect") && !folder.equals("common"))
+            .as(folder + "/" + name + ".sql is " + q.home()).isTrue();
+      }
+    }
+  }
+
+  /** Every query is used by the store's code: a constant is not left behind when its use goes. */
+  @Test
+  void everyQueryIsAskedForByTheStore() throws IOException {
+    String code;
+    try (Stream<Path> files = Files.list(Paths.get("src/main/java/dev/drover/store"))) {
+      code = files.filter(p -> !p.getFileName().toString().equals("SqlQuery.java"))
+          .map(SqlFilesTest::read).collect(Collectors.joining("\n"));
+    }
+    for (SqlQuery q : SqlQuery.values()) {
+      assertThat(code).as(q + " is used").contains("SqlQuery." + q.name());
+    }
+  }
+
+  /** Each dialect file begins by saying why it differs from the other database's. */
+  @Test
+  void everyDialectFileSaysWhyItDiffers() throws Exception {
+    for (Map.Entry<String, String> e : Map.of("sqlite", "SQLite", "postgres", "PostgreSQL").entrySet()) {
+      for (String name : names(e.getKey())) {
+        String first = read(folder(e.getKey()).resolve(name + ".sql")).lines().findFirst().orElse("");
+        assertThat(first).as(e.getKey() + "/" + name + ".sql")
+            .matches("-- " + e.getValue() + " (differs|only): .+");
+      }
+    }
+  }
+
+  private static Set<String> namesOf(SqlQuery.Home home) {
+    return Arrays.stream(SqlQuery.values()).filter(q -> q.home() == home).map(SqlQuery::fileName)
+        .collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  /** The query names in a folder of the packaged resources. */
+  private static Set<String> names(String folder) throws IOException, URISyntaxException {
+    try (Stream<Path> files = Files.list(folder(folder))) {
+      return files.map(p -> p.getFileName().toString())
+          .peek(f -> assertThat(f).as("in " + folder).endsWith(".sql"))
+          .map(f -> f.substring(0, f.length() - ".sql".length()))
+          .collect(Collectors.toCollection(TreeSet::new));
+    }
+  }
+
+  private static Path folder(String folder) throws URISyntaxException {
+    URL url = SqlFilesTest.class.getClassLoader().getResource(SqlFiles.ROOT + "/" + folder);
+    assertThat(url).as(folder).isNotNull();
+    return Paths.get(url.toURI());
+  }
+
+  private static String read(Path p) {
+    try {
+      return Files.readString(p);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,2 @@
+-- Test fixture: a common query that sqlite/taskGet.sql shadows.
+SELECT 1

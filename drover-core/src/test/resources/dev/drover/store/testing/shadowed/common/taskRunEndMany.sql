@@ -1,0 +1,2 @@
+-- Test fixture: a common file shadowing the dialect query taskRunEndMany.
+SELECT 1

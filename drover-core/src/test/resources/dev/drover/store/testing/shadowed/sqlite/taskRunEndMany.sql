@@ -1,0 +1,2 @@
+-- Test fixture: the dialect file common/taskRunEndMany.sql shadows.
+SELECT 2
