@@ -569,7 +569,8 @@ public final class Runner {
     List<RunStarted> started = starting.stream().map(r -> new RunStarted(r.claim, r.started())).toList();
     try {
       List<ClaimRequest> requests = claiming ? claimRequests(now) : List.of();
-      PassResult result = store.taskPass(new Pass(options.owner(), now, started, completions, requests));
+      PassResult result =
+          store.taskPass(new Pass(options.owner(), now, started, completions, requests));
       if (claiming) {
         claimed(now, requests, result.claimed(), claims);
       }
@@ -599,7 +600,8 @@ public final class Runner {
   }
 
   /** Holds what a committed pass claimed for {@code requests}, adding it to {@code claims}. */
-  private void claimed(Instant now, List<ClaimRequest> requests, List<Claim> claimed, List<HeldRun> claims) {
+  private void claimed(Instant now, List<ClaimRequest> requests, List<Claim> claimed,
+      List<HeldRun> claims) {
     Map<String, TaskType> byName = new HashMap<>();
     requests.forEach(r -> byName.put(r.type().name(), r.type()));
     Map<String, Integer> got = new HashMap<>();
