@@ -8,7 +8,8 @@ import dev.drover.model.TaskRunStatus;
  * A run that a transaction ended, as the run-end hooks see it.
  *
  * @param task the run's task as the transaction read it before rescheduling it
- * @param run the run as ended: its end, status and merged metadata
+ * @param run the run as ended: its end, status and merged metadata (its id is 0 when the
+ *     transaction wrote it whole: a queued run whose start was not on record yet)
  * @param status how it ended (the same as {@code run.status()})
  */
 record EndedRun(Task task, TaskRun run, TaskRunStatus status) {}
