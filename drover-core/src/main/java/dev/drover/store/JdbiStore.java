@@ -88,9 +88,10 @@ final class JdbiStore implements Store {
   /**
    * @param database identifies the database within this process, for in-process wake-ups
    * @param postgresUrl the JDBC URL other processes are notified through, or null on SQLite
+   * @param extraHooks run-end hooks to call after the store's own (tests watch run ends with one)
    */
   JdbiStore(Jdbi jdbi, DialectSql dialect, AutoCloseable pool, String database, String postgresUrl,
-      StoreProbe probe) {
+      StoreProbe probe, List<RunEndHook> extraHooks) {
     this.jdbi = jdbi;
     this.dialect = dialect;
     this.sql = dialect.files();
@@ -100,8 +101,9 @@ final class JdbiStore implements Store {
     this.rows = new Rows(dialect);
     this.pool = pool;
     // The run-end hooks, in the order they run: one line each.
-    List<RunEndHook> runEndHooks = List.of(
-        VisitOutcomes.create(jdbi, dialect));
+    List<RunEndHook> runEndHooks = new ArrayList<>(List.of(
+        VisitOutcomes.create(jdbi, dialect)));
+    runEndHooks.addAll(extraHooks);
     this.runEnder = new RunEnder(dialect, rows, runEndHooks);
     this.leases = new Leases(jdbi, dialect, rows, runEnder);
     this.runners = new JdbiRunnerTable(jdbi, dialect);
