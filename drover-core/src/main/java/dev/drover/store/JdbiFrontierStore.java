@@ -1,6 +1,13 @@
 package dev.drover.store;
 
 import static dev.drover.ValidationException.check;
+import static dev.drover.store.SqlQuery.LISTER_GET_BY_IDS;
+import static dev.drover.store.SqlQuery.LISTER_GET_BY_NAME;
+import static dev.drover.store.SqlQuery.LISTER_INSERT_IF_ABSENT;
+import static dev.drover.store.SqlQuery.LISTER_LIST;
+import static dev.drover.store.SqlQuery.LISTER_UPDATE;
+import static dev.drover.store.SqlQuery.METRICS_UPDATE;
+import static dev.drover.store.SqlQuery.VISIT_QUEUE_POSITION_GET;
 
 import dev.drover.StaleDataException;
 import dev.drover.ValidationException;
@@ -57,7 +64,7 @@ final class JdbiFrontierStore implements FrontierStore {
     check(name != null && !name.isBlank(), "name", "a lister needs a name");
     String instance = instanceName == null ? "" : instanceName;
     return jdbi.inTransaction(h -> {
-      h.createUpdate(sql.get(SqlQuery.LISTER_INSERT_IF_ABSENT))
+      h.createUpdate(sql.get(LISTER_INSERT_IF_ABSENT))
           .bind("id", UUID.randomUUID().toString()).bind("name", name).bind("instance_name", instance)
           .bind("now", now).bind("first_visits_queue_prefix", firstVisitsQueuePrefix)
           .execute();
@@ -71,7 +78,7 @@ final class JdbiFrontierStore implements FrontierStore {
   }
 
   private Optional<Lister> listerGet(Handle h, String name, String instance) {
-    return h.createQuery(sql.get(SqlQuery.LISTER_GET_BY_NAME)).bind("name", name).bind("instance_name", instance)
+    return h.createQuery(sql.get(LISTER_GET_BY_NAME)).bind("name", name).bind("instance_name", instance)
         .map(rows.lister).findOne();
   }
 
@@ -84,13 +91,13 @@ final class JdbiFrontierStore implements FrontierStore {
   }
 
   private List<Lister> listersById(Handle h, List<UUID> ids) {
-    return h.createQuery(sql.get(SqlQuery.LISTER_GET_BY_IDS)).bindList("ids", ids.stream().map(FrontierRows::text).toList())
+    return h.createQuery(sql.get(LISTER_GET_BY_IDS)).bindList("ids", ids.stream().map(FrontierRows::text).toList())
         .map(rows.lister).list();
   }
 
   @Override
   public List<Lister> listerList() {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.LISTER_LIST)).map(rows.lister).list());
+    return jdbi.withHandle(h -> h.createQuery(sql.get(LISTER_LIST)).map(rows.lister).list());
   }
 
   @Override
@@ -102,7 +109,7 @@ final class JdbiFrontierStore implements FrontierStore {
     Instant at = now.truncatedTo(ChronoUnit.MILLIS);
     Instant version = at.isAfter(read) ? at : read.plusMillis(1);
     return jdbi.inTransaction(h -> {
-      Optional<Lister> updated = h.createQuery(sql.get(SqlQuery.LISTER_UPDATE))
+      Optional<Lister> updated = h.createQuery(sql.get(LISTER_UPDATE))
           .bind("id", FrontierRows.text(lister.id()))
           .bind("expected_updated", read)
           .bind("current_state", Json.canonical(lister.currentState()))
@@ -175,7 +182,7 @@ final class JdbiFrontierStore implements FrontierStore {
 
   @Override
   public long visitQueuePosition(String visitType) {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.VISIT_QUEUE_POSITION_GET))
+    return jdbi.withHandle(h -> h.createQuery(sql.get(VISIT_QUEUE_POSITION_GET))
         .bind("visit_type", visitType).map((rs, ctx) -> rs.getLong("position")).findOne().orElse(0L));
   }
 
@@ -186,14 +193,14 @@ final class JdbiFrontierStore implements FrontierStore {
     return jdbi.inTransaction(h -> {
       List<UUID> listers;
       if (listerId == null) {
-        listers = h.createQuery(sql.get(SqlQuery.LISTER_LIST)).map(rows.lister).list().stream().map(Lister::id).toList();
+        listers = h.createQuery(sql.get(LISTER_LIST)).map(rows.lister).list().stream().map(Lister::id).toList();
       } else if (listersById(h, List.of(listerId)).isEmpty()) {
         throw new ValidationException("lister_id", "unknown lister " + listerId);
       } else {
         listers = List.of(listerId);
       }
       for (UUID id : listers) {
-        h.createUpdate(sql.get(SqlQuery.METRICS_UPDATE)).bind("lister_id", FrontierRows.text(id)).bind("now", now).execute();
+        h.createUpdate(sql.get(METRICS_UPDATE)).bind("lister_id", FrontierRows.text(id)).bind("now", now).execute();
       }
       return metricsGet(h, listerId, null);
     });

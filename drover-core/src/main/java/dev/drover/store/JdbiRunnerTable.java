@@ -1,5 +1,17 @@
 package dev.drover.store;
 
+import static dev.drover.store.SqlQuery.LEADER_ACQUIRE;
+import static dev.drover.store.SqlQuery.LEADER_GET;
+import static dev.drover.store.SqlQuery.LEADER_RELEASE;
+import static dev.drover.store.SqlQuery.RUNNER_ACTIVATE;
+import static dev.drover.store.SqlQuery.RUNNER_ACTIVE;
+import static dev.drover.store.SqlQuery.RUNNER_DELETE;
+import static dev.drover.store.SqlQuery.RUNNER_GET;
+import static dev.drover.store.SqlQuery.RUNNER_HEARTBEAT;
+import static dev.drover.store.SqlQuery.RUNNER_INSERT;
+import static dev.drover.store.SqlQuery.RUNNER_LIST;
+import static dev.drover.store.SqlQuery.RUNNER_REQUEST_STOP;
+
 import dev.drover.store.LeaderLease;
 import dev.drover.model.RunnerRecord;
 import dev.drover.model.RunnerState;
@@ -42,7 +54,7 @@ final class JdbiRunnerTable implements RunnerTable {
 
   @Override
   public void register(RunnerRecord r) {
-    jdbi.useHandle(h -> h.createUpdate(sql.get(SqlQuery.RUNNER_INSERT))
+    jdbi.useHandle(h -> h.createUpdate(sql.get(RUNNER_INSERT))
         .bind("name", r.name()).bind("host", r.host()).bind("pid", r.pid()).bind("pid_started", r.pidStarted())
         .bind("gate", r.gate()).bind("state", r.state().dbName())
         .bind("started", r.started()).bind("heartbeat", r.heartbeat())
@@ -52,7 +64,7 @@ final class JdbiRunnerTable implements RunnerTable {
   @Override
   public boolean activate(String name, Instant now) {
     try {
-      return jdbi.inTransaction(h -> h.createUpdate(sql.get(SqlQuery.RUNNER_ACTIVATE))
+      return jdbi.inTransaction(h -> h.createUpdate(sql.get(RUNNER_ACTIVATE))
           .bind("name", name).bind("now", now).execute() == 1);
     } catch (UnableToExecuteStatementException e) {
       if (e.getCause() instanceof SQLException s && UNIQUE_VIOLATION.equals(s.getSQLState())) {
@@ -64,53 +76,53 @@ final class JdbiRunnerTable implements RunnerTable {
 
   @Override
   public Optional<RunnerRecord> get(String name) {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.RUNNER_GET)).bind("name", name).map(runner).findOne());
+    return jdbi.withHandle(h -> h.createQuery(sql.get(RUNNER_GET)).bind("name", name).map(runner).findOne());
   }
 
   @Override
   public Optional<RunnerRecord> active(String gate) {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.RUNNER_ACTIVE)).bind("gate", gate).map(runner).findOne());
+    return jdbi.withHandle(h -> h.createQuery(sql.get(RUNNER_ACTIVE)).bind("gate", gate).map(runner).findOne());
   }
 
   @Override
   public List<RunnerRecord> list() {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.RUNNER_LIST)).map(runner).list());
+    return jdbi.withHandle(h -> h.createQuery(sql.get(RUNNER_LIST)).map(runner).list());
   }
 
   @Override
   public Optional<RunnerRecord> heartbeat(String name, Instant now) {
     return jdbi.inTransaction(h -> {
-      h.createUpdate(sql.get(SqlQuery.RUNNER_HEARTBEAT)).bind("name", name).bind("now", now).execute();
-      return h.createQuery(sql.get(SqlQuery.RUNNER_GET)).bind("name", name).map(runner).findOne();
+      h.createUpdate(sql.get(RUNNER_HEARTBEAT)).bind("name", name).bind("now", now).execute();
+      return h.createQuery(sql.get(RUNNER_GET)).bind("name", name).map(runner).findOne();
     });
   }
 
   @Override
   public boolean requestStop(String name, String by, Instant deadline) {
-    return jdbi.withHandle(h -> h.createUpdate(sql.get(SqlQuery.RUNNER_REQUEST_STOP))
+    return jdbi.withHandle(h -> h.createUpdate(sql.get(RUNNER_REQUEST_STOP))
         .bind("name", name).bind("by", by).bind("deadline", deadline).execute() == 1);
   }
 
   @Override
   public boolean remove(String name) {
-    return jdbi.withHandle(h -> h.createUpdate(sql.get(SqlQuery.RUNNER_DELETE)).bind("name", name).execute() == 1);
+    return jdbi.withHandle(h -> h.createUpdate(sql.get(RUNNER_DELETE)).bind("name", name).execute() == 1);
   }
 
   @Override
   public boolean leaderAcquire(String service, String holder, Instant now, Instant until) {
-    return jdbi.inTransaction(h -> h.createQuery(sql.get(SqlQuery.LEADER_ACQUIRE))
+    return jdbi.inTransaction(h -> h.createQuery(sql.get(LEADER_ACQUIRE))
         .bind("service", service).bind("holder", holder).bind("now", now).bind("until", until)
         .mapTo(String.class).findOne().isPresent());
   }
 
   @Override
   public void leaderRelease(String service, String holder) {
-    jdbi.useHandle(h -> h.createUpdate(sql.get(SqlQuery.LEADER_RELEASE)).bind("service", service).bind("holder", holder)
+    jdbi.useHandle(h -> h.createUpdate(sql.get(LEADER_RELEASE)).bind("service", service).bind("holder", holder)
         .execute());
   }
 
   @Override
   public Optional<LeaderLease> leader(String service) {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.LEADER_GET)).bind("service", service).map(leader).findOne());
+    return jdbi.withHandle(h -> h.createQuery(sql.get(LEADER_GET)).bind("service", service).map(leader).findOne());
   }
 }

@@ -1,5 +1,32 @@
 package dev.drover.store;
 
+import static dev.drover.store.SqlQuery.EVENT_INSERT;
+import static dev.drover.store.SqlQuery.EVENT_LIST;
+import static dev.drover.store.SqlQuery.EVENT_TAIL;
+import static dev.drover.store.SqlQuery.SETTING_LIST;
+import static dev.drover.store.SqlQuery.SETTING_UPSERT;
+import static dev.drover.store.SqlQuery.TASK_COUNT_BY_TYPE_AND_STATUS;
+import static dev.drover.store.SqlQuery.TASK_COUNT_OUTSTANDING;
+import static dev.drover.store.SqlQuery.TASK_DELETE_WITHOUT_RUNS;
+import static dev.drover.store.SqlQuery.TASK_ENABLE;
+import static dev.drover.store.SqlQuery.TASK_GET;
+import static dev.drover.store.SqlQuery.TASK_GRAB_READY;
+import static dev.drover.store.SqlQuery.TASK_NEXT_DUE;
+import static dev.drover.store.SqlQuery.TASK_PEEK_READY;
+import static dev.drover.store.SqlQuery.TASK_RUN_ARCHIVABLE;
+import static dev.drover.store.SqlQuery.TASK_RUN_DELETE;
+import static dev.drover.store.SqlQuery.TASK_RUN_GET_BY_BACKEND_ID;
+import static dev.drover.store.SqlQuery.TASK_RUN_INSERT;
+import static dev.drover.store.SqlQuery.TASK_RUN_START;
+import static dev.drover.store.SqlQuery.TASK_SET_STATUS;
+import static dev.drover.store.SqlQuery.TASK_SET_STATUS_EXCEPT_COMPLETED;
+import static dev.drover.store.SqlQuery.TASK_TYPE_GET;
+import static dev.drover.store.SqlQuery.TASK_TYPE_INSERT;
+import static dev.drover.store.SqlQuery.TASK_TYPE_LIST;
+import static dev.drover.store.SqlQuery.TASK_TYPE_UPDATE;
+import static dev.drover.store.SqlQuery.WORKER_GROUP_LIST;
+import static dev.drover.store.SqlQuery.WORKER_GROUP_UPSERT;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.DroverException;
 import dev.drover.ValidationException;
@@ -61,9 +88,10 @@ final class JdbiStore implements Store {
   /**
    * @param database identifies the database within this process, for in-process wake-ups
    * @param postgresUrl the JDBC URL other processes are notified through, or null on SQLite
+   * @param extraHooks run-end hooks to call after the store's own (tests watch run ends with one)
    */
   JdbiStore(Jdbi jdbi, DialectSql dialect, AutoCloseable pool, String database, String postgresUrl,
-      StoreProbe probe) {
+      StoreProbe probe, List<RunEndHook> extraHooks) {
     this.jdbi = jdbi;
     this.dialect = dialect;
     this.sql = dialect.files();
@@ -73,8 +101,9 @@ final class JdbiStore implements Store {
     this.rows = new Rows(dialect);
     this.pool = pool;
     // The run-end hooks, in the order they run: one line each.
-    List<RunEndHook> runEndHooks = List.of(
-        VisitOutcomes.create(jdbi, dialect));
+    List<RunEndHook> runEndHooks = new ArrayList<>(List.of(
+        VisitOutcomes.create(jdbi, dialect)));
+    runEndHooks.addAll(extraHooks);
     this.runEnder = new RunEnder(dialect, rows, runEndHooks);
     this.leases = new Leases(jdbi, dialect, rows, runEnder);
     this.runners = new JdbiRunnerTable(jdbi, dialect);
@@ -115,7 +144,7 @@ final class JdbiStore implements Store {
 
   @Override
   public boolean taskTypeCreate(TaskType type) {
-    return jdbi.withHandle(h -> bindTaskType(h.createUpdate(sql.get(SqlQuery.TASK_TYPE_INSERT)), type).execute() == 1);
+    return jdbi.withHandle(h -> bindTaskType(h.createUpdate(sql.get(TASK_TYPE_INSERT)), type).execute() == 1);
   }
 
   @Override
@@ -123,13 +152,13 @@ final class JdbiStore implements Store {
     return jdbi.inTransaction(h -> {
       Optional<TaskType> existing = taskTypeGet(h, type.name());
       if (existing.isEmpty()) {
-        bindTaskType(h.createUpdate(sql.get(SqlQuery.TASK_TYPE_INSERT)), type).execute();
+        bindTaskType(h.createUpdate(sql.get(TASK_TYPE_INSERT)), type).execute();
         return UpsertResult.CREATED;
       }
       if (existing.get().equals(type)) {
         return UpsertResult.UNCHANGED;
       }
-      bindTaskType(h.createUpdate(sql.get(SqlQuery.TASK_TYPE_UPDATE)), type).execute();
+      bindTaskType(h.createUpdate(sql.get(TASK_TYPE_UPDATE)), type).execute();
       return UpsertResult.UPDATED;
     });
   }
@@ -162,33 +191,33 @@ final class JdbiStore implements Store {
   }
 
   private Optional<TaskType> taskTypeGet(Handle h, String name) {
-    return h.createQuery(sql.get(SqlQuery.TASK_TYPE_GET)).bind("name", name).map(rows.taskType).findOne();
+    return h.createQuery(sql.get(TASK_TYPE_GET)).bind("name", name).map(rows.taskType).findOne();
   }
 
   @Override
   public List<TaskType> taskTypeList() {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.TASK_TYPE_LIST)).map(rows.taskType).list());
+    return jdbi.withHandle(h -> h.createQuery(sql.get(TASK_TYPE_LIST)).map(rows.taskType).list());
   }
 
   @Override
   public void workerGroupUpsert(WorkerGroup group) {
-    jdbi.useHandle(h -> h.createUpdate(sql.get(SqlQuery.WORKER_GROUP_UPSERT))
+    jdbi.useHandle(h -> h.createUpdate(sql.get(WORKER_GROUP_UPSERT))
         .bind("name", group.name()).bind("max_workers", group.maxWorkers()).execute());
   }
 
   @Override
   public List<WorkerGroup> workerGroupList() {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.WORKER_GROUP_LIST)).map(rows.workerGroup).list());
+    return jdbi.withHandle(h -> h.createQuery(sql.get(WORKER_GROUP_LIST)).map(rows.workerGroup).list());
   }
 
   @Override
   public void settingPut(String name, String value) {
-    jdbi.useHandle(h -> h.createUpdate(sql.get(SqlQuery.SETTING_UPSERT)).bind("name", name).bind("value", value).execute());
+    jdbi.useHandle(h -> h.createUpdate(sql.get(SETTING_UPSERT)).bind("name", name).bind("value", value).execute());
   }
 
   @Override
   public Map<String, String> settingList() {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.SETTING_LIST))
+    return jdbi.withHandle(h -> h.createQuery(sql.get(SETTING_LIST))
         .map((rs, ctx) -> Map.entry(rs.getString("name"), rs.getString("value")))
         .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> b, LinkedHashMap::new)));
   }
@@ -209,7 +238,7 @@ final class JdbiStore implements Store {
     if (ids.isEmpty()) {
       return List.of();
     }
-    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.TASK_GET)).bindList("ids", ids).map(rows.task).list());
+    return jdbi.withHandle(h -> h.createQuery(sql.get(TASK_GET)).bindList("ids", ids).map(rows.task).list());
   }
 
   @Override
@@ -232,7 +261,7 @@ final class JdbiStore implements Store {
     if (ids.isEmpty()) {
       return 0;
     }
-    SqlQuery query = exceptCompleted ? SqlQuery.TASK_SET_STATUS_EXCEPT_COMPLETED : SqlQuery.TASK_SET_STATUS;
+    SqlQuery query = exceptCompleted ? TASK_SET_STATUS_EXCEPT_COMPLETED : TASK_SET_STATUS;
     int changed = jdbi.withHandle(h -> {
       Update update = h.createUpdate(sql.get(query)).bindList("ids", ids)
           .bind("status", status.dbName()).bind("next_run", nextRun);
@@ -246,29 +275,29 @@ final class JdbiStore implements Store {
     if (ids.isEmpty()) {
       return 0;
     }
-    int enabled = jdbi.withHandle(h -> h.createUpdate(sql.get(SqlQuery.TASK_ENABLE))
+    int enabled = jdbi.withHandle(h -> h.createUpdate(sql.get(TASK_ENABLE))
         .bindList("ids", ids).bind("next_run", Objects.requireNonNull(nextRun, "null nextRun")).execute());
     return signalIf(enabled > 0, enabled);
   }
 
   @Override
   public List<Task> taskPeekReady(String type, Instant now, int limit) {
-    return jdbi.withHandle(h -> ready(h, SqlQuery.TASK_PEEK_READY, type, now, null, limit));
+    return jdbi.withHandle(h -> ready(h, TASK_PEEK_READY, type, now, null, limit));
   }
 
   @Override
   public List<Task> taskPeekReadyPriority(String type, Instant now, int limit, PriorityShares shares) {
-    return jdbi.withHandle(h -> shares.take(limit, (p, n) -> ready(h, SqlQuery.TASK_PEEK_READY, type, now, p, n)));
+    return jdbi.withHandle(h -> shares.take(limit, (p, n) -> ready(h, TASK_PEEK_READY, type, now, p, n)));
   }
 
   @Override
   public List<Task> taskGrabReady(String type, Instant now, int limit, int priorityLimit, PriorityShares shares) {
     return jdbi.inTransaction(h -> {
       List<Task> grabbed = new ArrayList<>(
-          shares.take(priorityLimit, (p, n) -> ready(h, SqlQuery.TASK_GRAB_READY, type, now, p, n)));
+          shares.take(priorityLimit, (p, n) -> ready(h, TASK_GRAB_READY, type, now, p, n)));
       int budget = limit + (priorityLimit - grabbed.size());
       if (budget > 0) {
-        grabbed.addAll(ready(h, SqlQuery.TASK_GRAB_READY, type, now, null, budget));
+        grabbed.addAll(ready(h, TASK_GRAB_READY, type, now, null, budget));
       }
       return grabbed;
     });
@@ -284,7 +313,7 @@ final class JdbiStore implements Store {
 
   @Override
   public List<StatusCount> taskCountByTypeAndStatus() {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.TASK_COUNT_BY_TYPE_AND_STATUS))
+    return jdbi.withHandle(h -> h.createQuery(sql.get(TASK_COUNT_BY_TYPE_AND_STATUS))
         .map((rs, ctx) -> new StatusCount(rs.getString("type"),
             TaskStatus.parse("status", rs.getString("status")), rs.getLong("n")))
         .list());
@@ -297,7 +326,7 @@ final class JdbiStore implements Store {
     return jdbi.inTransaction(h -> {
       List<TaskRun> out = new ArrayList<>();
       for (RunToSchedule r : runs) {
-        out.add(h.createQuery(sql.get(SqlQuery.TASK_RUN_INSERT))
+        out.add(h.createQuery(sql.get(TASK_RUN_INSERT))
             .bind("task", r.taskId())
             .bind("backend_id", r.backendId() == null ? UUID.randomUUID().toString() : r.backendId())
             .bind("scheduled", r.scheduled())
@@ -310,7 +339,7 @@ final class JdbiStore implements Store {
 
   @Override
   public Optional<TaskRun> taskRunStart(String backendId, ObjectNode metadata, Instant at) {
-    return jdbi.inTransaction(h -> taskRunGet(h, backendId).map(run -> h.createQuery(sql.get(SqlQuery.TASK_RUN_START))
+    return jdbi.inTransaction(h -> taskRunGet(h, backendId).map(run -> h.createQuery(sql.get(TASK_RUN_START))
         .bind("id", run.id())
         .bind("started", at)
         .bind("metadata", Json.canonical(Json.merge(run.metadata(), metadata)))
@@ -340,7 +369,7 @@ final class JdbiStore implements Store {
   }
 
   private Optional<TaskRun> taskRunGet(Handle h, String backendId) {
-    return h.createQuery(sql.get(SqlQuery.TASK_RUN_GET_BY_BACKEND_ID)).bind("backend_id", backendId).map(rows.taskRun).findOne();
+    return h.createQuery(sql.get(TASK_RUN_GET_BY_BACKEND_ID)).bind("backend_id", backendId).map(rows.taskRun).findOne();
   }
 
   @Override
@@ -388,7 +417,7 @@ final class JdbiStore implements Store {
     if (types.isEmpty()) {
       return 0;
     }
-    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.TASK_COUNT_OUTSTANDING))
+    return jdbi.withHandle(h -> h.createQuery(sql.get(TASK_COUNT_OUTSTANDING))
         .bindList("types", types).bind("now", now).mapTo(Long.class).one());
   }
 
@@ -400,7 +429,7 @@ final class JdbiStore implements Store {
     Columns columns = new Columns(dialect);
     // One query per type: each is answered from an index (see the SQL file).
     return jdbi.withHandle(h -> types.stream()
-        .flatMap(type -> h.createQuery(sql.get(SqlQuery.TASK_NEXT_DUE)).bind("type", type)
+        .flatMap(type -> h.createQuery(sql.get(TASK_NEXT_DUE)).bind("type", type)
             .map((rs, ctx) -> Stream.of(columns.instant(rs, "waiting"), columns.instant(rs, "leased")))
             .one())
         .filter(Objects::nonNull)
@@ -415,7 +444,7 @@ final class JdbiStore implements Store {
       return;
     }
     jdbi.useTransaction(h -> {
-      var batch = h.prepareBatch(sql.get(SqlQuery.EVENT_INSERT));
+      var batch = h.prepareBatch(sql.get(EVENT_INSERT));
       for (Event e : events) {
         batch.bind("at", e.at()).bind("kind", e.kind()).bind("runner", e.runner())
             .bind("task", e.taskId()).bind("detail", Json.canonical(e.detail())).add();
@@ -426,13 +455,13 @@ final class JdbiStore implements Store {
 
   @Override
   public List<Event> eventList(long afterId, int limit) {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.EVENT_LIST)).bind("after_id", afterId).bind("limit", limit)
+    return jdbi.withHandle(h -> h.createQuery(sql.get(EVENT_LIST)).bind("after_id", afterId).bind("limit", limit)
         .map(rows.event).list());
   }
 
   @Override
   public List<Event> eventTail(int limit) {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.EVENT_TAIL)).bind("limit", limit).map(rows.event).list());
+    return jdbi.withHandle(h -> h.createQuery(sql.get(EVENT_TAIL)).bind("limit", limit).map(rows.event).list());
   }
 
   // ---- archival
@@ -440,7 +469,7 @@ final class JdbiStore implements Store {
   @Override
   public ArchivePage taskRunArchivable(Instant after, Instant before, int limit, String pageToken) {
     ArchiveToken from = ArchiveToken.parse(pageToken);
-    List<ArchivableRun> page = jdbi.withHandle(h -> h.createQuery(sql.get(SqlQuery.TASK_RUN_ARCHIVABLE))
+    List<ArchivableRun> page = jdbi.withHandle(h -> h.createQuery(sql.get(TASK_RUN_ARCHIVABLE))
         .bind("after", after).bind("before", before)
         .bind("after_task", from.taskId()).bind("after_run", from.runId())
         .bind("limit", limit + 1)
@@ -456,9 +485,9 @@ final class JdbiStore implements Store {
   public ArchiveDeletion archiveDelete(List<Long> taskIds, List<Long> taskRunIds) {
     return jdbi.inTransaction(h -> {
       int runs = taskRunIds.isEmpty() ? 0
-          : h.createUpdate(sql.get(SqlQuery.TASK_RUN_DELETE)).bindList("ids", taskRunIds).execute();
+          : h.createUpdate(sql.get(TASK_RUN_DELETE)).bindList("ids", taskRunIds).execute();
       int tasks = taskIds.isEmpty() ? 0
-          : h.createUpdate(sql.get(SqlQuery.TASK_DELETE_WITHOUT_RUNS)).bindList("ids", taskIds).execute();
+          : h.createUpdate(sql.get(TASK_DELETE_WITHOUT_RUNS)).bindList("ids", taskIds).execute();
       return new ArchiveDeletion(runs, tasks);
     });
   }

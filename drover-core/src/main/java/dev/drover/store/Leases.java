@@ -1,5 +1,17 @@
 package dev.drover.store;
 
+import static dev.drover.store.SqlQuery.TASK_CLAIM;
+import static dev.drover.store.SqlQuery.TASK_CLAIM_CANDIDATES;
+import static dev.drover.store.SqlQuery.TASK_CLAIM_PER_KEY;
+import static dev.drover.store.SqlQuery.TASK_CLAIM_PER_KEY_LOCK;
+import static dev.drover.store.SqlQuery.TASK_HEARTBEAT;
+import static dev.drover.store.SqlQuery.TASK_LEASED_BY;
+import static dev.drover.store.SqlQuery.TASK_LEASE_EXPIRED;
+import static dev.drover.store.SqlQuery.TASK_LEASE_HELD;
+import static dev.drover.store.SqlQuery.TASK_RELEASE;
+import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_STARTED;
+import static dev.drover.store.SqlQuery.TASK_RUN_OF_ATTEMPT;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
 import dev.drover.store.Claim;
@@ -68,7 +80,8 @@ final class Leases {
       List<Lease> rejected = complete(h, pass.owner(), pass.completions(), pass.now());
       List<Claim> claimed = new ArrayList<>();
       for (ClaimRequest r : pass.claims()) {
-        claimed.addAll(claim(h, r.type(), pass.owner(), pass.now(), r.lease(), r.limit(), r.shares()));
+        claimed.addAll(
+            claim(h, r.type(), pass.owner(), pass.now(), r.lease(), r.limit(), r.shares()));
       }
       return new PassResult(rejected, claimed);
     });
@@ -78,7 +91,7 @@ final class Leases {
     if (started.isEmpty()) {
       return;
     }
-    PreparedBatch batch = h.prepareBatch(sql.get(SqlQuery.TASK_RUN_INSERT_STARTED));
+    PreparedBatch batch = h.prepareBatch(sql.get(TASK_RUN_INSERT_STARTED));
     for (RunStarted s : started) {
       TaskRun run = s.claim().run();
       batch.bind("task", run.taskId())
@@ -97,8 +110,8 @@ final class Leases {
    * Claims for {@code owner}, queued: each run is opened in memory only, 'scheduled', and written
    * once begun or with its end (see {@link Claim}).
    */
-  private List<Claim> claim(Handle h, TaskType type, String owner, Instant now, Duration lease, int limit,
-      PriorityShares shares) {
+  private List<Claim> claim(Handle h, TaskType type, String owner, Instant now, Duration lease,
+      int limit, PriorityShares shares) {
     if (limit <= 0) {
       return List.of();
     }
@@ -109,7 +122,8 @@ final class Leases {
     ObjectNode meta = Json.object();
     meta.put("worker", owner);
     return claimed.stream().map(c -> new Claim(c.task(), new TaskRun(0, c.task().id(),
-        c.task().id() + "." + c.attempt(), now, null, null, meta, TaskRunStatus.SCHEDULED), c.lease())).toList();
+        c.task().id() + "." + c.attempt(), now, null, null, meta, TaskRunStatus.SCHEDULED),
+        c.lease())).toList();
   }
 
   /**
@@ -119,7 +133,7 @@ final class Leases {
   private List<Rows.Leased> claimByPriority(Handle h, String type, String owner, Instant now, Instant until,
       int limit, PriorityShares shares) {
     Map<String, List<Candidate>> byLevel = new HashMap<>();
-    h.createQuery(sql.get(SqlQuery.TASK_CLAIM_CANDIDATES))
+    h.createQuery(sql.get(TASK_CLAIM_CANDIDATES))
         .bind("type", type).bind("now", now).bind("limit", limit)
         .map((rs, ctx) -> new Candidate(rs.getLong("id"), columns.instant(rs, "next_run"), rs.getString("level")))
         .forEach(c -> byLevel.computeIfAbsent(c.level(), k -> new ArrayList<>()).add(c));
@@ -133,7 +147,7 @@ final class Leases {
       return List.of();
     }
     Map<Long, Rows.Leased> claimed = new HashMap<>();
-    h.createQuery(sql.get(SqlQuery.TASK_CLAIM))
+    h.createQuery(sql.get(TASK_CLAIM))
         .bindList("ids", chosen).bind("lease_until", until).bind("owner", owner)
         .map(rows.leased)
         .forEach(l -> claimed.put(l.task().id(), l));
@@ -161,8 +175,8 @@ final class Leases {
   private List<Rows.Leased> claimPerKey(Handle h, String type, String owner, Instant now, Instant until,
       int limit, int maxPerKey) {
     // Must run before the claim reads the per-key counts; see the SQL files for why.
-    h.createQuery(sql.get(SqlQuery.TASK_CLAIM_PER_KEY_LOCK)).bind("type", type).mapTo(String.class).one();
-    List<Rows.Leased> tasks = new ArrayList<>(h.createQuery(sql.get(SqlQuery.TASK_CLAIM_PER_KEY))
+    h.createQuery(sql.get(TASK_CLAIM_PER_KEY_LOCK)).bind("type", type).mapTo(String.class).one();
+    List<Rows.Leased> tasks = new ArrayList<>(h.createQuery(sql.get(TASK_CLAIM_PER_KEY))
         .bind("type", type).bind("now", now).bind("lease_until", until).bind("owner", owner)
         .bind("max_per_key", maxPerKey).bind("limit", limit)
         .map(rows.leased).list());
@@ -177,7 +191,7 @@ final class Leases {
     return jdbi.inTransaction(h -> {
       List<Lease> lost = new ArrayList<>();
       for (Lease l : leases) {
-        int held = h.createUpdate(sql.get(SqlQuery.TASK_HEARTBEAT))
+        int held = h.createUpdate(sql.get(TASK_HEARTBEAT))
             .bind("id", l.taskId()).bind("owner", owner).bind("attempt", l.attempt())
             .bind("lease_until", leaseUntil).execute();
         if (held == 0) {
@@ -246,7 +260,7 @@ final class Leases {
     List<Long> ids = leases.stream().map(Lease::taskId).distinct().sorted().toList();
     // In chunks, to stay below the databases' limits on bound parameters.
     for (int from = 0; from < ids.size(); from += HELD_CHUNK) {
-      h.createQuery(sql.get(SqlQuery.TASK_LEASE_HELD))
+      h.createQuery(sql.get(TASK_LEASE_HELD))
           .bindList("ids", ids.subList(from, Math.min(from + HELD_CHUNK, ids.size())))
           .bind("owner", owner)
           .map(rows.leasedRun)
@@ -256,20 +270,20 @@ final class Leases {
   }
 
   private Optional<TaskRun> openRun(Handle h, Lease lease) {
-    return h.createQuery(sql.get(SqlQuery.TASK_RUN_OF_ATTEMPT))
+    return h.createQuery(sql.get(TASK_RUN_OF_ATTEMPT))
         .bind("task", lease.taskId()).bind("attempt", lease.attempt())
         .map(rows.taskRun).findOne();
   }
 
   List<Long> rescueExpired(Instant now, int limit) {
-    return jdbi.inTransaction(h -> rescue(h, h.createQuery(sql.get(SqlQuery.TASK_LEASE_EXPIRED))
+    return jdbi.inTransaction(h -> rescue(h, h.createQuery(sql.get(TASK_LEASE_EXPIRED))
         .bind("now", now).bind("limit", limit).map(rows.leased).list(), now));
   }
 
   /** Takes back the leases of a runner that is gone: rescued (charged) or released (not). */
   List<Long> rescueOwner(String owner, Instant now, boolean charge) {
     return jdbi.inTransaction(h -> {
-      List<Rows.Leased> held = h.createQuery(sql.get(SqlQuery.TASK_LEASED_BY)).bind("owner", owner).map(rows.leased).list();
+      List<Rows.Leased> held = h.createQuery(sql.get(TASK_LEASED_BY)).bind("owner", owner).map(rows.leased).list();
       if (charge) {
         return rescue(h, held, now);
       }
@@ -322,14 +336,15 @@ final class Leases {
   private boolean release(Handle h, String owner, Lease l, Instant now, List<EndedRun> ended) {
     Rows.LeasedRun held = held(h, owner, List.of(l)).get(l);
     Optional<TaskRun> run = Optional.ofNullable(held).map(Rows.LeasedRun::run);
-    if (h.createUpdate(sql.get(SqlQuery.TASK_RELEASE)).bind("id", l.taskId()).bind("owner", owner)
+    if (h.createUpdate(sql.get(TASK_RELEASE)).bind("id", l.taskId()).bind("owner", owner)
         .bind("attempt", l.attempt()).bind("now", now).execute() != 1) {
       return false;
     }
     ObjectNode meta = Json.object();
     meta.put("released", true);
     // The run is closed without rescheduling through the rules: a release charges nothing.
-    run.ifPresent(r -> runEnder.close(h, held.leased().task(), r, TaskRunStatus.LOST, meta, now, ended));
+    run.ifPresent(r ->
+        runEnder.close(h, held.leased().task(), r, TaskRunStatus.LOST, meta, now, ended));
     return true;
   }
 }

@@ -1,5 +1,7 @@
 package dev.drover.store;
 
+import static dev.drover.store.SqlQuery.LISTER_GET_BY_IDS;
+
 import dev.drover.ValidationException;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.OriginPage;
@@ -57,7 +59,7 @@ final class OriginRecords {
   private void checkListersExist(Handle h, Iterable<ListedOrigin> origins) {
     Set<String> wanted = new HashSet<>();
     origins.forEach(o -> wanted.add(FrontierRows.text(o.listerId())));
-    Set<String> known = new HashSet<>(h.createQuery(sql.get(SqlQuery.LISTER_GET_BY_IDS)).bindList("ids", List.copyOf(wanted))
+    Set<String> known = new HashSet<>(h.createQuery(sql.get(LISTER_GET_BY_IDS)).bindList("ids", List.copyOf(wanted))
         .map(rows.lister).list().stream().map(l -> FrontierRows.text(l.id())).toList());
     wanted.removeAll(known);
     if (!wanted.isEmpty()) {

@@ -1,5 +1,13 @@
 package dev.drover.store;
 
+import static dev.drover.store.SqlQuery.FRONTIER_LOCK_VISIT_TYPE;
+import static dev.drover.store.SqlQuery.ORIGIN_RECORD;
+import static dev.drover.store.SqlQuery.TASK_RUN_END_MANY;
+import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED;
+import static dev.drover.store.SqlQuery.VISIT_MARK_SCHEDULED;
+import static dev.drover.store.SqlQuery.VISIT_STATS_REPLACE;
+import static dev.drover.store.SqlQuery.VISIT_STATS_UPSERT;
+
 import dev.drover.Json;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.OriginKey;
@@ -73,19 +81,25 @@ final class PostgresSql implements DialectSql {
   public boolean[] updateAsClaimed(Handle h, String owner, List<Completion> completions,
       List<TaskUpdate> updates) {
     List<Task> tasks = completions.stream().map(c -> c.claimed().task()).toList();
-    Set<Long> ids = new HashSet<>(h.createQuery(sql.get(SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED))
+    Set<Long> ids = new HashSet<>(h.createQuery(sql.get(TASK_UPDATE_AFTER_RUN_AS_CLAIMED))
         .bind("owner", owner)
         .bindArray("ids", Long.class, tasks.stream().map(Task::id).toList())
-        .bindArray("attempts", Integer.class, completions.stream().map(c -> c.lease().attempt()).toList())
-        .bindArray("statuses", String.class, updates.stream().map(u -> u.status().dbName()).toList())
-        .bindArray("next_run_ms", Long.class, updates.stream().map(u -> millis(u.nextRun())).toList())
+        .bindArray("attempts", Integer.class,
+            completions.stream().map(c -> c.lease().attempt()).toList())
+        .bindArray("statuses", String.class,
+            updates.stream().map(u -> u.status().dbName()).toList())
+        .bindArray("next_run_ms", Long.class,
+            updates.stream().map(u -> millis(u.nextRun())).toList())
         .bindArray("current_interval_ms", Long.class,
             updates.stream().map(u -> Columns.millis(u.currentInterval())).toList())
-        .bindArray("retries_left", Integer.class, updates.stream().map(TaskUpdate::retriesLeft).toList())
-        .bindArray("claimed_next_run_ms", Long.class, tasks.stream().map(t -> millis(t.nextRun())).toList())
+        .bindArray("retries_left", Integer.class,
+            updates.stream().map(TaskUpdate::retriesLeft).toList())
+        .bindArray("claimed_next_run_ms", Long.class,
+            tasks.stream().map(t -> millis(t.nextRun())).toList())
         .bindArray("claimed_interval_ms", Long.class,
             tasks.stream().map(t -> Columns.millis(t.currentInterval())).toList())
-        .bindArray("claimed_retries_left", Integer.class, tasks.stream().map(Task::retriesLeft).toList())
+        .bindArray("claimed_retries_left", Integer.class,
+            tasks.stream().map(Task::retriesLeft).toList())
         .mapTo(Long.class).list());
     boolean[] updated = new boolean[tasks.size()];
     for (int i = 0; i < updated.length; i++) {
@@ -97,16 +111,21 @@ final class PostgresSql implements DialectSql {
   @Override
   public void endRuns(Handle h, String owner, List<RunEnder.Ending> endings, List<String> metadata,
       Instant at) {
-    h.createUpdate(sql.get(SqlQuery.TASK_RUN_END_MANY))
+    h.createUpdate(sql.get(TASK_RUN_END_MANY))
         .bind("ended", at)
         .bind("owner", owner)
         .bindArray("tasks", Long.class, endings.stream().map(e -> e.run().taskId()).toList())
-        .bindArray("backend_ids", String.class, endings.stream().map(e -> e.run().backendId()).toList())
-        .bindArray("scheduled_ms", Long.class, endings.stream().map(e -> millis(e.run().scheduled())).toList())
-        .bindArray("started_ms", Long.class, endings.stream().map(e -> millis(e.started())).toList())
+        .bindArray("backend_ids", String.class,
+            endings.stream().map(e -> e.run().backendId()).toList())
+        .bindArray("scheduled_ms", Long.class,
+            endings.stream().map(e -> millis(e.run().scheduled())).toList())
+        .bindArray("started_ms", Long.class,
+            endings.stream().map(e -> millis(e.started())).toList())
         .bindArray("metadata", String.class, metadata)
-        .bindArray("statuses", String.class, endings.stream().map(e -> e.status().dbName()).toList())
-        .bindArray("attempts", Integer.class, endings.stream().map(RunEnder.Ending::attempt).toList())
+        .bindArray("statuses", String.class,
+            endings.stream().map(e -> e.status().dbName()).toList())
+        .bindArray("attempts", Integer.class,
+            endings.stream().map(RunEnder.Ending::attempt).toList())
         .execute();
   }
 
@@ -114,23 +133,27 @@ final class PostgresSql implements DialectSql {
   @Override
   public void lockVisitTypes(Handle h, List<String> visitTypes) {
     visitTypes.forEach(type ->
-        h.createQuery(sql.get(SqlQuery.FRONTIER_LOCK_VISIT_TYPE)).bind("visit_type", type).mapTo(Integer.class).one());
+        h.createQuery(sql.get(FRONTIER_LOCK_VISIT_TYPE)).bind("visit_type", type)
+            .mapTo(Integer.class).one());
   }
 
   @Override
   public List<ListedOrigin> recordOrigins(Handle h, List<ListedOrigin> in, Instant now,
       FrontierRows rows) {
     Map<OriginRecords.Key, ListedOrigin> stored = new LinkedHashMap<>();
-    h.createQuery(sql.get(SqlQuery.ORIGIN_RECORD))
-        .bindArray("lister_ids", String.class, in.stream().map(o -> FrontierRows.text(o.listerId())).toList())
+    h.createQuery(sql.get(ORIGIN_RECORD))
+        .bindArray("lister_ids", String.class,
+            in.stream().map(o -> FrontierRows.text(o.listerId())).toList())
         .bindArray("urls", String.class, in.stream().map(ListedOrigin::url).toList())
         .bindArray("visit_types", String.class, in.stream().map(ListedOrigin::visitType).toList())
         .bindArray("extra_loader_arguments", String.class,
             in.stream().map(o -> Json.canonical(o.extraLoaderArguments())).toList())
         .bindArray("enabled", Boolean.class, in.stream().map(ListedOrigin::enabled).toList())
-        .bindArray("last_update_ms", Long.class, in.stream().map(o -> millis(o.lastUpdate())).toList())
+        .bindArray("last_update_ms", Long.class,
+            in.stream().map(o -> millis(o.lastUpdate())).toList())
         .bindArray("is_fork", Boolean.class, in.stream().map(ListedOrigin::isFork).toList())
-        .bindArray("forked_from_urls", String.class, in.stream().map(ListedOrigin::forkedFromUrl).toList())
+        .bindArray("forked_from_urls", String.class,
+            in.stream().map(ListedOrigin::forkedFromUrl).toList())
         .bind("now", now)
         .map(rows.listedOrigin).forEach(o -> stored.put(OriginRecords.Key.of(o), o));
     return in.stream().map(o -> stored.get(OriginRecords.Key.of(o))).toList();
@@ -139,18 +162,18 @@ final class PostgresSql implements DialectSql {
   /** One statement for the stats and their mirror, the urls as one array. */
   @Override
   public void markScheduled(Handle h, String visitType, List<String> urls, Instant now) {
-    h.createUpdate(sql.get(SqlQuery.VISIT_MARK_SCHEDULED)).bind("visit_type", visitType)
+    h.createUpdate(sql.get(VISIT_MARK_SCHEDULED)).bind("visit_type", visitType)
         .bindArray("urls", String.class, urls).bind("now", now).execute();
   }
 
   @Override
   public void upsertStats(Handle h, List<OriginVisitStats> stats) {
-    writeStats(h, SqlQuery.VISIT_STATS_UPSERT, distinct(stats, PostgresSql::merge));
+    writeStats(h, VISIT_STATS_UPSERT, distinct(stats, PostgresSql::merge));
   }
 
   @Override
   public void replaceStats(Handle h, List<OriginVisitStats> stats) {
-    writeStats(h, SqlQuery.VISIT_STATS_REPLACE, distinct(stats, (earlier, later) -> later));
+    writeStats(h, VISIT_STATS_REPLACE, distinct(stats, (earlier, later) -> later));
   }
 
   /** Samples whole pages, as the reference does. */
@@ -171,7 +194,7 @@ final class PostgresSql implements DialectSql {
     return List.copyOf(byKey.values());
   }
 
-  /** An upsert of {@code later} over {@code earlier}: later values win, nulls keep the earlier ones. */
+  /** {@code later} upserted over {@code earlier}: later values win, nulls keep earlier ones. */
   private static OriginVisitStats merge(OriginVisitStats earlier, OriginVisitStats later) {
     return new OriginVisitStats(later.url(), later.visitType(),
         orElse(later.lastSuccessful(), earlier.lastSuccessful()),
@@ -200,13 +223,17 @@ final class PostgresSql implements DialectSql {
             column(stats, s -> s.lastVisitStatus() == null ? null : s.lastVisitStatus().dbName()))
         .bindArray("last_scheduled_ms", Long.class, column(stats, s -> millis(s.lastScheduled())))
         .bindArray("last_snapshots", String.class, column(stats, OriginVisitStats::lastSnapshot))
-        .bindArray("next_visit_queue_positions", Long.class, column(stats, OriginVisitStats::nextVisitQueuePosition))
-        .bindArray("next_position_offsets", Integer.class, column(stats, OriginVisitStats::nextPositionOffset))
-        .bindArray("successive_visits", Integer.class, column(stats, OriginVisitStats::successiveVisits))
+        .bindArray("next_visit_queue_positions", Long.class,
+            column(stats, OriginVisitStats::nextVisitQueuePosition))
+        .bindArray("next_position_offsets", Integer.class,
+            column(stats, OriginVisitStats::nextPositionOffset))
+        .bindArray("successive_visits", Integer.class,
+            column(stats, OriginVisitStats::successiveVisits))
         .execute();
   }
 
-  private static <T> List<T> column(List<OriginVisitStats> stats, Function<OriginVisitStats, T> field) {
+  private static <T> List<T> column(List<OriginVisitStats> stats,
+      Function<OriginVisitStats, T> field) {
     List<T> values = new ArrayList<>(stats.size());
     stats.forEach(s -> values.add(field.apply(s)));
     return values;

@@ -1,5 +1,11 @@
 package dev.drover.store;
 
+import static dev.drover.store.SqlQuery.TASK_GET;
+import static dev.drover.store.SqlQuery.TASK_RUN_END;
+import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_LOST;
+import static dev.drover.store.SqlQuery.TASK_TYPE_GET;
+import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.DroverException;
 import dev.drover.Json;
@@ -60,7 +66,7 @@ final class RunEnder {
   TaskRun end(Handle h, TaskRun run, TaskRunStatus status, ObjectNode metadata, Instant at,
       List<EndedRun> ended) {
     TaskRun closed = closeRun(h, run, status, metadata, at);
-    Task task = h.createQuery(sql.get(SqlQuery.TASK_GET)).bindList("ids", List.of(run.taskId())).map(rows.task).one();
+    Task task = h.createQuery(sql.get(TASK_GET)).bindList("ids", List.of(run.taskId())).map(rows.task).one();
     reschedule(h, task, status, at);
     ended.add(new EndedRun(task, closed, status));
     return closed;
@@ -76,7 +82,7 @@ final class RunEnder {
       return;
     }
     Map<String, TaskType> types = new HashMap<>();
-    PreparedBatch tasks = h.prepareBatch(sql.get(SqlQuery.TASK_UPDATE_AFTER_RUN));
+    PreparedBatch tasks = h.prepareBatch(sql.get(TASK_UPDATE_AFTER_RUN));
     for (Ending e : endings) {
       TaskType type = types.computeIfAbsent(e.task().type(), name -> taskType(h, e.task()));
       bindUpdate(tasks, e.task(), Rescheduler.afterRun(e.task(), type, e.status(), at)).add();
@@ -123,7 +129,8 @@ final class RunEnder {
    * Writes the ends of {@code endings}' runs (whole, for queued runs never written), and adds them
    * to {@code ended}.
    */
-  private void endRuns(Handle h, String owner, List<Ending> endings, Instant at, List<EndedRun> ended) {
+  private void endRuns(Handle h, String owner, List<Ending> endings, Instant at,
+      List<EndedRun> ended) {
     if (endings.isEmpty()) {
       return;
     }
@@ -143,15 +150,16 @@ final class RunEnder {
    * Ends {@code run} with its metadata merged, leaving its task as it is (a release charges
    * nothing); adds it to {@code ended}.
    */
-  TaskRun close(Handle h, Task task, TaskRun run, TaskRunStatus status, ObjectNode metadata, Instant at,
-      List<EndedRun> ended) {
+  TaskRun close(Handle h, Task task, TaskRun run, TaskRunStatus status, ObjectNode metadata,
+      Instant at, List<EndedRun> ended) {
     TaskRun closed = closeRun(h, run, status, metadata, at);
     ended.add(new EndedRun(task, closed, status));
     return closed;
   }
 
-  private TaskRun closeRun(Handle h, TaskRun run, TaskRunStatus status, ObjectNode metadata, Instant at) {
-    return h.createQuery(sql.get(SqlQuery.TASK_RUN_END))
+  private TaskRun closeRun(Handle h, TaskRun run, TaskRunStatus status, ObjectNode metadata,
+      Instant at) {
+    return h.createQuery(sql.get(TASK_RUN_END))
         .bind("id", run.id())
         .bind("ended", at)
         .bind("status", status.dbName())
@@ -165,7 +173,7 @@ final class RunEnder {
    */
   void endUnwrittenLost(Handle h, Task task, int attempt, ObjectNode metadata, Instant at,
       List<EndedRun> ended) {
-    h.createQuery(sql.get(SqlQuery.TASK_RUN_INSERT_LOST))
+    h.createQuery(sql.get(TASK_RUN_INSERT_LOST))
         .bind("task", task.id()).bind("attempt", attempt).bind("now", at)
         .bind("metadata", Json.canonical(metadata))
         .map(rows.taskRun).findOne()
@@ -175,11 +183,11 @@ final class RunEnder {
 
   private void reschedule(Handle h, Task task, TaskRunStatus status, Instant at) {
     TaskUpdate u = Rescheduler.afterRun(task, taskType(h, task), status, at);
-    bindUpdate(h.createUpdate(sql.get(SqlQuery.TASK_UPDATE_AFTER_RUN)), task, u).execute();
+    bindUpdate(h.createUpdate(sql.get(TASK_UPDATE_AFTER_RUN)), task, u).execute();
   }
 
   private TaskType taskType(Handle h, Task task) {
-    return h.createQuery(sql.get(SqlQuery.TASK_TYPE_GET)).bind("name", task.type()).map(rows.taskType).findOne()
+    return h.createQuery(sql.get(TASK_TYPE_GET)).bind("name", task.type()).map(rows.taskType).findOne()
         .orElseThrow(() -> new DroverException("task " + task.id() + " has no task type " + task.type()));
   }
 

@@ -1,5 +1,15 @@
 package dev.drover.store;
 
+import static dev.drover.store.SqlQuery.ORIGIN_GET_BY_KEYS;
+import static dev.drover.store.SqlQuery.ORIGIN_MIRROR_REFRESH;
+import static dev.drover.store.SqlQuery.ORIGIN_MIRROR_SCHEDULED;
+import static dev.drover.store.SqlQuery.ORIGIN_RECORD;
+import static dev.drover.store.SqlQuery.TASK_RUN_END_MANY;
+import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED;
+import static dev.drover.store.SqlQuery.VISIT_MARK_SCHEDULED;
+import static dev.drover.store.SqlQuery.VISIT_STATS_REPLACE;
+import static dev.drover.store.SqlQuery.VISIT_STATS_UPSERT;
+
 import dev.drover.Json;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.OriginKey;
@@ -70,7 +80,7 @@ final class SqliteSql implements DialectSql {
   @Override
   public boolean[] updateAsClaimed(Handle h, String owner, List<Completion> completions,
       List<TaskUpdate> updates) {
-    PreparedBatch batch = h.prepareBatch(sql.get(SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED));
+    PreparedBatch batch = h.prepareBatch(sql.get(TASK_UPDATE_AFTER_RUN_AS_CLAIMED));
     for (int i = 0; i < completions.size(); i++) {
       Completion c = completions.get(i);
       Task task = c.claimed().task();
@@ -93,7 +103,7 @@ final class SqliteSql implements DialectSql {
   @Override
   public void endRuns(Handle h, String owner, List<RunEnder.Ending> endings, List<String> metadata,
       Instant at) {
-    PreparedBatch runs = h.prepareBatch(sql.get(SqlQuery.TASK_RUN_END_MANY));
+    PreparedBatch runs = h.prepareBatch(sql.get(TASK_RUN_END_MANY));
     for (int i = 0; i < endings.size(); i++) {
       RunEnder.Ending e = endings.get(i);
       runs.bind("task", e.run().taskId())
@@ -118,7 +128,7 @@ final class SqliteSql implements DialectSql {
   @Override
   public List<ListedOrigin> recordOrigins(Handle h, List<ListedOrigin> origins, Instant now,
       FrontierRows rows) {
-    PreparedBatch batch = h.prepareBatch(sql.get(SqlQuery.ORIGIN_RECORD));
+    PreparedBatch batch = h.prepareBatch(sql.get(ORIGIN_RECORD));
     for (ListedOrigin o : origins) {
       batch.bind("lister_id", FrontierRows.text(o.listerId()))
           .bind("url", o.url())
@@ -137,13 +147,16 @@ final class SqliteSql implements DialectSql {
 
   private List<ListedOrigin> readBack(Handle h, List<ListedOrigin> wanted, FrontierRows rows) {
     Map<OriginRecords.Key, List<String>> urlsByGroup = new LinkedHashMap<>();
-    wanted.forEach(o -> urlsByGroup.computeIfAbsent(new OriginRecords.Key(o.listerId(), null, o.visitType()),
-        g -> new ArrayList<>()).add(o.url()));
+    for (ListedOrigin o : wanted) {
+      OriginRecords.Key group = new OriginRecords.Key(o.listerId(), null, o.visitType());
+      urlsByGroup.computeIfAbsent(group, g -> new ArrayList<>()).add(o.url());
+    }
     Map<OriginRecords.Key, ListedOrigin> stored = new LinkedHashMap<>();
     urlsByGroup.forEach((group, urls) -> {
       for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
-        h.createQuery(sql.get(SqlQuery.ORIGIN_GET_BY_KEYS))
-            .bind("lister_id", FrontierRows.text(group.listerId())).bind("visit_type", group.visitType())
+        h.createQuery(sql.get(ORIGIN_GET_BY_KEYS))
+            .bind("lister_id", FrontierRows.text(group.listerId()))
+            .bind("visit_type", group.visitType())
             .bindList("urls", chunk)
             .map(rows.listedOrigin).forEach(o -> stored.put(OriginRecords.Key.of(o), o));
       }
@@ -155,21 +168,21 @@ final class SqliteSql implements DialectSql {
   @Override
   public void markScheduled(Handle h, String visitType, List<String> urls, Instant now) {
     for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
-      for (SqlQuery query : List.of(SqlQuery.VISIT_MARK_SCHEDULED, SqlQuery.ORIGIN_MIRROR_SCHEDULED)) {
-        h.createUpdate(sql.get(query)).bind("visit_type", visitType).bindList("urls", chunk).bind("now", now)
-            .execute();
+      for (SqlQuery query : List.of(VISIT_MARK_SCHEDULED, ORIGIN_MIRROR_SCHEDULED)) {
+        h.createUpdate(sql.get(query)).bind("visit_type", visitType).bindList("urls", chunk)
+            .bind("now", now).execute();
       }
     }
   }
 
   @Override
   public void upsertStats(Handle h, List<OriginVisitStats> stats) {
-    writeStats(h, SqlQuery.VISIT_STATS_UPSERT, stats);
+    writeStats(h, VISIT_STATS_UPSERT, stats);
   }
 
   @Override
   public void replaceStats(Handle h, List<OriginVisitStats> stats) {
-    writeStats(h, SqlQuery.VISIT_STATS_REPLACE, stats);
+    writeStats(h, VISIT_STATS_REPLACE, stats);
   }
 
   /** SQLite has no TABLESAMPLE: each row is kept with the requested probability. */
@@ -190,7 +203,8 @@ final class SqliteSql implements DialectSql {
           .bind("visit_type", s.visitType())
           .bindByType("last_successful", s.lastSuccessful(), Instant.class)
           .bindByType("last_visit", s.lastVisit(), Instant.class)
-          .bind("last_visit_status", s.lastVisitStatus() == null ? null : s.lastVisitStatus().dbName())
+          .bind("last_visit_status",
+              s.lastVisitStatus() == null ? null : s.lastVisitStatus().dbName())
           .bindByType("last_scheduled", s.lastScheduled(), Instant.class)
           .bind("last_snapshot", s.lastSnapshot())
           .bindByType("next_visit_queue_position", s.nextVisitQueuePosition(), Long.class)
@@ -206,7 +220,8 @@ final class SqliteSql implements DialectSql {
   private void refreshMirror(Handle h, Collection<OriginKey> keys) {
     VisitStatsWrites.urlsByType(keys).forEach((type, urls) -> {
       for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
-        h.createUpdate(sql.get(SqlQuery.ORIGIN_MIRROR_REFRESH)).bind("visit_type", type).bindList("urls", chunk).execute();
+        h.createUpdate(sql.get(ORIGIN_MIRROR_REFRESH)).bind("visit_type", type)
+            .bindList("urls", chunk).execute();
       }
     });
   }

@@ -128,8 +128,9 @@ public interface Store extends AutoCloseable {
    * One pass of a runner, in one transaction: marks the queued runs in {@code pass.started()}
    * started (those not ended meanwhile), writes the completions fenced by their leases, then
    * claims what {@code pass.claims()} asks for, queued: no run is written for a claim until a later
-   * pass carries its start or its end. If anything fails, nothing is written. This is the store's
-   * one claim path.
+   * pass carries its start or its end. A completion whose lease was lost (rescued, or claimed
+   * again) is not written; its lease is in {@link PassResult#rejected}. If anything fails, nothing
+   * is written. This is the store's one claim and completion path.
    */
   PassResult taskPass(Pass pass);
 

@@ -8,6 +8,7 @@ import dev.drover.ValidationException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Jdbi;
 import org.sqlite.SQLiteConfig;
@@ -29,6 +30,11 @@ public final class Stores {
 
   /** As {@link #open(StoreLocation)}, opened as {@code options} say. */
   public static Store open(StoreLocation location, StoreOptions options) {
+    return open(location, options, List.of());
+  }
+
+  /** As {@link #open(StoreLocation, StoreOptions)}, calling {@code hooks} too when runs end. */
+  static Store open(StoreLocation location, StoreOptions options, List<RunEndHook> hooks) {
     int poolSize = options.poolSize();
     // The one place that asks which database this is; the store's code then calls the dialect.
     DialectSql dialect = location.isSqlite()
@@ -46,7 +52,7 @@ public final class Stores {
       }
       String database = location.isSqlite() ? location.dataDir().toAbsolutePath().normalize().toString() : location.jdbcUrl();
       return new JdbiStore(jdbi, dialect, pool, database, location.isSqlite() ? null : location.jdbcUrl(),
-          options.probe());
+          options.probe(), hooks);
     } catch (RuntimeException e) {
       pool.close();
       throw e;

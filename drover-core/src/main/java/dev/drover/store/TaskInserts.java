@@ -1,5 +1,10 @@
 package dev.drover.store;
 
+import static dev.drover.store.SqlQuery.TASK_FIND_DUPLICATES;
+import static dev.drover.store.SqlQuery.TASK_INSERT_MANY;
+import static dev.drover.store.SqlQuery.TASK_INSERT_UNLESS_DUPLICATE;
+import static dev.drover.store.SqlQuery.TASK_TYPE_GET;
+
 import dev.drover.ValidationException;
 import dev.drover.model.NewTask;
 import dev.drover.model.Task;
@@ -79,7 +84,7 @@ final class TaskInserts {
    */
   private Task createOne(Handle h, Prepared p) {
     for (int tries = 0; tries < SINGLE_TRIES; tries++) {
-      Query insert = h.createQuery(sql.get(SqlQuery.TASK_INSERT_UNLESS_DUPLICATE));
+      Query insert = h.createQuery(sql.get(TASK_INSERT_UNLESS_DUPLICATE));
       boolean statementSignals = dialect.bindInsertSignal(insert);
       Optional<Task> inserted = insert.bind("type", p.task.type())
           .bind("arguments", p.task.arguments().toJson())
@@ -131,7 +136,7 @@ final class TaskInserts {
     Map<String, TaskType> types = new HashMap<>();
     List<Prepared> out = new ArrayList<>(tasks.size());
     for (NewTask t : tasks) {
-      TaskType type = types.computeIfAbsent(t.type(), name -> h.createQuery(sql.get(SqlQuery.TASK_TYPE_GET))
+      TaskType type = types.computeIfAbsent(t.type(), name -> h.createQuery(sql.get(TASK_TYPE_GET))
           .bind("name", name).map(rows.taskType).findOne()
           .orElseThrow(() -> new ValidationException("type", "unknown task type '" + name + "'")));
       if (t.policy() == TaskPolicy.RECURRING && type.defaultInterval() == null) {
@@ -157,7 +162,7 @@ final class TaskInserts {
     Set<Key> wanted = new HashSet<>();
     chunk.forEach(p -> wanted.add(p.key));
     Map<Key, Task> found = new HashMap<>();
-    h.createQuery(sql.get(SqlQuery.TASK_FIND_DUPLICATES))
+    h.createQuery(sql.get(TASK_FIND_DUPLICATES))
         .bindList("types", new ArrayList<>(types))
         .bindList("hashes", new ArrayList<>(hashes))
         .bind("status", TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName())
@@ -181,7 +186,7 @@ final class TaskInserts {
     for (int i = 0; i < fresh.size(); i++) {
       values.add("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     }
-    Query query = h.createQuery(sql.get(SqlQuery.TASK_INSERT_MANY).replace("<values>", values.toString()));
+    Query query = h.createQuery(sql.get(TASK_INSERT_MANY).replace("<values>", values.toString()));
     int i = 0;
     for (Prepared p : fresh) {
       NewTask t = p.task;

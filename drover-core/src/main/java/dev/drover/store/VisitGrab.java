@@ -1,5 +1,8 @@
 package dev.drover.store;
 
+import static dev.drover.store.SqlQuery.VISIT_GRAB;
+import static dev.drover.store.SqlQuery.VISIT_QUEUE_POSITION_ADVANCE;
+
 import dev.drover.ValidationException;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
@@ -46,7 +49,7 @@ final class VisitGrab {
           ? listers.get(0).lastListingFinishedAt() : null;
       List<String> listerIds = listers.stream().map(l -> FrontierRows.text(l.id())).toList();
       VisitGrabSql query = VisitGrabSql.of(dialect, r, now, listerIds, listingFinished);
-      List<Grabbed> chosen = query.bind(h.createQuery(sql.get(SqlQuery.VISIT_GRAB)), r).map(rows.grabbed).list();
+      List<Grabbed> chosen = query.bind(h.createQuery(sql.get(VISIT_GRAB)), r).map(rows.grabbed).list();
       if (!r.dryRun() && !chosen.isEmpty()) {
         markScheduled(h, r, chosen, now);
       }
@@ -79,7 +82,7 @@ final class VisitGrab {
     if (r.policy() == VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE) {
       long furthest = chosen.stream().map(Grabbed::queuePosition).filter(Objects::nonNull)
           .mapToLong(Long::longValue).max().orElse(0);
-      h.createUpdate(sql.get(SqlQuery.VISIT_QUEUE_POSITION_ADVANCE))
+      h.createUpdate(sql.get(VISIT_QUEUE_POSITION_ADVANCE))
           .bind("visit_type", r.visitType()).bind("position", furthest).execute();
     }
   }

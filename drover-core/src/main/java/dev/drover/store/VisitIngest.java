@@ -1,5 +1,8 @@
 package dev.drover.store;
 
+import static dev.drover.store.SqlQuery.ORIGIN_DISABLE;
+import static dev.drover.store.SqlQuery.VISIT_QUEUE_POSITION_LIST;
+
 import dev.drover.Outcome;
 
 import dev.drover.frontier.IngestReport;
@@ -53,7 +56,7 @@ final class VisitIngest {
     locks.lock(h, keys.stream().map(OriginKey::visitType).toList());
     Map<OriginKey, OriginVisitStats> current = new HashMap<>(stats.get(h, keys));
     Map<String, Long> positions = new HashMap<>();
-    h.createQuery(sql.get(SqlQuery.VISIT_QUEUE_POSITION_LIST))
+    h.createQuery(sql.get(VISIT_QUEUE_POSITION_LIST))
         .map((rs, ctx) -> Map.entry(rs.getString("visit_type"), rs.getLong("position")))
         .forEach(e -> positions.put(e.getKey(), e.getValue()));
 
@@ -84,7 +87,7 @@ final class VisitIngest {
     if (keys.isEmpty()) {
       return List.of();
     }
-    PreparedBatch batch = h.prepareBatch(sql.get(SqlQuery.ORIGIN_DISABLE));
+    PreparedBatch batch = h.prepareBatch(sql.get(ORIGIN_DISABLE));
     List<OriginKey> ordered = new ArrayList<>(keys);
     for (OriginKey k : ordered) {
       batch.bind("url", k.url()).bind("visit_type", k.visitType()).add();

@@ -105,7 +105,8 @@ final class VisitOutcomes implements RunEndHook {
     }
     locks.lock(h, todo.stream().map(p -> p.key().visitType()).toList());
     Map<OriginKey, String> lastSnapshot = new HashMap<>();
-    List<OriginKey> unknown = todo.stream().filter(p -> p.snapshot() == null && !p.eventful()).map(Pending::key).toList();
+    List<OriginKey> unknown = todo.stream().filter(p -> p.snapshot() == null && !p.eventful())
+        .map(Pending::key).toList();
     if (!unknown.isEmpty()) {
       stats.get(h, unknown).forEach((k, s) -> {
         if (s.lastSnapshot() != null) {

@@ -1,5 +1,7 @@
 package dev.drover.store;
 
+import static dev.drover.store.SqlQuery.VISIT_STATS_GET;
+
 import dev.drover.frontier.OriginKey;
 import dev.drover.frontier.OriginVisitStats;
 import java.util.ArrayList;
@@ -30,7 +32,7 @@ final class VisitStatsWrites {
     Map<OriginKey, OriginVisitStats> found = new LinkedHashMap<>();
     urlsByType(keys).forEach((type, urls) -> {
       for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
-        h.createQuery(sql.get(SqlQuery.VISIT_STATS_GET)).bind("visit_type", type).bindList("urls", chunk)
+        h.createQuery(sql.get(VISIT_STATS_GET)).bind("visit_type", type).bindList("urls", chunk)
             .map(rows.visitStats).forEach(s -> found.put(s.key(), s));
       }
     });

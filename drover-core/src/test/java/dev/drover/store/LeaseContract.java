@@ -87,7 +87,8 @@ interface LeaseContract {
     assertThat(run.scheduled()).isEqualTo(T0);
     assertThat(run.started()).isEqualTo(began);
     assertThat(run.metadata().get("worker").asText()).isEqualTo("runner-a");
-    assertThat(s.taskRunGet(claims.get(1).run().backendId())).as("not begun, not written").isEmpty();
+    assertThat(s.taskRunGet(claims.get(1).run().backendId())).as("not begun, not written")
+        .isEmpty();
 
     assertThat(Passes.claim(s, work(s), "runner-b", T0, LEASE, 5)).hasSize(1);
     assertThat(Passes.claim(s, work(s), "runner-b", T0.plus(Duration.ofHours(1)), LEASE, 5))
@@ -306,8 +307,8 @@ interface LeaseContract {
     assertThat(s.taskRunGet(next.run().backendId())).as("queued, not written").isEmpty();
     assertThat(Passes.complete(s, "fresh", List.of(new Completion(next.lease(), TaskRunStatus.UNEVENTFUL, null)), later))
         .isEmpty();
-    assertThat(s.taskRunGet(next.run().backendId()).orElseThrow().status()).as("written whole with its end")
-        .isEqualTo(TaskRunStatus.UNEVENTFUL);
+    assertThat(s.taskRunGet(next.run().backendId()).orElseThrow().status())
+        .as("written whole with its end").isEqualTo(TaskRunStatus.UNEVENTFUL);
     assertThat(reload(s, next.task().id()).status()).isEqualTo(TaskStatus.COMPLETED);
   }
 

@@ -73,7 +73,8 @@ class SqlFilesTest {
   void sqlFilesRefuseAFileThatShadowsAnother() {
     SqlFiles shadowed = new SqlFiles("dev/drover/store/testing/shadowed", Dialect.SQLITE);
     assertThatThrownBy(() -> shadowed.get(SqlQuery.TASK_GET)).hasMessageContaining("shadow");
-    assertThatThrownBy(() -> shadowed.get(SqlQuery.TASK_RUN_END_MANY)).hasMessageContaining("shadow");
+    assertThatThrownBy(() -> shadowed.get(SqlQuery.TASK_RUN_END_MANY))
+        .hasMessageContaining("shadow");
   }
 
   /** Every file is a query, in the folder its query says: no file is left unread. */
@@ -82,7 +83,8 @@ class SqlFilesTest {
     for (String folder : List.of("common", "sqlite", "postgres")) {
       for (String name : names(folder)) {
         SqlQuery q = Arrays.stream(SqlQuery.values()).filter(v -> v.fileName().equals(name))
-            .findFirst().orElseThrow(() -> new AssertionError(folder + "/" + name + ".sql is no SqlQuery"));
+            .findFirst()
+            .orElseThrow(() -> new AssertionError(folder + "/" + name + ".sql is no SqlQuery"));
         String home = FOLDER.get(q.home());
         assertThat(home.equals(folder) || home.equals("each dialect") && !folder.equals("common"))
             .as(folder + "/" + name + ".sql is " + q.home()).isTrue();
@@ -99,16 +101,18 @@ class SqlFilesTest {
           .map(SqlFilesTest::read).collect(Collectors.joining("\n"));
     }
     for (SqlQuery q : SqlQuery.values()) {
-      assertThat(code).as(q + " is used").contains("SqlQuery." + q.name());
+      assertThat(code).as(q + " is used").containsPattern("[^.\\w]" + q.name() + "\\b");
     }
   }
 
   /** Each dialect file begins by saying why it differs from the other database's. */
   @Test
   void everyDialectFileSaysWhyItDiffers() throws Exception {
-    for (Map.Entry<String, String> e : Map.of("sqlite", "SQLite", "postgres", "PostgreSQL").entrySet()) {
+    Map<String, String> databases = Map.of("sqlite", "SQLite", "postgres", "PostgreSQL");
+    for (Map.Entry<String, String> e : databases.entrySet()) {
       for (String name : names(e.getKey())) {
-        String first = read(folder(e.getKey()).resolve(name + ".sql")).lines().findFirst().orElse("");
+        Path file = folder(e.getKey()).resolve(name + ".sql");
+        String first = read(file).lines().findFirst().orElse("");
         assertThat(first).as(e.getKey() + "/" + name + ".sql")
             .matches("-- " + e.getValue() + " (differs|only): .+");
       }

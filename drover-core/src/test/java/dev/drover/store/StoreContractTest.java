@@ -59,7 +59,8 @@ abstract class StoreContractTest
         VisitStatsContract,
         FrontierMetricsContract,
         VisitOutcomeContract,
-        TaskBatchContract {
+        TaskBatchContract,
+        RunEndHookContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
 
@@ -86,6 +87,11 @@ abstract class StoreContractTest
   @Override
   public Store openAnother() {
     return Stores.open(location);
+  }
+
+  @Override
+  public Store openWithHook(RunEndHook hook) {
+    return Stores.open(location, StoreOptions.DEFAULT, List.of(hook));
   }
 
   @Override

@@ -35,7 +35,7 @@ interface VisitOutcomeContract extends FrontierContract {
     store().taskTypeCreate(TaskType.builder(type).build());
   }
 
-  /** Creates a visit task of {@code url} due at {@code at}, claims and begins it; returns the claim. */
+  /** Creates a visit task due at {@code at}, claims and begins it; returns the claim. */
   private Claim claimVisit(String type, Map<String, ?> kwargs, Instant at) {
     store().taskCreate(List.of(NewTask.oneshot(type, TaskArguments.of(null, kwargs)).withNextRun(at)), at);
     TaskType taskType = store().taskTypeGet(type).orElseThrow();
@@ -145,13 +145,15 @@ interface VisitOutcomeContract extends FrontierContract {
   default void aReleasedRunAndARescuedQueuedRunAreNoVisits() {
     visitType("load-git");
     Claim b = claimVisit("load-git", Map.of("url", "https://b"), at(0));
-    assertThat(store().taskRelease("runner", List.of(b.lease()), at(0).plusSeconds(1))).isEqualTo(1);
+    assertThat(store().taskRelease("runner", List.of(b.lease()), at(0).plusSeconds(1)))
+        .isEqualTo(1);
     assertThat(statsOf("https://b")).as("released").isNull();
 
-    store().taskCreate(List.of(NewTask.oneshot("load-git", TaskArguments.of(null, Map.of("url", "https://a")))
-        .withNextRun(at(0))), at(0));
+    TaskArguments a = TaskArguments.of(null, Map.of("url", "https://a"));
+    store().taskCreate(List.of(NewTask.oneshot("load-git", a).withNextRun(at(0))), at(0));
     TaskType type = store().taskTypeGet("load-git").orElseThrow();
-    assertThat(Passes.claim(store(), type, "runner", at(0).plusSeconds(2), VISIT_LEASE, 2)).hasSize(2);
+    assertThat(Passes.claim(store(), type, "runner", at(0).plusSeconds(2), VISIT_LEASE, 2))
+        .hasSize(2);
     assertThat(store().taskRescueExpired(at(0).plus(VISIT_LEASE).plusSeconds(3), 10)).hasSize(2);
     assertThat(statsOf("https://a")).as("rescued before it began").isNull();
     assertThat(statsOf("https://b")).as("rescued before it began").isNull();

@@ -27,7 +27,7 @@ public final class Passes {
     return claim(s, type, owner, now, lease, limit, PriorityShares.DEFAULT);
   }
 
-  /** As {@link #claim(Store, TaskType, String, Instant, Duration, int)}, split by {@code shares}. */
+  /** As {@link #claim(Store, TaskType, String, Instant, Duration, int)}, split by shares. */
   public static List<Claim> claim(Store s, TaskType type, String owner, Instant now, Duration lease,
       int limit, PriorityShares shares) {
     ClaimRequest request = new ClaimRequest(type, lease, limit, shares);
