@@ -108,7 +108,7 @@ final class DemoCommand extends BaseCommand {
       out.println();
 
       new DemoReport(drover, clock.instant()).print(out, before, mirrorIds, checksumIds,
-          RunnerSetup.runsDir(root().location()), cli());
+          RunnerSetup.runsDir(root()), cli());
     }
     return 0;
   }
@@ -215,7 +215,7 @@ final class DemoCommand extends BaseCommand {
    * the demo waiting too.
    */
   private RunnerStats runUntilDone(Store store, String type, List<Long> ids) throws InterruptedException {
-    RunnerOptions options = RunnerOptions.defaults(RunnerSetup.runsDir(root().location()))
+    RunnerOptions options = RunnerOptions.defaults(RunnerSetup.runsDir(root()))
         .withTotalWorkers(RunnerSetup.totalWorkers(null, store))
         .withTypes(Set.of(type));
     Runner runner = new Runner(store, clock, options,

@@ -64,11 +64,11 @@ abstract class RunnerProcessIT {
   }
 
   private DroverCli.Result drover(Object... command) {
-    return DroverCli.in(tmp).run(args(command));
+    return DroverCli.jar(tmp).run(args(command));
   }
 
   private DroverCli.Started start(Object... command) {
-    return DroverCli.in(tmp).start(args(command));
+    return DroverCli.jar(tmp).start(args(command));
   }
 
   private void init() {
