@@ -20,7 +20,9 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@link #in}: in this JVM, through the same picocli entry point as the jar ({@link
  *       InProcess}), as if started from {@code workDir} with its own environment. A command costs
- *       milliseconds instead of a JVM start, so most end-to-end tests run this way.
+ *       milliseconds instead of a JVM start, so most end-to-end tests run this way. One
+ *       difference: the command tasks a runner starts inherit this JVM's working directory and
+ *       environment, not {@code workDir} and {@link #env}; a test that depends on those uses the jar.
  *   <li>{@link #jar}: the real shaded jar ({@code -Ddrover.jar}) as a subprocess, the way a person
  *       runs it. Only this way can a test {@link #start} a command in the background, signal it or
  *       kill it; a few tests keep the front door (the jar, its manifest, {@code main}) honest.
