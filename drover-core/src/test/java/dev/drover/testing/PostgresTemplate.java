@@ -4,8 +4,11 @@ import dev.drover.store.StoreLocation;
 import dev.drover.store.Stores;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -91,13 +94,23 @@ public final class PostgresTemplate {
     return template;
   }
 
-  /** On a server that outlives the tests: the template and the spare copy go with the JVM. */
+  /**
+   * On a server that outlives the tests: the template and every copy still there (the spare, and
+   * those of tests that did not drop theirs) go with the JVM.
+   */
   private static void dropAll() {
     BACKGROUND.shutdownNow();
     try (Connection c = DriverManager.getConnection(TestPostgres.baseUrl());
         Statement s = c.createStatement()) {
-      for (int i = DATABASES.get(); i >= Math.max(1, DATABASES.get() - 1); i--) {
-        s.execute("DROP DATABASE IF EXISTS " + template + "_" + i + " WITH (FORCE)");
+      List<String> copies = new ArrayList<>();
+      try (ResultSet rows = s.executeQuery("SELECT datname FROM pg_database WHERE datname LIKE '"
+          + template + "\\_%'")) {
+        while (rows.next()) {
+          copies.add(rows.getString(1));
+        }
+      }
+      for (String copy : copies) {
+        s.execute("DROP DATABASE IF EXISTS " + copy + " WITH (FORCE)");
       }
       s.execute("DROP DATABASE IF EXISTS " + template + " WITH (FORCE)");
     } catch (SQLException e) {
