@@ -51,7 +51,8 @@ public final class DroverCommand {
       description = "Data directory holding the embedded store (drover.db). Default: ./drover-data.")
   private Path dataDir = StoreLocation.DEFAULT_DATA_DIR;
 
-  // Not defaultValue = "${env:DROVER_DB}": picocli would read the JVM's environment, not the shell's.
+  // Not defaultValue = "${env:DROVER_DB}": picocli would read the JVM's environment, not the
+  // shell's (see location()).
   @Option(names = "--db", paramLabel = "URL", scope = ScopeType.INHERIT,
       description = "PostgreSQL JDBC URL (jdbc:postgresql://HOST/DB?user=...); wins over --data-dir. "
           + "Default: the DROVER_DB environment variable.")

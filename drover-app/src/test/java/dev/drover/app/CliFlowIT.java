@@ -182,7 +182,8 @@ class CliFlowIT {
     // The version comes from the jar's manifest, so these two run the real jar.
     DroverCli jar = DroverCli.jar(tmp);
     assertThat(jar.run("--version").ok().stdout()).startsWith("drover 0.1");
-    assertThat(jar.run("--help").ok().stdout()).contains("task-type", "archive", "run", "--data-dir", "--db");
+    assertThat(jar.run("--help").ok().stdout())
+        .contains("task-type", "archive", "run", "--data-dir", "--db");
     DroverCli cli = DroverCli.in(tmp);
     for (List<String> command : List.of(List.of("task", "add"), List.of("task-type", "add"), List.of("archive"),
         List.of("task", "search"), List.of("task-run", "list"), List.of("config", "apply"), List.of("demo"),

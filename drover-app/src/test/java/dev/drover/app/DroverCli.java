@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  *       InProcess}), as if started from {@code workDir} with its own environment. A command costs
  *       milliseconds instead of a JVM start, so most end-to-end tests run this way. One
  *       difference: the command tasks a runner starts inherit this JVM's working directory and
- *       environment, not {@code workDir} and {@link #env}; a test that depends on those uses the jar.
+ *       environment, not {@code workDir} and {@link #env}; a test that depends on those uses the
+ *       jar.
  *   <li>{@link #jar}: the real shaded jar ({@code -Ddrover.jar}) as a subprocess, the way a person
  *       runs it. Only this way can a test {@link #start} a command in the background, signal it or
  *       kill it; a few tests keep the front door (the jar, its manifest, {@code main}) honest.
@@ -105,7 +106,8 @@ final class DroverCli {
   /** Starts the jar without waiting for it, e.g. to signal it while it runs. */
   Started start(Object... args) {
     if (!jar) {
-      throw new IllegalStateException("only a real process runs in the background: use DroverCli.jar");
+      throw new IllegalStateException(
+          "only a real process runs in the background: use DroverCli.jar");
     }
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),

@@ -58,7 +58,8 @@ final class Fixtures {
    * through the Java API. A new SQLite store starts as a copy of one migrated once per JVM.
    */
   static void seed(StoreLocation location, Path scratch) {
-    if (location.isSqlite() && !Files.exists(location.dataDir().resolve(StoreLocation.DATABASE_FILE))) {
+    if (location.isSqlite()
+        && !Files.exists(location.dataDir().resolve(StoreLocation.DATABASE_FILE))) {
       SqliteTemplate.copyInto(location.dataDir());
     }
     try (Drover drover = Drover.open(location)) {

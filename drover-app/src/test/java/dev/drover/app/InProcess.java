@@ -15,8 +15,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Runs one {@code drover} command in this JVM, as {@code java -jar drover.jar} would in a new one:
- * through {@link Main#run(Shell, String...)}, which returns the exit code instead of exiting, from a
- * working directory and with an environment of the test's choosing.
+ * through {@link Main#run(Shell, String...)}, which returns the exit code instead of exiting,
+ * from a working directory and with an environment of the test's choosing.
  *
  * <p>What the command prints to stdout and stderr is captured, and so are its log lines: the CLI
  * logs through slf4j-simple to {@code System.err}, looked up at every line, so {@code System.out}

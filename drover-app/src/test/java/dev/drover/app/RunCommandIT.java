@@ -120,7 +120,8 @@ class RunCommandIT {
     long id = drover("task", "add", "--type", "slow", "--policy", "oneshot", "--args", "[\"" + sleep + "\"]", "--json")
         .ok().json().get(0).get("id").asLong();
 
-    DroverCli.Started daemon = DroverCli.jar(tmp).start("--data-dir", data(), "run", "--daemon", "--grace", "1s");
+    DroverCli.Started daemon =
+        DroverCli.jar(tmp).start("--data-dir", data(), "run", "--daemon", "--grace", "1s");
     try (Drover api = Drover.open(StoreLocation.dataDir(data()))) {
       waitFor(() -> api.task(id).orElseThrow().status() == TaskStatus.NEXT_RUN_SCHEDULED && sleeping(sleep),
           Duration.ofSeconds(60), daemon);

@@ -120,7 +120,8 @@ public final class PostgresTemplate {
 
   private static String copy(String template) throws SQLException {
     String name = template + "_" + DATABASES.incrementAndGet();
-    // The template's last store just closed; PostgreSQL waits a few seconds for its sessions to end.
+    // The template's last store has just closed: PostgreSQL waits a few seconds for its sessions
+    // to end.
     executeOrThrow("CREATE DATABASE " + name + " TEMPLATE " + template);
     return withDatabase(TestPostgres.baseUrl(), name);
   }
@@ -134,7 +135,8 @@ public final class PostgresTemplate {
       }
       throw new IllegalStateException("cannot copy the template database", e.getCause());
     } catch (TimeoutException e) {
-      throw new IllegalStateException("no copy of the template database in " + WAIT_SECONDS + " s", e);
+      throw new IllegalStateException(
+          "no copy of the template database in " + WAIT_SECONDS + " s", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while copying the template database", e);
