@@ -87,7 +87,7 @@ final class DemoCommand extends BaseCommand {
       out.println("  mirrors/  " + list(REPOS.stream().map(r -> r + ".git").toList(),
           cloned.stream().map(r -> r + ".git").toList(), "cloned with git clone --mirror"));
 
-      Path config = writeConfig(demo);
+      Path config = writeConfig(demo, root().shell());
       out.println("applied " + config + ":");
       ConfigApplyCommand.print(out, ConfigFile.read(config).applyTo(store));
 
@@ -109,14 +109,15 @@ final class DemoCommand extends BaseCommand {
       out.println();
 
       new DemoReport(drover, clock.instant()).print(out, before, mirrorIds, checksumIds,
-          RunnerSetup.runsDir(root().location()), cli());
+          RunnerSetup.runsDir(root()), cli());
     }
     return 0;
   }
 
   /** How to call drover on this store: with --data-dir unless it is the default (or PostgreSQL is used). */
   private String cli() {
-    boolean custom = root().location().isSqlite() && !root().dataDir().equals(StoreLocation.DEFAULT_DATA_DIR);
+    Path defaultDir = root().shell().resolve(StoreLocation.DEFAULT_DATA_DIR);
+    boolean custom = root().location().isSqlite() && !root().dataDir().equals(defaultDir);
     return custom ? "drover --data-dir " + root().dataDir() : "drover";
   }
 
@@ -134,8 +135,9 @@ final class DemoCommand extends BaseCommand {
    * Copies the fetch script into the demo folder and writes demo/drover.yaml: examples/drover.yaml
    * with the script named by its absolute path, so the command works from any working directory.
    */
-  private static Path writeConfig(Path demo) {
-    try (ExampleFile yaml = ExampleFile.open(ConfigFile.DEFAULT_NAME); ExampleFile script = ExampleFile.open(SCRIPT)) {
+  private static Path writeConfig(Path demo, Shell shell) {
+    try (ExampleFile yaml = ExampleFile.open(ConfigFile.DEFAULT_NAME, shell);
+        ExampleFile script = ExampleFile.open(SCRIPT, shell)) {
       Path scriptCopy = demo.resolve(SCRIPT);
       Files.copy(script.path(), scriptCopy, StandardCopyOption.REPLACE_EXISTING);
       try {
@@ -216,7 +218,7 @@ final class DemoCommand extends BaseCommand {
    * the demo waiting too.
    */
   private RunnerStats runUntilDone(Store store, String type, List<Long> ids) throws InterruptedException {
-    RunnerOptions options = RunnerOptions.defaults(RunnerSetup.runsDir(root().location()))
+    RunnerOptions options = RunnerOptions.defaults(RunnerSetup.runsDir(root()))
         .withTotalWorkers(RunnerSetup.totalWorkers(null, store))
         .withTypes(Set.of(type));
     Runner runner = new RunnerBuilder(store, options.runsDir()).clock(clock).options(options)

@@ -51,7 +51,9 @@ public final class DroverCommand {
       description = "Data directory holding the embedded store (drover.db). Default: ./drover-data.")
   private Path dataDir = StoreLocation.DEFAULT_DATA_DIR;
 
-  @Option(names = "--db", paramLabel = "URL", scope = ScopeType.INHERIT, defaultValue = "${env:DROVER_DB}",
+  // Not defaultValue = "${env:DROVER_DB}": picocli would read the JVM's environment, not the
+  // shell's (see location()).
+  @Option(names = "--db", paramLabel = "URL", scope = ScopeType.INHERIT,
       description = "PostgreSQL JDBC URL (jdbc:postgresql://HOST/DB?user=...); wins over --data-dir. "
           + "Default: the DROVER_DB environment variable.")
   private String db;
@@ -64,19 +66,34 @@ public final class DroverCommand {
       description = "Show stack traces of errors.")
   private boolean verbose;
 
+  private final Shell shell;
+
+  public DroverCommand() {
+    this(Shell.system());
+  }
+
+  DroverCommand(Shell shell) {
+    this.shell = shell;
+  }
+
+  /** Where the command was started from: its working directory, environment and streams. */
+  Shell shell() {
+    return shell;
+  }
+
   boolean verbose() {
     return verbose;
   }
 
   /** The data directory as given (or the default), whichever store is used: it also holds the demo's files. */
   Path dataDir() {
-    return dataDir;
+    return shell.resolve(dataDir);
   }
 
   /** The store the options name; validates a database URL without connecting. */
   StoreLocation location() {
     try {
-      return StoreLocation.of(dataDir, db);
+      return StoreLocation.of(dataDir(), db != null ? db : shell.env("DROVER_DB"));
     } catch (ValidationException e) {
       throw asOption(e);
     }
@@ -88,13 +105,13 @@ public final class DroverCommand {
       ValidationException.check(Files.isRegularFile(config), "--config", "no such file '" + config + "'");
       return config;
     }
-    Path inDataDir = dataDir.resolve(ConfigFile.DEFAULT_NAME);
+    Path inDataDir = dataDir().resolve(ConfigFile.DEFAULT_NAME);
     return Files.isRegularFile(inDataDir) ? inDataDir : null;
   }
 
   /** Where init looks for a configuration file when --config is not given. */
   Path defaultConfigFile() {
-    return dataDir.resolve(ConfigFile.DEFAULT_NAME);
+    return dataDir().resolve(ConfigFile.DEFAULT_NAME);
   }
 
   /** True if the store exists already (always assumed for PostgreSQL, which init migrates in place). */

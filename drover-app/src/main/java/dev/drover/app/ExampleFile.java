@@ -19,14 +19,16 @@ import java.nio.file.StandardCopyOption;
 record ExampleFile(Path path, String shownAs, boolean temporary) implements AutoCloseable {
   static final String FOLDER = "examples";
 
-  static ExampleFile open(String name) {
-    Path local = Path.of(FOLDER, name);
+  /** The example {@code name}, looked for under {@code shell}'s working directory first. */
+  static ExampleFile open(String name, Shell shell) {
+    Path shown = Path.of(FOLDER, name);
+    Path local = shell.resolve(shown);
     if (Files.isRegularFile(local)) {
-      return new ExampleFile(local, local.toString(), false);
+      return new ExampleFile(local, shown.toString(), false);
     }
     try (InputStream bundled = ExampleFile.class.getResourceAsStream("/" + FOLDER + "/" + name)) {
       if (bundled == null) {
-        throw new DroverException("no " + local + " here and no bundled copy in the jar");
+        throw new DroverException("no " + shown + " here and no bundled copy in the jar");
       }
       Path dir = Files.createTempDirectory("drover-example");
       Path copy = dir.resolve(name);

@@ -3,6 +3,7 @@ package dev.drover.app;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import picocli.CommandLine;
 
 /** The {@code drover} command: parses the command line, runs one command and exits with its code. */
@@ -15,10 +16,19 @@ public final class Main {
 
   /** Runs the command line and returns the exit code: 0 done, 1 failed, 2 bad input. */
   public static int run(String... args) {
+    return run(Shell.system(), args);
+  }
+
+  /**
+   * As {@link #run(String...)}, as if started from {@code shell}'s working directory with its
+   * environment and streams; it never exits the JVM, so tests run commands in process.
+   */
+  static int run(Shell shell, String... args) {
     ErrorHandler errors = new ErrorHandler();
-    CommandLine cli = new CommandLine(new DroverCommand())
-        .setOut(utf8(System.out))
-        .setErr(utf8(System.err))
+    CommandLine cli = new CommandLine(new DroverCommand(shell))
+        .registerConverter(Path.class, shell::path)
+        .setOut(utf8(shell.out()))
+        .setErr(utf8(shell.err()))
         .setCaseInsensitiveEnumValuesAllowed(true)
         .setUsageHelpAutoWidth(true)
         .setParameterExceptionHandler(errors)

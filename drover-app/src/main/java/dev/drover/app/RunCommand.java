@@ -114,7 +114,7 @@ final class RunCommand extends BaseCommand {
         ConfigReport r = config.applyTo(store);
         log.info("applied {}: {} created, {} updated, {} unchanged", configPath, r.created(), r.updated(), r.unchanged());
       }
-      RunnerOptions options = RunnerOptions.defaults(RunnerSetup.runsDir(root().location()))
+      RunnerOptions options = RunnerOptions.defaults(RunnerSetup.runsDir(root()))
           .withTotalWorkers(RunnerSetup.totalWorkers(workers, store))
           .withExitOnIdle(!daemon)
           .withTypes(only)

@@ -22,8 +22,11 @@ final class RunnerSetup {
   private RunnerSetup() {}
 
   /** {@code <data-dir>/runs} on SQLite, {@code ./drover-runs} on PostgreSQL; absolute. */
-  static Path runsDir(StoreLocation location) {
-    Path dir = location.isSqlite() ? location.dataDir().resolve("runs") : POSTGRES_RUNS_DIR;
+  static Path runsDir(DroverCommand root) {
+    StoreLocation location = root.location();
+    Path dir = location.isSqlite()
+        ? location.dataDir().resolve("runs")
+        : root.shell().resolve(POSTGRES_RUNS_DIR);
     return dir.toAbsolutePath().normalize();
   }
 

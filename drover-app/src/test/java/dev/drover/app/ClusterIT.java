@@ -72,7 +72,7 @@ class ClusterIT {
   void threeRunnersExecuteEachTaskOnceAndAnotherLeadsWithinOneLeaseOfTheLeadersDeath() throws Exception {
     String url = TestPostgres.freshUrl();
     Path log = tmp.resolve("exec.log");
-    DroverCli cli = DroverCli.in(tmp).env("DROVER_DB", url);
+    DroverCli cli = DroverCli.jar(tmp).env("DROVER_DB", url);
     cli.run("init").ok();
     cli.run("task-type", "add", "--name", ClusterRunner.TYPE, "--max-workers", WORKERS).ok();
 

@@ -145,7 +145,7 @@ class CrashIT {
     Path script = Fixtures.write(work.resolve("exec.sh"), SCRIPT.replace("@DIR@", work.toString()));
     Path log = work.resolve("exec.log");
     Path overlaps = work.resolve("overlaps.log");
-    DroverCli cli = DroverCli.in(tmp);
+    DroverCli cli = DroverCli.jar(tmp);
     cli.run(args(store, "init")).ok();
     // Every kill charges a lost attempt to the tasks in flight, so retries are plenty and quick.
     cli.run(args(store, "task-type", "add", "--name", "exec", "--num-retries", "50", "--retry-delay", "1s",

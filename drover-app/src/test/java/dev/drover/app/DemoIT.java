@@ -23,12 +23,12 @@ class DemoIT {
     // The first run reads examples/ in the repository; the second, from elsewhere, the copies in the jar.
     Path repoRoot = Path.of("").toAbsolutePath().getParent();
 
-    DroverCli.Result first = DroverCli.in(repoRoot).run("--data-dir", data, "demo").ok();
+    DroverCli.Result first = DroverCli.jar(repoRoot).run("--data-dir", data, "demo").ok();
     assertThat(first.stdout()).contains("created a store", "created with git init", "cloned with git clone --mirror",
         "6 added, 0 already present", "eventful", "uneventful", "SHA-256", "1h -> 30m", "1h -> 2h", "(all types)");
     assertThat(first.stderrLines()).allSatisfy(line -> assertThat(line).contains(" INFO "));
 
-    DroverCli.Result second = DroverCli.in(tmp).run("--data-dir", data, "demo").ok();
+    DroverCli.Result second = DroverCli.jar(tmp).run("--data-dir", data, "demo").ok();
     assertThat(second.stdout()).contains("using the store", "already there", "task type mirror-git: unchanged",
         "0 added, 6 already present", "30m -> 15m", "2h -> 4h");
 
@@ -60,7 +60,7 @@ class DemoIT {
   void theEventLogShowsEachRunnerOfTheDemo() {
     Path data = tmp.resolve("data");
     Path repoRoot = Path.of("").toAbsolutePath().getParent();
-    DroverCli.in(repoRoot).run("--data-dir", data, "demo").ok();
+    DroverCli.jar(repoRoot).run("--data-dir", data, "demo").ok();
 
     DroverCli.Result events = DroverCli.in(tmp).run("--data-dir", data, "events", "--json").ok();
     List<String> kinds = events.stdout().lines().map(line -> DroverCli.parseJson(line).get("kind").asText()).toList();

@@ -14,23 +14,42 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the real shaded jar ({@code -Ddrover.jar}) as a subprocess, the way a person runs it, in a
- * non-UTC time zone and the Turkish locale so that time and case bugs show.
+ * Runs {@code drover} commands, in a non-UTC time zone and the Turkish locale so that time and case
+ * bugs show, in one of two ways:
+ *
+ * <ul>
+ *   <li>{@link #in}: in this JVM, through the same picocli entry point as the jar ({@link
+ *       InProcess}), as if started from {@code workDir} with its own environment. A command costs
+ *       milliseconds instead of a JVM start, so most end-to-end tests run this way. One
+ *       difference: the command tasks a runner starts inherit this JVM's working directory and
+ *       environment, not {@code workDir} and {@link #env}; a test that depends on those uses the
+ *       jar.
+ *   <li>{@link #jar}: the real shaded jar ({@code -Ddrover.jar}) as a subprocess, the way a person
+ *       runs it. Only this way can a test {@link #start} a command in the background, signal it or
+ *       kill it; a few tests keep the front door (the jar, its manifest, {@code main}) honest.
+ * </ul>
  */
 final class DroverCli {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final long TIMEOUT_SECONDS = 120;
 
   private final Path workDir;
+  private final boolean jar;
   private final Map<String, String> env = new HashMap<>();
 
-  private DroverCli(Path workDir) {
+  private DroverCli(Path workDir, boolean jar) {
     this.workDir = workDir;
+    this.jar = jar;
   }
 
-  /** A CLI run from {@code workDir}, without any DROVER_DB of the test's own environment. */
+  /** Commands run in this JVM from {@code workDir}, without any DROVER_DB of the test's own. */
   static DroverCli in(Path workDir) {
-    return new DroverCli(workDir);
+    return new DroverCli(workDir, false);
+  }
+
+  /** Commands run by the real jar from {@code workDir}, without any DROVER_DB of the test's own. */
+  static DroverCli jar(Path workDir) {
+    return new DroverCli(workDir, true);
   }
 
   DroverCli env(String name, String value) {
@@ -72,6 +91,9 @@ final class DroverCli {
   }
 
   Result run(Object... args) {
+    if (!jar) {
+      return InProcess.run(workDir, environment(), TIMEOUT_SECONDS, strings(args));
+    }
     Started started = start(args);
     try {
       return started.finish(TIMEOUT_SECONDS);
@@ -81,16 +103,18 @@ final class DroverCli {
     }
   }
 
-  /** Starts the CLI without waiting for it, e.g. to signal it while it runs. */
+  /** Starts the jar without waiting for it, e.g. to signal it while it runs. */
   Started start(Object... args) {
+    if (!jar) {
+      throw new IllegalStateException(
+          "only a real process runs in the background: use DroverCli.jar");
+    }
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-XX:TieredStopAtLevel=1",
         "-Duser.timezone=America/Los_Angeles", "-Duser.language=tr", "-Duser.country=TR",
         "-jar", jar().toString()));
-    for (Object arg : args) {
-      command.add(arg.toString());
-    }
+    command.addAll(List.of(strings(args)));
     try {
       Path out = Files.createTempFile("drover-out", ".txt");
       Path err = Files.createTempFile("drover-err", ".txt");
@@ -136,6 +160,22 @@ final class DroverCli {
         }
       }
     }
+  }
+
+  /** The environment a command sees: the test's, without DROVER_DB, plus what {@link #env} set. */
+  private Map<String, String> environment() {
+    Map<String, String> all = new HashMap<>(System.getenv());
+    all.remove("DROVER_DB");
+    all.putAll(env);
+    return all;
+  }
+
+  private static String[] strings(Object... args) {
+    String[] strings = new String[args.length];
+    for (int i = 0; i < args.length; i++) {
+      strings[i] = args[i].toString();
+    }
+    return strings;
   }
 
   private static Path jar() {

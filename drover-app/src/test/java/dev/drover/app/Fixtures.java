@@ -8,6 +8,7 @@ import dev.drover.model.TaskPriority;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskRunStatus;
 import dev.drover.store.StoreLocation;
+import dev.drover.testing.SqliteTemplate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -54,9 +55,13 @@ final class Fixtures {
   /**
    * A store with the {@link #CONFIG} types, some waiting tasks (one with priority, one oneshot in
    * the future), and one oneshot task whose run ended eventful (so it is completed), all written
-   * through the Java API.
+   * through the Java API. A new SQLite store starts as a copy of one migrated once per JVM.
    */
   static void seed(StoreLocation location, Path scratch) {
+    if (location.isSqlite()
+        && !Files.exists(location.dataDir().resolve(StoreLocation.DATABASE_FILE))) {
+      SqliteTemplate.copyInto(location.dataDir());
+    }
     try (Drover drover = Drover.open(location)) {
       drover.applyConfig(write(scratch.resolve("seed.yaml"), CONFIG));
       drover.taskCreate(List.of(

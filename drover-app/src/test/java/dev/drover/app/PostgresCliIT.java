@@ -58,7 +58,8 @@ class PostgresCliIT {
   @Test
   void runsCommandTasksUntilIdleOnPostgres() throws Exception {
     String url = TestPostgres.freshUrl();
-    DroverCli cli = DroverCli.in(tmp).env("DROVER_DB", url);
+    // The front door on PostgreSQL: the real jar, told where the store is by DROVER_DB.
+    DroverCli cli = DroverCli.jar(tmp).env("DROVER_DB", url);
     cli.run("init").ok();
     cli.run("task-type", "add", "--name", "hello", "--default-interval", "1h",
         "--command", "sh", "--command", "-c", "--command", "echo hi from {args.0}").ok();

@@ -20,7 +20,10 @@ import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code drover run} through the real jar: until idle, only some types, and stopped by SIGTERM. */
+/**
+ * {@code drover run}: until idle and only some types (in process), and stopped by SIGTERM (the real
+ * jar, which alone can take a signal).
+ */
 class RunCommandIT {
   /** Command types (argv with sh -c: no shell unless the command asks for one) and the built-in checksum. */
   private static final String CONFIG = """
@@ -117,7 +120,8 @@ class RunCommandIT {
     long id = drover("task", "add", "--type", "slow", "--policy", "oneshot", "--args", "[\"" + sleep + "\"]", "--json")
         .ok().json().get(0).get("id").asLong();
 
-    DroverCli.Started daemon = DroverCli.in(tmp).start("--data-dir", data(), "run", "--daemon", "--grace", "1s");
+    DroverCli.Started daemon =
+        DroverCli.jar(tmp).start("--data-dir", data(), "run", "--daemon", "--grace", "1s");
     try (Drover api = Drover.open(StoreLocation.dataDir(data()))) {
       waitFor(() -> api.task(id).orElseThrow().status() == TaskStatus.NEXT_RUN_SCHEDULED && sleeping(sleep),
           Duration.ofSeconds(60), daemon);

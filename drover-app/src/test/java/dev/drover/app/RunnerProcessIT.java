@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Runner processes on one data dir, through the real jar: a newcomer takes over after the active
  * runner drains, a standby waits, a runner killed with SIGKILL blocks nobody and leaves no process
- * behind, and SIGHUP reloads the configuration. On every database (subclasses).
+ * behind, and SIGHUP reloads the configuration. On every database (subclasses). The setup, and a
+ * run to the end after a kill, run in process.
  */
 abstract class RunnerProcessIT {
   private static final String CONFIG = """
@@ -63,12 +64,14 @@ abstract class RunnerProcessIT {
     return all.toArray();
   }
 
+  /** A command to its end, in process: the runners under test are the ones {@link #start}ed. */
   private DroverCli.Result drover(Object... command) {
     return DroverCli.in(tmp).run(args(command));
   }
 
+  /** A runner in a process of its own, through the real jar, to signal or kill. */
   private DroverCli.Started start(Object... command) {
-    return DroverCli.in(tmp).start(args(command));
+    return DroverCli.jar(tmp).start(args(command));
   }
 
   private void init() {

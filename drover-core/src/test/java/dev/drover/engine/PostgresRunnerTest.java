@@ -1,11 +1,9 @@
 package dev.drover.engine;
 
-import dev.drover.store.StoreLocation;
-import dev.drover.testing.TestPostgres;
+import dev.drover.testing.Databases;
 
 class PostgresRunnerTest extends RunnerContractTest {
-  @Override
-  StoreLocation freshLocation() {
-    return StoreLocation.postgres(TestPostgres.freshUrl());
+  PostgresRunnerTest() {
+    super(Databases.postgres());
   }
 }

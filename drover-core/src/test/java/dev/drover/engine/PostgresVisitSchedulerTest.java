@@ -1,11 +1,9 @@
 package dev.drover.engine;
 
-import dev.drover.store.StoreLocation;
-import dev.drover.testing.TestPostgres;
+import dev.drover.testing.Databases;
 
 class PostgresVisitSchedulerTest extends VisitSchedulerContractTest {
-  @Override
-  StoreLocation freshLocation() {
-    return StoreLocation.postgres(TestPostgres.freshUrl());
+  PostgresVisitSchedulerTest() {
+    super(Databases.postgres());
   }
 }

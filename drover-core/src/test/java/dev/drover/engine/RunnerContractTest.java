@@ -19,6 +19,7 @@ import dev.drover.store.Store;
 import dev.drover.store.StoreLocation;
 import dev.drover.store.StoreOptions;
 import dev.drover.store.Stores;
+import dev.drover.testing.Databases;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The runner against a real store, on every database. */
@@ -48,8 +50,16 @@ abstract class RunnerContractTest
   StoreLocation location;
   Store store;
   final ExecutorService background = Executors.newCachedThreadPool();
+  /** Where this test's stores live: new databases of the subclass's dialect, migrated and empty. */
+  @RegisterExtension final Databases databases;
 
-  abstract StoreLocation freshLocation();
+  RunnerContractTest(Databases databases) {
+    this.databases = databases;
+  }
+
+  StoreLocation freshLocation() {
+    return databases.fresh();
+  }
 
   @BeforeEach
   void open() {
@@ -294,8 +304,8 @@ abstract class RunnerContractTest
   @Test
   @Timeout(30)
   void anIdleRunnerKeepsItsLeaderLeaseAndHeartbeatWhenThePollIntervalIsLonger() throws Exception {
-    // A ten-minute poll and a lease of under a second: only the loop's own timers can keep them.
-    Duration lease = Duration.ofMillis(600);
+    // A ten-minute poll and a short lease: only the loop's own timers can keep them.
+    Duration lease = Duration.ofSeconds(3);
     RunnerOptions options = options().withExitOnIdle(false).withPollInterval(Duration.ofMinutes(10))
         .withLeaderLease(lease);
     Runner runner = runner(options, Map.of());

@@ -1,10 +1,9 @@
 package dev.drover.engine;
 
-import dev.drover.store.StoreLocation;
+import dev.drover.testing.Databases;
 
 class SqliteRunnerTest extends RunnerContractTest {
-  @Override
-  StoreLocation freshLocation() {
-    return StoreLocation.dataDir(dir.resolve("data"));
+  SqliteRunnerTest() {
+    super(Databases.sqlite());
   }
 }

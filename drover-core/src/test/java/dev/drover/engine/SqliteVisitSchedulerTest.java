@@ -1,10 +1,9 @@
 package dev.drover.engine;
 
-import dev.drover.store.StoreLocation;
+import dev.drover.testing.Databases;
 
 class SqliteVisitSchedulerTest extends VisitSchedulerContractTest {
-  @Override
-  StoreLocation freshLocation() {
-    return StoreLocation.dataDir(dir.resolve("data"));
+  SqliteVisitSchedulerTest() {
+    super(Databases.sqlite());
   }
 }

@@ -19,7 +19,9 @@ import dev.drover.model.TaskType;
 import dev.drover.store.Store;
 import dev.drover.store.StoreLocation;
 import dev.drover.store.Stores;
+import dev.drover.testing.Databases;
 import dev.drover.testing.TestClock;
+import dev.drover.testing.Wait;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,6 +37,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The visit scheduler against a real store, on every database. */
@@ -45,8 +48,16 @@ abstract class VisitSchedulerContractTest {
   Store store;
   TestClock clock = new TestClock(T0);
   Lister github;
+  /** Where this test's stores live: new databases of the subclass's dialect, migrated and empty. */
+  @RegisterExtension final Databases databases;
 
-  abstract StoreLocation freshLocation();
+  VisitSchedulerContractTest(Databases databases) {
+    this.databases = databases;
+  }
+
+  StoreLocation freshLocation() {
+    return databases.fresh();
+  }
 
   @BeforeEach
   void open() {
@@ -164,9 +175,7 @@ abstract class VisitSchedulerContractTest {
         s.run();
         return null;
       });
-      while (tasks().size() < 3) {
-        Thread.onSpinWait();
-      }
+      Wait.until("three tasks", Duration.ofSeconds(30), () -> tasks().size() >= 3);
       s.stop();
       s.stop();
       running.get(30, TimeUnit.SECONDS);

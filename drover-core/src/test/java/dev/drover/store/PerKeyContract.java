@@ -24,6 +24,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -235,7 +236,7 @@ interface PerKeyContract {
       }
       start.countDown();
       for (Future<?> f : runners) {
-        f.get();
+        f.get(60, TimeUnit.SECONDS);
       }
     } finally {
       pool.shutdownNow();

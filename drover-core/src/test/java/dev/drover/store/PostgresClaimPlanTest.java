@@ -3,7 +3,7 @@ package dev.drover.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.drover.model.TaskType;
-import dev.drover.testing.TestPostgres;
+import dev.drover.testing.PostgresTemplate;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.sql.Connection;
@@ -36,7 +36,7 @@ class PostgresClaimPlanTest {
 
   @BeforeAll
   void fill() throws Exception {
-    String url = TestPostgres.freshUrl();
+    String url = PostgresTemplate.migratedUrl();
     store = Stores.open(StoreLocation.postgres(url));
     store.taskTypeCreate(TaskType.builder("work").build());
     store.taskTypeCreate(TaskType.builder("other").build());

@@ -6,7 +6,7 @@ import dev.drover.frontier.Cooldowns;
 import dev.drover.frontier.OriginQuery;
 import dev.drover.frontier.VisitPolicy;
 import dev.drover.frontier.VisitRequest;
-import dev.drover.testing.TestPostgres;
+import dev.drover.testing.PostgresTemplate;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -45,7 +45,7 @@ class PostgresFrontierPlanTest {
 
   @BeforeAll
   void fill() throws Exception {
-    String url = TestPostgres.freshUrl();
+    String url = PostgresTemplate.migratedUrl();
     store = Stores.open(StoreLocation.postgres(url));
     for (int i = 0; i < 10; i++) {
       store.frontier().listerGetOrCreate("lister-" + i, "", null, NOW);

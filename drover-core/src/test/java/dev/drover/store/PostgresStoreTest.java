@@ -1,6 +1,6 @@
 package dev.drover.store;
 
-import dev.drover.testing.TestPostgres;
+import dev.drover.testing.Databases;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,11 +16,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
 
-/** The store contract on PostgreSQL, in a new schema per test. */
+/** The store contract on PostgreSQL, in a new database per test. */
 class PostgresStoreTest extends StoreContractTest {
-  @Override
-  StoreLocation freshLocation() {
-    return StoreLocation.postgres(TestPostgres.freshUrl());
+  PostgresStoreTest() {
+    super(Databases.postgres());
   }
 
   @Override

@@ -1,18 +1,13 @@
 package dev.drover.store;
 
-import java.nio.file.Path;
+import dev.drover.testing.Databases;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import org.junit.jupiter.api.io.TempDir;
 
-/** The store contract on SQLite, in a temporary data directory per test. */
+/** The store contract on SQLite, in a new data directory per test. */
 class SqliteStoreTest extends StoreContractTest {
-  @TempDir Path dataDir;
-  private int opened;
-
-  @Override
-  StoreLocation freshLocation() {
-    return StoreLocation.dataDir(dataDir.resolve("data" + ++opened));
+  SqliteStoreTest() {
+    super(Databases.sqlite());
   }
 
   @Override

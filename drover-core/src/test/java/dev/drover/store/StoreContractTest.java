@@ -23,6 +23,7 @@ import dev.drover.model.TaskType;
 import dev.drover.model.WorkerGroup;
 import dev.drover.schedule.PriorityShares;
 import dev.drover.store.Store.UpsertResult;
+import dev.drover.testing.Databases;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -42,6 +43,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -66,9 +68,17 @@ abstract class StoreContractTest
 
   StoreLocation location;
   Store store;
+  /** Where this test's stores live: new databases of the subclass's dialect, migrated and empty. */
+  @RegisterExtension final Databases databases;
+
+  StoreContractTest(Databases databases) {
+    this.databases = databases;
+  }
 
   /** A location for a new, empty store. */
-  abstract StoreLocation freshLocation() throws Exception;
+  StoreLocation freshLocation() {
+    return databases.fresh();
+  }
 
   /** A plain JDBC connection to the same database, bypassing the store. */
   abstract Connection connect() throws Exception;

@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A real PostgreSQL for tests: the server named by {@code DROVER_TEST_PG_URL} if set, otherwise
  * one embedded PostgreSQL started once per test JVM. Each call to {@link #freshUrl()} creates a new
- * empty schema, so tests never see each other's rows and every test migrates from empty.
+ * empty schema, so tests never see each other's rows; a test that wants one already migrated takes
+ * {@link PostgresTemplate#migratedUrl()} (or {@link Databases}).
  */
 public final class TestPostgres {
   private static final AtomicInteger SCHEMAS = new AtomicInteger();
@@ -32,7 +33,14 @@ public final class TestPostgres {
     return base + (base.contains("?") ? "&" : "?") + "currentSchema=" + schema;
   }
 
-  private static String baseUrl() {
+  /** True when the tests run on the server named by {@code DROVER_TEST_PG_URL}. */
+  static boolean isExternal() {
+    String external = System.getenv("DROVER_TEST_PG_URL");
+    return external != null && !external.isBlank();
+  }
+
+  /** The URL of the server's own database, which tests never write to. */
+  static synchronized String baseUrl() {
     if (baseUrl == null) {
       String external = System.getenv("DROVER_TEST_PG_URL");
       baseUrl = external != null && !external.isBlank() ? external : startEmbedded();
