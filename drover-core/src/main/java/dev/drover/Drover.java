@@ -2,8 +2,8 @@ package dev.drover;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.config.ConfigFile;
-import dev.drover.engine.RunnerBuilder;
 import dev.drover.config.ConfigReport;
+import dev.drover.engine.RunnerBuilder;
 import dev.drover.model.ArchivableRun;
 import dev.drover.model.ArchivePage;
 import dev.drover.model.NewTask;
@@ -35,7 +35,8 @@ import java.util.function.Consumer;
  * <pre>{@code
  * try (Drover drover = Drover.open(StoreLocation.dataDir(Path.of("drover-data")))) {
  *   drover.taskTypeCreate(TaskType.builder("load-git").intervals(day, hour, week).build());
- *   drover.taskCreate(List.of(NewTask.recurring("load-git", TaskArguments.of(List.of(url), null))));
+ *   drover.taskCreate(
+ *       List.of(NewTask.recurring("load-git", TaskArguments.of(List.of(url), null))));
  * }
  * }</pre>
  */
@@ -48,7 +49,9 @@ public final class Drover implements AutoCloseable {
     this.clock = clock;
   }
 
-  /** Opens (creating and migrating if needed) the store at {@code location} with the system clock. */
+  /**
+   * Opens (creating and migrating if needed) the store at {@code location} with the system clock.
+   */
   public static Drover open(StoreLocation location) {
     return open(location, Clock.systemUTC());
   }
@@ -87,7 +90,10 @@ public final class Drover implements AutoCloseable {
 
   // ---- configuration and task types
 
-  /** Applies a configuration file (task types, worker groups, limits); invalid files are refused whole. */
+  /**
+   * Applies a configuration file (task types, worker groups, limits); invalid files are refused
+   * whole.
+   */
   public ConfigReport applyConfig(Path file) {
     return ConfigFile.read(file).applyTo(store);
   }
@@ -135,7 +141,9 @@ public final class Drover implements AutoCloseable {
     return store.taskPeekReady(type, now(), limit);
   }
 
-  /** Grabs ready tasks of a type with the default priority shares; see {@link Store#taskGrabReady}. */
+  /**
+   * Grabs ready tasks of a type with the default priority shares; see {@link Store#taskGrabReady}.
+   */
   public List<Task> taskGrabReady(String type, int limit, int priorityLimit) {
     return store.taskGrabReady(type, now(), limit, priorityLimit, PriorityShares.DEFAULT);
   }
@@ -149,7 +157,8 @@ public final class Drover implements AutoCloseable {
   /** Opens a scheduled run for each task, now; backend ids are generated. */
   public List<TaskRun> taskRunSchedule(List<Long> taskIds) {
     Instant now = now();
-    return store.taskRunSchedule(taskIds.stream().map(id -> new RunToSchedule(id, null, null, now)).toList());
+    return store.taskRunSchedule(
+        taskIds.stream().map(id -> new RunToSchedule(id, null, null, now)).toList());
   }
 
   public Optional<TaskRun> taskRunStart(String backendId, ObjectNode metadata) {
@@ -171,8 +180,10 @@ public final class Drover implements AutoCloseable {
    * Visits every archivable run with run time in {@code [after, before)}, page by page, and returns
    * how many there were.
    */
-  public long archiveEach(Instant after, Instant before, int pageSize, Consumer<List<ArchivableRun>> eachPage) {
-    ValidationException.check(!after.isAfter(before), "after", "after " + after + " is later than before " + before);
+  public long archiveEach(
+      Instant after, Instant before, int pageSize, Consumer<List<ArchivableRun>> eachPage) {
+    ValidationException.check(
+        !after.isAfter(before), "after", "after " + after + " is later than before " + before);
     ValidationException.check(pageSize > 0, "page_size", "must be positive, got " + pageSize);
     long count = 0;
     String token = null;

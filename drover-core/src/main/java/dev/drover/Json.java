@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.drover.DroverException;
-import dev.drover.ValidationException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -107,7 +105,9 @@ public final class Json {
     return node;
   }
 
-  /** A shallow merge: {@code base} with every key of {@code update} put over it; neither is changed. */
+  /**
+   * A shallow merge: {@code base} with every key of {@code update} put over it; neither is changed.
+   */
   public static ObjectNode merge(ObjectNode base, ObjectNode update) {
     ObjectNode out = base == null ? object() : base.deepCopy();
     if (update != null) {

@@ -1,7 +1,6 @@
 package dev.drover;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.drover.Json;
 import dev.drover.model.TaskRunStatus;
 
 /**

@@ -9,8 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * What a handler gets: the claimed task, its run and attempt, the task type, and a directory of
- * its own for files the run produces (kept under the data directory, one per run).
+ * What a handler gets: the claimed task, its run and attempt, the task type, and a directory of its
+ * own for files the run produces (kept under the data directory, one per run).
  *
  * @param task the task as claimed
  * @param runId the run's backend id, {@code <task id>.<attempt>}

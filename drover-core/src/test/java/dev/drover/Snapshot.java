@@ -8,7 +8,8 @@ final class Snapshot {
   private Snapshot() {}
 
   static String of(Drover d) {
-    return String.join("\n",
+    return String.join(
+        "\n",
         d.taskTypes().toString(),
         d.store().workerGroupList().toString(),
         d.store().settingList().toString(),

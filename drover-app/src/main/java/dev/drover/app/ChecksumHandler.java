@@ -2,10 +2,10 @@ package dev.drover.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.Json;
 import dev.drover.Outcome;
 import dev.drover.TaskContext;
 import dev.drover.TaskHandler;
-import dev.drover.Json;
 import dev.drover.model.TaskRunStatus;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,9 +22,9 @@ import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
- * The built-in handler of the {@code checksum} task type: a SHA-256 over the regular files under the
- * path in {@code args[0]} (a file or a directory), kept in the run's result as {@code sha256} and
- * {@code files}. Each file adds its path relative to the root, its size and its bytes, in path
+ * The built-in handler of the {@code checksum} task type: a SHA-256 over the regular files under
+ * the path in {@code args[0]} (a file or a directory), kept in the run's result as {@code sha256}
+ * and {@code files}. Each file adds its path relative to the root, its size and its bytes, in path
  * order, so a renamed or edited file changes the sum. A relative path is read from the base folder
  * (the data directory's {@code demo/}). A missing path is {@code not_found}: retrying will not make
  * it appear, so the task is disabled.
@@ -55,9 +55,10 @@ final class ChecksumHandler implements TaskHandler {
     }
     List<Path> files;
     try (Stream<Path> walk = Files.walk(root)) {
-      files = walk.filter(Files::isRegularFile)
-          .sorted(Comparator.comparing(f -> relative(root, f)))
-          .toList();
+      files =
+          walk.filter(Files::isRegularFile)
+              .sorted(Comparator.comparing(f -> relative(root, f)))
+              .toList();
     }
     MessageDigest digest = sha256();
     byte[] buffer = new byte[BUFFER];
@@ -84,7 +85,9 @@ final class ChecksumHandler implements TaskHandler {
     return new Outcome(TaskRunStatus.EVENTFUL, result);
   }
 
-  /** The file's path under the root with / separators; a root that is itself a file is its own name. */
+  /**
+   * The file's path under the root with / separators; a root that is itself a file is its own name.
+   */
   private static String relative(Path root, Path file) {
     Path rel = root.equals(file) ? file.getFileName() : root.relativize(file);
     return rel.toString().replace(rel.getFileSystem().getSeparator(), "/");

@@ -10,12 +10,18 @@ import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** {@code drover config apply FILE}: validates the whole file, then creates or updates what it declares. */
-@Command(name = "apply", description = {
-    "Apply a configuration file (task types, worker groups, limits).",
-    "",
-    "Every declared item is created or updated to match the file; nothing else is touched. "
-        + "An invalid file is refused whole, with its line and setting named."})
+/**
+ * {@code drover config apply FILE}: validates the whole file, then creates or updates what it
+ * declares.
+ */
+@Command(
+    name = "apply",
+    description = {
+      "Apply a configuration file (task types, worker groups, limits).",
+      "",
+      "Every declared item is created or updated to match the file; nothing else is touched. "
+          + "An invalid file is refused whole, with its line and setting named."
+    })
 final class ConfigApplyCommand extends BaseCommand {
   @Parameters(paramLabel = "FILE", description = "The YAML configuration file.")
   Path file;
@@ -32,6 +38,12 @@ final class ConfigApplyCommand extends BaseCommand {
 
   static void print(PrintWriter out, ConfigReport report) {
     report.lines().forEach(line -> out.println("  " + line));
-    out.println(report.created() + " created, " + report.updated() + " updated, " + report.unchanged() + " unchanged");
+    out.println(
+        report.created()
+            + " created, "
+            + report.updated()
+            + " updated, "
+            + report.unchanged()
+            + " unchanged");
   }
 }

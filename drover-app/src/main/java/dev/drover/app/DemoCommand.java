@@ -38,33 +38,49 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code drover demo}: the main job, offline. Mirrors three small local git repositories with a
- * recurring command task type on adaptive intervals, checksums the mirrors with a Java-handler type,
- * runs everything to completion in process and shows what happened. Safe to run again: files and
- * tasks are created once, and each run commits one more change to the same origin, so that
+ * recurring command task type on adaptive intervals, checksums the mirrors with a Java-handler
+ * type, runs everything to completion in process and shows what happened. Safe to run again: files
+ * and tasks are created once, and each run commits one more change to the same origin, so that
  * mirror's interval keeps shrinking while the others keep growing.
  */
-@Command(name = "demo", description = {
-    "Run the example: mirror three local git repositories on adaptive intervals, checksum the mirrors, show what happened.",
-    "",
-    "In the data directory's demo/ folder it creates three small git repositories (origins/) and their "
-        + "mirrors (mirrors/, git clone --mirror), writes demo/drover.yaml from examples/drover.yaml with "
-        + "absolute paths and applies it, and adds a recurring mirror-git task and a oneshot checksum task per "
-        + "mirror. Then it commits a change to one origin, runs the fetches and then the checksums in process "
-        + "until they are done, and shows each task's last run, its new interval and next run, the checksums "
-        + "and the status table. Offline; needs git. Run it again: each run commits one more change, so the "
-        + "intervals keep adapting, and adds nothing twice."})
+@Command(
+    name = "demo",
+    description = {
+      "Run the example: mirror three local git repositories on adaptive intervals, checksum "
+          + "the mirrors, show what happened.",
+      "",
+      "In the data directory's demo/ folder it creates three small git repositories (origins/) "
+          + "and their "
+          + "mirrors (mirrors/, git clone --mirror), writes demo/drover.yaml from "
+          + "examples/drover.yaml with "
+          + "absolute paths and applies it, and adds a recurring mirror-git task and a oneshot "
+          + "checksum task per "
+          + "mirror. Then it commits a change to one origin, runs the fetches and then the "
+          + "checksums in process "
+          + "until they are done, and shows each task's last run, its new interval and next "
+          + "run, the checksums "
+          + "and the status table. Offline; needs git. Run it again: each run commits one more "
+          + "change, so the "
+          + "intervals keep adapting, and adds nothing twice."
+    })
 final class DemoCommand extends BaseCommand {
   /** The folder of the data directory that holds the demo's files. */
   static final String FOLDER = "demo";
+
   static final String MIRROR_TYPE = "mirror-git";
   static final List<String> REPOS = List.of("alpha", "beta", "gamma");
+
   /** The origin that gets a new commit on every run, so that its mirror's fetch is eventful. */
   static final String CHANGED = "alpha";
+
   static final String SCRIPT = "mirror-fetch.sh";
+
   /** How examples/drover.yaml names the script; the demo's copy names it by its absolute path. */
   static final String SCRIPT_IN_EXAMPLES = ExampleFile.FOLDER + "/" + SCRIPT;
+
   /** How long the demo's runner lets work finish once the demo's own tasks are done. */
   private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+
   private static final long WATCH_MS = 200;
 
   private final Clock clock = Clock.systemUTC();
@@ -77,15 +93,20 @@ final class DemoCommand extends BaseCommand {
     try (Drover drover = root().open(true)) {
       Store store = drover.store();
       Path demo = demoFolder();
-      out.println((existed ? "using the store at " : "created a store at ") + root().location().describe());
+      out.println(
+          (existed ? "using the store at " : "created a store at ") + root().location().describe());
 
       DemoRepos repos = new DemoRepos(demo);
       List<String> created = repos.createOrigins(REPOS);
       List<String> cloned = repos.cloneMirrors(REPOS);
       out.println("git repositories in " + demo + ":");
       out.println("  origins/  " + list(REPOS, created, "created with git init and git commit"));
-      out.println("  mirrors/  " + list(REPOS.stream().map(r -> r + ".git").toList(),
-          cloned.stream().map(r -> r + ".git").toList(), "cloned with git clone --mirror"));
+      out.println(
+          "  mirrors/  "
+              + list(
+                  REPOS.stream().map(r -> r + ".git").toList(),
+                  cloned.stream().map(r -> r + ".git").toList(),
+                  "cloned with git clone --mirror"));
 
       Path config = writeConfig(demo, root().shell());
       out.println("applied " + config + ":");
@@ -94,27 +115,38 @@ final class DemoCommand extends BaseCommand {
       List<Task> tasks = addTasks(drover, repos, out);
       List<Long> mirrorIds = idsOf(tasks, MIRROR_TYPE);
       List<Long> checksumIds = idsOf(tasks, ChecksumHandler.TYPE);
-      out.println("committed to origins/" + CHANGED + ": " + repos.commitChange(CHANGED)
-          + " (so its mirror has something new to fetch)");
+      out.println(
+          "committed to origins/"
+              + CHANGED
+              + ": "
+              + repos.commitChange(CHANGED)
+              + " (so its mirror has something new to fetch)");
       out.println();
 
       arm(store, mirrorIds);
-      Map<Long, Task> before = store.taskGet(mirrorIds).stream().collect(Collectors.toMap(Task::id, t -> t));
-      out.println("running the mirror-git tasks: sh mirror-fetch.sh MIRROR runs git fetch and reports eventful "
-          + "when the mirror's refs changed...");
+      Map<Long, Task> before =
+          store.taskGet(mirrorIds).stream().collect(Collectors.toMap(Task::id, t -> t));
+      out.println(
+          "running the mirror-git tasks: sh mirror-fetch.sh MIRROR runs git fetch and reports "
+              + "eventful "
+              + "when the mirror's refs changed...");
       out.println("  " + phase(runUntilDone(store, MIRROR_TYPE, mirrorIds)));
       arm(store, checksumIds);
-      out.println("running the checksum tasks: a Java handler sums each mirror's files with SHA-256...");
+      out.println(
+          "running the checksum tasks: a Java handler sums each mirror's files with SHA-256...");
       out.println("  " + phase(runUntilDone(store, ChecksumHandler.TYPE, checksumIds)));
       out.println();
 
-      new DemoReport(drover, clock.instant()).print(out, before, mirrorIds, checksumIds,
-          RunnerSetup.runsDir(root()), cli());
+      new DemoReport(drover, clock.instant())
+          .print(out, before, mirrorIds, checksumIds, RunnerSetup.runsDir(root()), cli());
     }
     return 0;
   }
 
-  /** How to call drover on this store: with --data-dir unless it is the default (or PostgreSQL is used). */
+  /**
+   * How to call drover on this store: with --data-dir unless it is the default (or PostgreSQL is
+   * used).
+   */
   private String cli() {
     Path defaultDir = root().shell().resolve(StoreLocation.DEFAULT_DATA_DIR);
     boolean custom = root().location().isSqlite() && !root().dataDir().equals(defaultDir);
@@ -145,9 +177,15 @@ final class DemoCommand extends BaseCommand {
       } catch (UnsupportedOperationException e) {
         // not a POSIX file system; the command runs it with sh anyway
       }
-      String quoted = "\"" + scriptCopy.toString().replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
-      StringBuilder text = new StringBuilder("# Written by 'drover demo' from " + yaml.shownAs()
-          + ", with " + SCRIPT_IN_EXAMPLES + " replaced by its copy here.\n");
+      String quoted =
+          "\"" + scriptCopy.toString().replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+      StringBuilder text =
+          new StringBuilder(
+              "# Written by 'drover demo' from "
+                  + yaml.shownAs()
+                  + ", with "
+                  + SCRIPT_IN_EXAMPLES
+                  + " replaced by its copy here.\n");
       for (String line : Files.readAllLines(yaml.path())) {
         boolean command = line.strip().startsWith("command:");
         text.append(command ? line.replace(SCRIPT_IN_EXAMPLES, quoted) : line).append('\n');
@@ -156,7 +194,8 @@ final class DemoCommand extends BaseCommand {
       Files.writeString(config, text);
       return config;
     } catch (IOException e) {
-      throw new DroverException("cannot write the demo's configuration in " + demo + ": " + e.getMessage(), e);
+      throw new DroverException(
+          "cannot write the demo's configuration in " + demo + ": " + e.getMessage(), e);
     }
   }
 
@@ -168,23 +207,42 @@ final class DemoCommand extends BaseCommand {
   private static List<Task> addTasks(Drover drover, DemoRepos repos, PrintWriter out) {
     List<NewTask> wanted = new ArrayList<>();
     for (String name : REPOS) {
-      wanted.add(NewTask.recurring(MIRROR_TYPE, TaskArguments.of(null, Map.of("path", repos.mirror(name).toString()))));
+      wanted.add(
+          NewTask.recurring(
+              MIRROR_TYPE, TaskArguments.of(null, Map.of("path", repos.mirror(name).toString()))));
     }
     for (String name : REPOS) {
-      wanted.add(NewTask.oneshot(ChecksumHandler.TYPE, TaskArguments.of(List.of("mirrors/" + name + ".git"), null)));
+      wanted.add(
+          NewTask.oneshot(
+              ChecksumHandler.TYPE, TaskArguments.of(List.of("mirrors/" + name + ".git"), null)));
     }
     Map<String, Task> stored = new HashMap<>();
-    for (Task t : drover.taskSearch(new TaskQuery(null, List.of(MIRROR_TYPE, ChecksumHandler.TYPE),
-        null, null, null, null, null, null))) {
+    for (Task t :
+        drover.taskSearch(
+            new TaskQuery(
+                null,
+                List.of(MIRROR_TYPE, ChecksumHandler.TYPE),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null))) {
       stored.putIfAbsent(key(t.type(), t.arguments(), t.policy()), t);
     }
-    List<NewTask> missing = wanted.stream()
-        .filter(n -> !stored.containsKey(key(n.type(), n.arguments(), n.policy()))).toList();
+    List<NewTask> missing =
+        wanted.stream()
+            .filter(n -> !stored.containsKey(key(n.type(), n.arguments(), n.policy())))
+            .toList();
     for (Task t : drover.taskCreate(missing)) {
       stored.put(key(t.type(), t.arguments(), t.policy()), t);
     }
-    out.println("tasks: a recurring mirror-git task and a oneshot checksum task per mirror: " + missing.size()
-        + " added, " + (wanted.size() - missing.size()) + " already present");
+    out.println(
+        "tasks: a recurring mirror-git task and a oneshot checksum task per mirror: "
+            + missing.size()
+            + " added, "
+            + (wanted.size() - missing.size())
+            + " already present");
     return wanted.stream().map(n -> stored.get(key(n.type(), n.arguments(), n.policy()))).toList();
   }
 
@@ -200,10 +258,16 @@ final class DemoCommand extends BaseCommand {
   private void arm(Store store, List<Long> ids) {
     Instant now = clock.instant();
     List<Task> tasks = store.taskGet(ids);
-    List<Long> waiting = tasks.stream()
-        .filter(t -> t.status() == TaskStatus.NEXT_RUN_NOT_SCHEDULED || t.status() == TaskStatus.COMPLETED)
-        .map(Task::id).toList();
-    List<Long> disabled = tasks.stream().filter(t -> t.status() == TaskStatus.DISABLED).map(Task::id).toList();
+    List<Long> waiting =
+        tasks.stream()
+            .filter(
+                t ->
+                    t.status() == TaskStatus.NEXT_RUN_NOT_SCHEDULED
+                        || t.status() == TaskStatus.COMPLETED)
+            .map(Task::id)
+            .toList();
+    List<Long> disabled =
+        tasks.stream().filter(t -> t.status() == TaskStatus.DISABLED).map(Task::id).toList();
     if (!waiting.isEmpty()) {
       store.taskSetStatus(waiting, TaskStatus.NEXT_RUN_NOT_SCHEDULED, now, false, now);
     }
@@ -217,23 +281,36 @@ final class DemoCommand extends BaseCommand {
    * demo's own tasks have each ended a run, so a failure waiting for its retry delay does not keep
    * the demo waiting too.
    */
-  private RunnerStats runUntilDone(Store store, String type, List<Long> ids) throws InterruptedException {
-    RunnerOptions options = RunnerOptions.defaults(RunnerSetup.runsDir(root()))
-        .withTotalWorkers(RunnerSetup.totalWorkers(null, store))
-        .withTypes(Set.of(type));
-    Runner runner = new RunnerBuilder(store, options.runsDir()).clock(clock).options(options)
-        .handlers(RunnerSetup.handlers(root().dataDir())).commands(RunnerSetup.commands()).build();
+  private RunnerStats runUntilDone(Store store, String type, List<Long> ids)
+      throws InterruptedException {
+    RunnerOptions options =
+        RunnerOptions.defaults(RunnerSetup.runsDir(root()))
+            .withTotalWorkers(RunnerSetup.totalWorkers(null, store))
+            .withTypes(Set.of(type));
+    Runner runner =
+        new RunnerBuilder(store, options.runsDir())
+            .clock(clock)
+            .options(options)
+            .handlers(RunnerSetup.handlers(root().dataDir()))
+            .commands(RunnerSetup.commands())
+            .build();
     AtomicBoolean stopped = new AtomicBoolean();
-    ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "drover-demo-watch");
-      t.setDaemon(true);
-      return t;
-    });
-    watcher.scheduleWithFixedDelay(() -> {
-      if (!stopped.get() && done(store, ids) && stopped.compareAndSet(false, true)) {
-        runner.stop(STOP_GRACE);
-      }
-    }, WATCH_MS, WATCH_MS, TimeUnit.MILLISECONDS);
+    ScheduledExecutorService watcher =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "drover-demo-watch");
+              t.setDaemon(true);
+              return t;
+            });
+    watcher.scheduleWithFixedDelay(
+        () -> {
+          if (!stopped.get() && done(store, ids) && stopped.compareAndSet(false, true)) {
+            runner.stop(STOP_GRACE);
+          }
+        },
+        WATCH_MS,
+        WATCH_MS,
+        TimeUnit.MILLISECONDS);
     try {
       return runner.run();
     } finally {
@@ -244,16 +321,25 @@ final class DemoCommand extends BaseCommand {
   /** True when none of the tasks is due or claimed. */
   private boolean done(Store store, List<Long> ids) {
     Instant now = clock.instant();
-    return store.taskGet(ids).stream().allMatch(t -> switch (t.status()) {
-      case COMPLETED, DISABLED -> true;
-      case NEXT_RUN_NOT_SCHEDULED -> t.nextRun().isAfter(now);
-      case NEXT_RUN_SCHEDULED -> false;
-    });
+    return store.taskGet(ids).stream()
+        .allMatch(
+            t ->
+                switch (t.status()) {
+                  case COMPLETED, DISABLED -> true;
+                  case NEXT_RUN_NOT_SCHEDULED -> t.nextRun().isAfter(now);
+                  case NEXT_RUN_SCHEDULED -> false;
+                });
   }
 
   private static String phase(RunnerStats s) {
-    return s.claimed() + " claimed: " + s.eventful() + " eventful, " + s.uneventful() + " uneventful, "
-        + s.failed() + " failed";
+    return s.claimed()
+        + " claimed: "
+        + s.eventful()
+        + " eventful, "
+        + s.uneventful()
+        + " uneventful, "
+        + s.failed()
+        + " failed";
   }
 
   private static List<Long> idsOf(List<Task> tasks, String type) {
@@ -261,7 +347,10 @@ final class DemoCommand extends BaseCommand {
   }
 
   private static String list(List<String> all, List<String> made, String how) {
-    String state = made.isEmpty() ? "already there" : made.size() == all.size() ? how : made.size() + " " + how;
+    String state =
+        made.isEmpty()
+            ? "already there"
+            : made.size() == all.size() ? how : made.size() + " " + how;
     return String.join(", ", all) + " (" + state + ")";
   }
 }

@@ -14,7 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The end of {@code drover demo}: what each of its tasks did, how the intervals adapted, the checksums and the counts. */
+/**
+ * The end of {@code drover demo}: what each of its tasks did, how the intervals adapted, the
+ * checksums and the counts.
+ */
 final class DemoReport {
   private final Drover drover;
   private final Instant now;
@@ -28,21 +31,41 @@ final class DemoReport {
    * Prints the report; {@code cli} is how to call drover on this store in the hints at the end
    * (with --data-dir when it is not the default).
    */
-  void print(PrintWriter out, Map<Long, Task> before, List<Long> mirrorIds, List<Long> checksumIds, Path runsDir,
+  void print(
+      PrintWriter out,
+      Map<Long, Task> before,
+      List<Long> mirrorIds,
+      List<Long> checksumIds,
+      Path runsDir,
       String cli) {
     Optional<TaskType> type = drover.taskType(DemoCommand.MIRROR_TYPE);
-    out.println("what happened to the mirrors" + type.map(t -> " (an eventful run divides the interval by "
-        + factor(t.backoffFactor()) + ", an uneventful one multiplies it by " + factor(t.backoffFactor())
-        + ", within " + DurationText.format(t.minInterval()) + ".." + DurationText.format(t.maxInterval()) + ")")
-        .orElse("") + ":");
+    out.println(
+        "what happened to the mirrors"
+            + type.map(
+                    t ->
+                        " (an eventful run divides the interval by "
+                            + factor(t.backoffFactor())
+                            + ", an uneventful one multiplies it by "
+                            + factor(t.backoffFactor())
+                            + ", within "
+                            + DurationText.format(t.minInterval())
+                            + ".."
+                            + DurationText.format(t.maxInterval())
+                            + ")")
+                .orElse("")
+            + ":");
     Table mirrors = new Table("ID", "MIRROR", "LAST RUN", "REFS", "INTERVAL", "NEXT RUN", "WHY");
     for (Task task : drover.store().taskGet(mirrorIds)) {
       Optional<TaskRun> run = lastRun(task);
       Duration was = before.containsKey(task.id()) ? before.get(task.id()).currentInterval() : null;
-      mirrors.row(task.id(), Path.of(task.arguments().kwargs().path("path").asText()).getFileName(),
-          run.map(r -> Tables.name(r.status())).orElse("none"), result(run, "refs"),
+      mirrors.row(
+          task.id(),
+          Path.of(task.arguments().kwargs().path("path").asText()).getFileName(),
+          run.map(r -> Tables.name(r.status())).orElse("none"),
+          result(run, "refs"),
           DurationText.format(was) + " -> " + DurationText.format(task.currentInterval()),
-          Tables.time(task.nextRun()) + " (" + in(task.nextRun()) + ")", why(run, was, task.currentInterval()));
+          Tables.time(task.nextRun()) + " (" + in(task.nextRun()) + ")",
+          why(run, was, task.currentInterval()));
     }
     mirrors.print(out);
     out.println();
@@ -52,8 +75,12 @@ final class DemoReport {
     for (Task task : drover.store().taskGet(checksumIds)) {
       Optional<TaskRun> run = lastRun(task);
       String sha = result(run, "sha256");
-      sums.row(task.id(), task.arguments().args().path(0).asText(), run.map(r -> Tables.name(r.status())).orElse("none"),
-          result(run, "files"), sha != null ? sha : result(run, "error"));
+      sums.row(
+          task.id(),
+          task.arguments().args().path(0).asText(),
+          run.map(r -> Tables.name(r.status())).orElse("none"),
+          result(run, "files"),
+          sha != null ? sha : result(run, "error"));
     }
     sums.print(out);
     out.println();
@@ -61,13 +88,27 @@ final class DemoReport {
     out.println("tasks by type and status:");
     StatusCommand.print(out, drover);
     out.println();
-    out.println("each command run's stdout.log and stderr.log are in " + runsDir.resolve(DemoCommand.MIRROR_TYPE)
-        + "/RUN-ID/");
-    out.println("run the demo again: one more commit to " + DemoCommand.CHANGED + ", so its interval shrinks"
-        + type.map(t -> " (down to " + DurationText.format(t.minInterval()) + ")").orElse("")
-        + " while the others grow" + type.map(t -> " (up to " + DurationText.format(t.maxInterval()) + ")").orElse(""));
-    out.println("more: '" + cli + " task-run list', '" + cli + " task show ID', '" + cli + " run', '" + cli
-        + " status', 'drover --help'");
+    out.println(
+        "each command run's stdout.log and stderr.log are in "
+            + runsDir.resolve(DemoCommand.MIRROR_TYPE)
+            + "/RUN-ID/");
+    out.println(
+        "run the demo again: one more commit to "
+            + DemoCommand.CHANGED
+            + ", so its interval shrinks"
+            + type.map(t -> " (down to " + DurationText.format(t.minInterval()) + ")").orElse("")
+            + " while the others grow"
+            + type.map(t -> " (up to " + DurationText.format(t.maxInterval()) + ")").orElse(""));
+    out.println(
+        "more: '"
+            + cli
+            + " task-run list', '"
+            + cli
+            + " task show ID', '"
+            + cli
+            + " run', '"
+            + cli
+            + " status', 'drover --help'");
   }
 
   private Optional<TaskRun> lastRun(Task task) {
@@ -76,7 +117,9 @@ final class DemoReport {
 
   /** A field of the run's result, or null. */
   private static String result(Optional<TaskRun> run, String field) {
-    JsonNode value = run.map(r -> r.metadata() == null ? null : r.metadata().path("result").get(field)).orElse(null);
+    JsonNode value =
+        run.map(r -> r.metadata() == null ? null : r.metadata().path("result").get(field))
+            .orElse(null);
     return value == null || value.isNull() ? null : value.asText();
   }
 
@@ -85,9 +128,16 @@ final class DemoReport {
       return null;
     }
     return switch (run.get().status()) {
-      case EVENTFUL -> now.compareTo(was) < 0 ? "new commits fetched: visited more often" : "new commits; at min_interval";
-      case UNEVENTFUL -> now.compareTo(was) > 0 ? "nothing new: visited less often" : "nothing new; at max_interval";
-      default -> Optional.ofNullable(result(run, "error")).orElse("did not succeed") + "; retried later";
+      case EVENTFUL ->
+          now.compareTo(was) < 0
+              ? "new commits fetched: visited more often"
+              : "new commits; at min_interval";
+      case UNEVENTFUL ->
+          now.compareTo(was) > 0
+              ? "nothing new: visited less often"
+              : "nothing new; at max_interval";
+      default ->
+          Optional.ofNullable(result(run, "error")).orElse("did not succeed") + "; retried later";
     };
   }
 
@@ -102,7 +152,10 @@ final class DemoReport {
       return "due now";
     }
     long seconds = Math.round(d.toMillis() / 1000.0);
-    Duration rounded = seconds >= 60 ? Duration.ofMinutes(Math.round(seconds / 60.0)) : Duration.ofSeconds(seconds);
+    Duration rounded =
+        seconds >= 60
+            ? Duration.ofMinutes(Math.round(seconds / 60.0))
+            : Duration.ofSeconds(seconds);
     return "in " + DurationText.format(rounded);
   }
 }

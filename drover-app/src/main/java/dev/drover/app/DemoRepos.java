@@ -13,18 +13,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The demo's git repositories, all local: small origins under {@code origins/} made with
- * {@code git init} and {@code git commit}, and their mirrors under {@code mirrors/} made with
- * {@code git clone --mirror}. Git runs as argv, never through a shell, with an author and committer
- * set in its environment so that commits work on a machine where git was never configured.
+ * The demo's git repositories, all local: small origins under {@code origins/} made with {@code git
+ * init} and {@code git commit}, and their mirrors under {@code mirrors/} made with {@code git clone
+ * --mirror}. Git runs as argv, never through a shell, with an author and committer set in its
+ * environment so that commits work on a machine where git was never configured.
  */
 final class DemoRepos {
-  private static final Map<String, String> GIT_ENV = Map.of(
-      "GIT_AUTHOR_NAME", "Drover demo",
-      "GIT_AUTHOR_EMAIL", "demo@drover.invalid",
-      "GIT_COMMITTER_NAME", "Drover demo",
-      "GIT_COMMITTER_EMAIL", "demo@drover.invalid",
-      "GIT_TERMINAL_PROMPT", "0");
+  private static final Map<String, String> GIT_ENV =
+      Map.of(
+          "GIT_AUTHOR_NAME", "Drover demo",
+          "GIT_AUTHOR_EMAIL", "demo@drover.invalid",
+          "GIT_COMMITTER_NAME", "Drover demo",
+          "GIT_COMMITTER_EMAIL", "demo@drover.invalid",
+          "GIT_TERMINAL_PROMPT", "0");
 
   private final Path dir;
 
@@ -46,7 +47,8 @@ final class DemoRepos {
     try {
       git(Path.of("").toAbsolutePath(), "--version");
     } catch (DroverException e) {
-      throw new DroverException("the demo mirrors git repositories, and git cannot be run: " + e.getMessage(), e);
+      throw new DroverException(
+          "the demo mirrors git repositories, and git cannot be run: " + e.getMessage(), e);
     }
   }
 
@@ -58,7 +60,10 @@ final class DemoRepos {
       if (Files.isDirectory(origin.resolve(".git"))) {
         continue;
       }
-      write(origin.resolve("README.md"), "# " + name + "\n\nA small repository that `drover demo` mirrors.\n", false);
+      write(
+          origin.resolve("README.md"),
+          "# " + name + "\n\nA small repository that `drover demo` mirrors.\n",
+          false);
       git(origin, "-c", "init.defaultBranch=main", "init", "-q");
       git(origin, "add", "-A");
       commit(origin, "Start " + name);
@@ -76,7 +81,13 @@ final class DemoRepos {
         continue;
       }
       createDirectories(mirror.getParent());
-      git(mirror.getParent(), "clone", "--mirror", "-q", origin(name).toString(), mirror.toString());
+      git(
+          mirror.getParent(),
+          "clone",
+          "--mirror",
+          "-q",
+          origin(name).toString(),
+          mirror.toString());
       cloned.add(name);
     }
     return cloned;
@@ -87,7 +98,10 @@ final class DemoRepos {
     Path origin = origin(name);
     String count = git(origin, "rev-list", "--count", "HEAD").strip();
     String subject = "Change " + (Long.parseLong(count) + 1) + " to " + name;
-    write(origin.resolve("CHANGES.md"), "- " + subject + " at " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + "\n", true);
+    write(
+        origin.resolve("CHANGES.md"),
+        "- " + subject + " at " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + "\n",
+        true);
     git(origin, "add", "-A");
     commit(origin, subject);
     return git(origin, "log", "-1", "--format=%h %s").strip();
@@ -95,14 +109,26 @@ final class DemoRepos {
 
   private static void commit(Path repo, String message) {
     // The user's own settings must not get in the way: no signing prompt, no hooks.
-    git(repo, "-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", message);
+    git(
+        repo,
+        "-c",
+        "commit.gpgsign=false",
+        "-c",
+        "core.hooksPath=/dev/null",
+        "commit",
+        "-q",
+        "-m",
+        message);
   }
 
-  /** Runs git in {@code workDir} and returns its output; fails with git's last line when it fails. */
+  /**
+   * Runs git in {@code workDir} and returns its output; fails with git's last line when it fails.
+   */
   private static String git(Path workDir, String... args) {
     List<String> argv = new ArrayList<>(List.of("git"));
     argv.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(argv).directory(workDir.toFile()).redirectErrorStream(true);
+    ProcessBuilder pb =
+        new ProcessBuilder(argv).directory(workDir.toFile()).redirectErrorStream(true);
     pb.environment().putAll(GIT_ENV);
     try {
       Process p = pb.start();
@@ -111,8 +137,14 @@ final class DemoRepos {
       int code = p.waitFor();
       if (code != 0) {
         List<String> lines = output.strip().lines().toList();
-        throw new DroverException("'" + String.join(" ", argv) + "' in " + workDir + " exited " + code
-            + (lines.isEmpty() ? "" : ": " + lines.get(lines.size() - 1)));
+        throw new DroverException(
+            "'"
+                + String.join(" ", argv)
+                + "' in "
+                + workDir
+                + " exited "
+                + code
+                + (lines.isEmpty() ? "" : ": " + lines.get(lines.size() - 1)));
       }
       return output;
     } catch (IOException e) {
@@ -127,7 +159,12 @@ final class DemoRepos {
     createDirectories(file.getParent());
     try {
       if (append) {
-        Files.writeString(file, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Files.writeString(
+            file,
+            text,
+            StandardCharsets.UTF_8,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.APPEND);
       } else {
         Files.writeString(file, text, StandardCharsets.UTF_8);
       }

@@ -25,7 +25,8 @@ import picocli.CommandLine.ScopeType;
       "Drover, a durable task scheduler.",
       "",
       "Task types, tasks and their runs are kept in a store: an embedded SQLite database in a data "
-          + "directory (the default), or PostgreSQL (--db). Bad input exits with code 2 and changes nothing; "
+          + "directory (the default), or PostgreSQL (--db). Bad input exits with code 2 and "
+          + "changes nothing; "
           + "other failures exit with code 1."
     },
     subcommands = {
@@ -47,22 +48,37 @@ import picocli.CommandLine.ScopeType;
       HelpCommand.class
     })
 public final class DroverCommand {
-  @Option(names = "--data-dir", paramLabel = "DIR", scope = ScopeType.INHERIT,
-      description = "Data directory holding the embedded store (drover.db). Default: ./drover-data.")
+  @Option(
+      names = "--data-dir",
+      paramLabel = "DIR",
+      scope = ScopeType.INHERIT,
+      description =
+          "Data directory holding the embedded store (drover.db). Default: ./drover-data.")
   private Path dataDir = StoreLocation.DEFAULT_DATA_DIR;
 
   // Not defaultValue = "${env:DROVER_DB}": picocli would read the JVM's environment, not the
   // shell's (see location()).
-  @Option(names = "--db", paramLabel = "URL", scope = ScopeType.INHERIT,
-      description = "PostgreSQL JDBC URL (jdbc:postgresql://HOST/DB?user=...); wins over --data-dir. "
-          + "Default: the DROVER_DB environment variable.")
+  @Option(
+      names = "--db",
+      paramLabel = "URL",
+      scope = ScopeType.INHERIT,
+      description =
+          "PostgreSQL JDBC URL (jdbc:postgresql://HOST/DB?user=...); wins over --data-dir. "
+              + "Default: the DROVER_DB environment variable.")
   private String db;
 
-  @Option(names = "--config", paramLabel = "FILE", scope = ScopeType.INHERIT,
-      description = "Configuration file (YAML) that 'init' applies. Default: drover.yaml in the data directory, if it exists.")
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      scope = ScopeType.INHERIT,
+      description =
+          "Configuration file (YAML) that 'init' applies. Default: drover.yaml in the data "
+              + "directory, if it exists.")
   private Path config;
 
-  @Option(names = "--verbose", scope = ScopeType.INHERIT,
+  @Option(
+      names = "--verbose",
+      scope = ScopeType.INHERIT,
       description = "Show stack traces of errors.")
   private boolean verbose;
 
@@ -85,7 +101,10 @@ public final class DroverCommand {
     return verbose;
   }
 
-  /** The data directory as given (or the default), whichever store is used: it also holds the demo's files. */
+  /**
+   * The data directory as given (or the default), whichever store is used: it also holds the demo's
+   * files.
+   */
   Path dataDir() {
     return shell.resolve(dataDir);
   }
@@ -99,10 +118,14 @@ public final class DroverCommand {
     }
   }
 
-  /** The configuration file to apply on init: {@code --config}, or drover.yaml in the data dir; null if none. */
+  /**
+   * The configuration file to apply on init: {@code --config}, or drover.yaml in the data dir; null
+   * if none.
+   */
   Path configFile() {
     if (config != null) {
-      ValidationException.check(Files.isRegularFile(config), "--config", "no such file '" + config + "'");
+      ValidationException.check(
+          Files.isRegularFile(config), "--config", "no such file '" + config + "'");
       return config;
     }
     Path inDataDir = dataDir().resolve(ConfigFile.DEFAULT_NAME);
@@ -114,10 +137,13 @@ public final class DroverCommand {
     return dataDir().resolve(ConfigFile.DEFAULT_NAME);
   }
 
-  /** True if the store exists already (always assumed for PostgreSQL, which init migrates in place). */
+  /**
+   * True if the store exists already (always assumed for PostgreSQL, which init migrates in place).
+   */
   boolean storeExists() {
     StoreLocation location = location();
-    return !location.isSqlite() || Files.isRegularFile(location.dataDir().resolve(StoreLocation.DATABASE_FILE));
+    return !location.isSqlite()
+        || Files.isRegularFile(location.dataDir().resolve(StoreLocation.DATABASE_FILE));
   }
 
   /**
@@ -128,10 +154,15 @@ public final class DroverCommand {
     StoreLocation location = location();
     if (location.isSqlite() && !create && !storeExists()) {
       Path dir = location.dataDir();
-      ValidationException.check(!Files.exists(dir) || Files.isDirectory(dir), "--data-dir",
+      ValidationException.check(
+          !Files.exists(dir) || Files.isDirectory(dir),
+          "--data-dir",
           "'" + dir + "' exists and is not a directory");
-      throw new ValidationException("--data-dir", "no Drover store in '" + dir
-          + "' (run 'drover init' first, or point --data-dir or --db at a store)");
+      throw new ValidationException(
+          "--data-dir",
+          "no Drover store in '"
+              + dir
+              + "' (run 'drover init' first, or point --data-dir or --db at a store)");
     }
     try {
       return Drover.open(location);

@@ -10,13 +10,14 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 
 /**
- * Turns every failure into one line on stderr and an exit code: 2 for bad input (a
- * {@link ValidationException} or a command line picocli cannot parse), 1 for anything else. Stack
- * traces are shown only with {@code --verbose}.
+ * Turns every failure into one line on stderr and an exit code: 2 for bad input (a {@link
+ * ValidationException} or a command line picocli cannot parse), 1 for anything else. Stack traces
+ * are shown only with {@code --verbose}.
  */
 final class ErrorHandler implements IParameterExceptionHandler, IExecutionExceptionHandler {
   /** The command did not finish: the database, a file or the program failed. */
   static final int FAILED = 1;
+
   /** The input was wrong; nothing was changed. */
   static final int BAD_INPUT = 2;
 
@@ -42,8 +43,12 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
       err.println("drover: " + oneLine(e.getMessage()));
       code = FAILED;
     } else {
-      err.println("drover: unexpected " + e.getClass().getSimpleName() + ": " + oneLine(String.valueOf(e.getMessage()))
-          + (isVerbose(cli) ? "" : " (run with --verbose for details)"));
+      err.println(
+          "drover: unexpected "
+              + e.getClass().getSimpleName()
+              + ": "
+              + oneLine(String.valueOf(e.getMessage()))
+              + (isVerbose(cli) ? "" : " (run with --verbose for details)"));
       code = FAILED;
     }
     if (isVerbose(cli)) {

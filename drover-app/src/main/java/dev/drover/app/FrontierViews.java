@@ -1,18 +1,21 @@
 package dev.drover.app;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.Json;
 import dev.drover.frontier.IngestReport;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
 import dev.drover.frontier.OriginVisitStats;
 import dev.drover.frontier.SchedulerMetrics;
-import dev.drover.Json;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** The JSON form and the tables of the crawl frontier's records: listers, origins, visit stats, metrics. */
+/**
+ * The JSON form and the tables of the crawl frontier's records: listers, origins, visit stats,
+ * metrics.
+ */
 final class FrontierViews {
   private FrontierViews() {}
 
@@ -33,8 +36,13 @@ final class FrontierViews {
   static Table listers(List<Lister> listers) {
     Table t = new Table("ID", "NAME", "INSTANCE", "UPDATED", "LAST LISTING", "STATE");
     for (Lister l : listers) {
-      t.row(l.id(), l.name(), l.instanceName().isEmpty() ? null : l.instanceName(), Tables.time(l.updated()),
-          Tables.time(l.lastListingFinishedAt()), l.currentState().isEmpty() ? null : JsonViews.compact(l.currentState()));
+      t.row(
+          l.id(),
+          l.name(),
+          l.instanceName().isEmpty() ? null : l.instanceName(),
+          Tables.time(l.updated()),
+          Tables.time(l.lastListingFinishedAt()),
+          l.currentState().isEmpty() ? null : JsonViews.compact(l.currentState()));
     }
     return t;
   }
@@ -62,10 +70,18 @@ final class FrontierViews {
   }
 
   static Table origins(List<ListedOrigin> origins, Map<UUID, Lister> listers) {
-    Table t = new Table("LISTER", "URL", "VISIT TYPE", "ENABLED", "FIRST SEEN", "LAST SEEN", "LAST UPDATE");
+    Table t =
+        new Table(
+            "LISTER", "URL", "VISIT TYPE", "ENABLED", "FIRST SEEN", "LAST SEEN", "LAST UPDATE");
     for (ListedOrigin o : origins) {
-      t.row(listerName(listers.get(o.listerId()), o.listerId()), o.url(), o.visitType(), o.enabled() ? "yes" : "no",
-          Tables.time(o.firstSeen()), Tables.time(o.lastSeen()), Tables.time(o.lastUpdate()));
+      t.row(
+          listerName(listers.get(o.listerId()), o.listerId()),
+          o.url(),
+          o.visitType(),
+          o.enabled() ? "yes" : "no",
+          Tables.time(o.firstSeen()),
+          Tables.time(o.lastSeen()),
+          Tables.time(o.lastUpdate()));
     }
     return t;
   }
@@ -86,12 +102,28 @@ final class FrontierViews {
   }
 
   static Table stats(List<OriginVisitStats> stats) {
-    Table t = new Table("VISIT TYPE", "LAST VISIT", "STATUS", "SUCCESSIVE", "LAST SUCCESSFUL", "SNAPSHOT",
-        "LAST SCHEDULED", "QUEUE POSITION", "OFFSET");
+    Table t =
+        new Table(
+            "VISIT TYPE",
+            "LAST VISIT",
+            "STATUS",
+            "SUCCESSIVE",
+            "LAST SUCCESSFUL",
+            "SNAPSHOT",
+            "LAST SCHEDULED",
+            "QUEUE POSITION",
+            "OFFSET");
     for (OriginVisitStats s : stats) {
-      t.row(s.visitType(), Tables.time(s.lastVisit()), s.lastVisitStatus() == null ? null : s.lastVisitStatus().dbName(),
-          s.successiveVisits(), Tables.time(s.lastSuccessful()), s.lastSnapshot(), Tables.time(s.lastScheduled()),
-          s.nextVisitQueuePosition(), s.nextPositionOffset());
+      t.row(
+          s.visitType(),
+          Tables.time(s.lastVisit()),
+          s.lastVisitStatus() == null ? null : s.lastVisitStatus().dbName(),
+          s.successiveVisits(),
+          Tables.time(s.lastSuccessful()),
+          s.lastSnapshot(),
+          Tables.time(s.lastScheduled()),
+          s.nextVisitQueuePosition(),
+          s.nextPositionOffset());
     }
     return t;
   }
@@ -112,10 +144,24 @@ final class FrontierViews {
   }
 
   static Table metrics(List<SchedulerMetrics> metrics, Map<UUID, Lister> listers) {
-    Table t = new Table("LISTER", "VISIT TYPE", "KNOWN", "ENABLED", "NEVER VISITED", "PENDING CHANGES", "UPDATED");
+    Table t =
+        new Table(
+            "LISTER",
+            "VISIT TYPE",
+            "KNOWN",
+            "ENABLED",
+            "NEVER VISITED",
+            "PENDING CHANGES",
+            "UPDATED");
     for (SchedulerMetrics m : metrics) {
-      t.row(listerName(listers.get(m.listerId()), m.listerId()), m.visitType(), m.originsKnown(), m.originsEnabled(),
-          m.originsNeverVisited(), m.originsWithPendingChanges(), Tables.time(m.lastUpdate()));
+      t.row(
+          listerName(listers.get(m.listerId()), m.listerId()),
+          m.visitType(),
+          m.originsKnown(),
+          m.originsEnabled(),
+          m.originsNeverVisited(),
+          m.originsWithPendingChanges(),
+          Tables.time(m.lastUpdate()));
     }
     return t;
   }
@@ -125,7 +171,8 @@ final class FrontierViews {
     o.put("applied", r.applied());
     o.put("ignored", r.ignored());
     var disabled = o.putArray("disabled");
-    r.disabled().forEach(k -> disabled.addObject().put("url", k.url()).put("visit_type", k.visitType()));
+    r.disabled()
+        .forEach(k -> disabled.addObject().put("url", k.url()).put("visit_type", k.visitType()));
     return o;
   }
 

@@ -9,10 +9,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns SIGTERM and SIGINT into a graceful stop of a runner. The JVM runs shutdown hooks on either
- * signal; this one asks the runner to stop (no new claims, running work gets the grace period,
- * then is released without charging an attempt) and waits until the command has finished with
- * the runner (summary printed, store closed). Then it ends the JVM itself with the command's exit
- * code: left alone, a JVM stopped by a signal exits 128 + the signal number.
+ * signal; this one asks the runner to stop (no new claims, running work gets the grace period, then
+ * is released without charging an attempt) and waits until the command has finished with the runner
+ * (summary printed, store closed). Then it ends the JVM itself with the command's exit code: left
+ * alone, a JVM stopped by a signal exits 128 + the signal number.
  *
  * <p>Closed without a signal, it removes the hook, so a normal exit does not go through it.
  */
@@ -25,19 +25,24 @@ final class GracefulStop implements AutoCloseable {
   private volatile int exitCode = ErrorHandler.FAILED;
 
   private GracefulStop(Runner runner, Duration grace) {
-    hook = new Thread(() -> {
-      signalled = true;
-      log.info("stop requested: claiming nothing more; running work has {} to finish", DurationText.format(grace));
-      runner.stop(grace);
-      try {
-        done.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      System.out.flush();
-      System.err.flush();
-      Runtime.getRuntime().halt(exitCode);
-    }, "drover-stop");
+    hook =
+        new Thread(
+            () -> {
+              signalled = true;
+              log.info(
+                  "stop requested: claiming nothing more; running work has {} to finish",
+                  DurationText.format(grace));
+              runner.stop(grace);
+              try {
+                done.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              System.out.flush();
+              System.err.flush();
+              Runtime.getRuntime().halt(exitCode);
+            },
+            "drover-stop");
   }
 
   /** Installs the hook for {@code runner}; call just before {@code runner.run()}. */

@@ -6,12 +6,18 @@ import dev.drover.config.ConfigReport;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 
-/** {@code drover init}: creates or migrates the store and applies the configuration file if there is one. */
-@Command(name = "init", description = {
-    "Create the store, or bring its schema up to date, and apply the configuration file.",
-    "",
-    "The configuration file is --config FILE, or drover.yaml in the data directory if it exists. "
-        + "Safe to run again."})
+/**
+ * {@code drover init}: creates or migrates the store and applies the configuration file if there is
+ * one.
+ */
+@Command(
+    name = "init",
+    description = {
+      "Create the store, or bring its schema up to date, and apply the configuration file.",
+      "",
+      "The configuration file is --config FILE, or drover.yaml in the data directory if it exists. "
+          + "Safe to run again."
+    })
 final class InitCommand extends BaseCommand {
   @Override
   public Integer call() {
@@ -20,10 +26,18 @@ final class InitCommand extends BaseCommand {
     boolean existed = root().storeExists();
     try (Drover drover = root().open(true)) {
       String where = root().location().describe();
-      out().println(existed ? "store at " + where + " is ready (schema up to date)" : "created a new store at " + where);
+      out()
+          .println(
+              existed
+                  ? "store at " + where + " is ready (schema up to date)"
+                  : "created a new store at " + where);
       if (config == null) {
-        out().println("no configuration file (looked for " + root().defaultConfigFile()
-            + "); add task types with 'drover task-type add' or 'drover config apply FILE'");
+        out()
+            .println(
+                "no configuration file (looked for "
+                    + root().defaultConfigFile()
+                    + "); add task types with 'drover task-type add' or 'drover config apply "
+                    + "FILE'");
       } else {
         ConfigReport report = config.applyTo(drover.store());
         out().println("applied " + configPath + ":");

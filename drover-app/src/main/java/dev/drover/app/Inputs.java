@@ -19,7 +19,9 @@ import java.util.function.BiFunction;
 final class Inputs {
   private Inputs() {}
 
-  /** An ISO-8601 instant ({@code 2026-01-02T03:04:05Z}, an offset, or a date alone as midnight UTC). */
+  /**
+   * An ISO-8601 instant ({@code 2026-01-02T03:04:05Z}, an offset, or a date alone as midnight UTC).
+   */
   static Instant instant(String option, String text) {
     if (text == null) {
       return null;
@@ -38,8 +40,12 @@ final class Inputs {
     try {
       return LocalDate.parse(t).atStartOfDay(ZoneOffset.UTC).toInstant();
     } catch (DateTimeParseException e) {
-      throw new ValidationException(option, "cannot read '" + text
-          + "' as a timestamp (expected ISO-8601 such as 2026-01-02T03:04:05Z, or a date such as 2026-01-02)");
+      throw new ValidationException(
+          option,
+          "cannot read '"
+              + text
+              + "' as a timestamp (expected ISO-8601 such as 2026-01-02T03:04:05Z, or a date "
+              + "such as 2026-01-02)");
     }
   }
 
@@ -56,15 +62,19 @@ final class Inputs {
       try {
         id = Long.parseLong(text.trim());
       } catch (NumberFormatException e) {
-        throw new ValidationException(option, "'" + text + "' is not a task id (expected a positive whole number)");
+        throw new ValidationException(
+            option, "'" + text + "' is not a task id (expected a positive whole number)");
       }
-      ValidationException.check(id > 0, option, "'" + text + "' is not a task id (expected a positive whole number)");
+      ValidationException.check(
+          id > 0, option, "'" + text + "' is not a task id (expected a positive whole number)");
       ids.add(id);
     }
     return ids;
   }
 
-  /** Parses each value (commas separate several in one argument) with {@code parse(option, text)}. */
+  /**
+   * Parses each value (commas separate several in one argument) with {@code parse(option, text)}.
+   */
   static <T> List<T> each(String option, List<String> texts, BiFunction<String, String, T> parse) {
     return split(texts).stream().map(t -> parse.apply(option, t)).toList();
   }

@@ -4,6 +4,8 @@ import picocli.CommandLine.Option;
 
 /** The {@code --json} switch of listing, show and status commands. */
 final class JsonOption {
-  @Option(names = "--json", description = "Print one JSON document instead of a table (a JSON array for lists).")
+  @Option(
+      names = "--json",
+      description = "Print one JSON document instead of a table (a JSON array for lists).")
   boolean json;
 }

@@ -2,10 +2,10 @@ package dev.drover.app;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Drover;
+import dev.drover.Json;
 import dev.drover.StaleDataException;
 import dev.drover.ValidationException;
 import dev.drover.frontier.Lister;
-import dev.drover.Json;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -18,21 +18,42 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code drover lister}: the listers that record origins (one per forge instance). */
-@Command(name = "lister", description = "Add, list, show and update listers: what enumerates the origins of one forge instance.",
-    subcommands = {ListerCommand.Add.class, ListerCommand.ListListers.class, ListerCommand.Show.class,
-        ListerCommand.Update.class})
+@Command(
+    name = "lister",
+    description =
+        "Add, list, show and update listers: what enumerates the origins of one forge instance.",
+    subcommands = {
+      ListerCommand.Add.class,
+      ListerCommand.ListListers.class,
+      ListerCommand.Show.class,
+      ListerCommand.Update.class
+    })
 final class ListerCommand {
 
-  /** The lister named {@code name} and {@code instance}, or a bad-input error naming {@code option}. */
+  /**
+   * The lister named {@code name} and {@code instance}, or a bad-input error naming {@code option}.
+   */
   static Lister find(Drover drover, String option, String name, String instance) {
-    return drover.frontier().listerGet(name, instance).orElseThrow(() -> new ValidationException(option,
-        "unknown lister '" + name + "'" + (instance == null || instance.isEmpty() ? "" : " instance '" + instance + "'")
-            + " (add it with 'drover lister add')"));
+    return drover
+        .frontier()
+        .listerGet(name, instance)
+        .orElseThrow(
+            () ->
+                new ValidationException(
+                    option,
+                    "unknown lister '"
+                        + name
+                        + "'"
+                        + (instance == null || instance.isEmpty()
+                            ? ""
+                            : " instance '" + instance + "'")
+                        + " (add it with 'drover lister add')"));
   }
 
   /** Every lister by id, to name listers in tables. */
   static Map<UUID, Lister> byId(Drover drover) {
-    return drover.frontier().listerList().stream().collect(Collectors.toMap(Lister::id, Function.identity()));
+    return drover.frontier().listerList().stream()
+        .collect(Collectors.toMap(Lister::id, Function.identity()));
   }
 
   static void print(BaseCommand cmd, JsonOption output, Lister l) {
@@ -43,25 +64,35 @@ final class ListerCommand {
     }
   }
 
-  @Command(name = "add", description = "Add a lister, or show it if it exists (name and instance identify it).")
+  @Command(
+      name = "add",
+      description = "Add a lister, or show it if it exists (name and instance identify it).")
   static final class Add extends BaseCommand {
     @Parameters(paramLabel = "NAME", description = "The kind of lister, e.g. github.")
     String name;
 
-    @Option(names = "--instance", paramLabel = "INSTANCE", description = "Which forge instance. Default: none (\"\").")
+    @Option(
+        names = "--instance",
+        paramLabel = "INSTANCE",
+        description = "Which forge instance. Default: none (\"\").")
     String instance;
 
-    @Option(names = "--first-visits-queue-prefix", paramLabel = "PREFIX", description = "Queue prefix for first visits after a listing.")
+    @Option(
+        names = "--first-visits-queue-prefix",
+        paramLabel = "PREFIX",
+        description = "Queue prefix for first visits after a listing.")
     String prefix;
 
-    @Mixin
-    JsonOption output;
+    @Mixin JsonOption output;
 
     @Override
     public Integer call() {
       ValidationException.check(!name.isBlank(), "NAME", "a lister needs a name");
       try (Drover drover = root().open(false)) {
-        print(this, output, drover.frontier().listerGetOrCreate(name, instance, prefix, drover.now()));
+        print(
+            this,
+            output,
+            drover.frontier().listerGetOrCreate(name, instance, prefix, drover.now()));
       }
       return 0;
     }
@@ -69,8 +100,7 @@ final class ListerCommand {
 
   @Command(name = "list", description = "List the listers.")
   static final class ListListers extends BaseCommand {
-    @Mixin
-    JsonOption output;
+    @Mixin JsonOption output;
 
     @Override
     public Integer call() {
@@ -93,11 +123,13 @@ final class ListerCommand {
     @Parameters(paramLabel = "NAME", description = "The lister's name.")
     String name;
 
-    @Option(names = "--instance", paramLabel = "INSTANCE", description = "Its instance. Default: none.")
+    @Option(
+        names = "--instance",
+        paramLabel = "INSTANCE",
+        description = "Its instance. Default: none.")
     String instance;
 
-    @Mixin
-    JsonOption output;
+    @Mixin JsonOption output;
 
     @Override
     public Integer call() {
@@ -106,9 +138,12 @@ final class ListerCommand {
         if (output.json) {
           JsonViews.print(out(), FrontierViews.lister(l));
         } else {
-          new Table("FIELD", "VALUE").row("id", l.id()).row("name", l.name())
+          new Table("FIELD", "VALUE")
+              .row("id", l.id())
+              .row("name", l.name())
               .row("instance", l.instanceName().isEmpty() ? null : l.instanceName())
-              .row("created", Tables.time(l.created())).row("updated", l.updated())
+              .row("created", Tables.time(l.created()))
+              .row("updated", l.updated())
               .row("current_state", JsonViews.compact(l.currentState()))
               .row("last_listing_finished_at", Tables.time(l.lastListingFinishedAt()))
               .row("first_visits_queue_prefix", l.firstVisitsQueuePrefix())
@@ -120,29 +155,45 @@ final class ListerCommand {
     }
   }
 
-  @Command(name = "update", description = {
-      "Update a lister's state, if it has not changed since you read it.",
-      "",
-      "Pass the 'updated' value you read (lister show --json) as --expect-updated: if another writer "
-          + "updated the lister since, nothing is written and the command fails (stale data)."})
+  @Command(
+      name = "update",
+      description = {
+        "Update a lister's state, if it has not changed since you read it.",
+        "",
+        "Pass the 'updated' value you read (lister show --json) as --expect-updated: if "
+            + "another writer "
+            + "updated the lister since, nothing is written and the command fails (stale data)."
+      })
   static final class Update extends BaseCommand {
     @Parameters(paramLabel = "NAME", description = "The lister's name.")
     String name;
 
-    @Option(names = "--instance", paramLabel = "INSTANCE", description = "Its instance. Default: none.")
+    @Option(
+        names = "--instance",
+        paramLabel = "INSTANCE",
+        description = "Its instance. Default: none.")
     String instance;
 
-    @Option(names = "--expect-updated", required = true, paramLabel = "TIME", description = "The version (updated) you read.")
+    @Option(
+        names = "--expect-updated",
+        required = true,
+        paramLabel = "TIME",
+        description = "The version (updated) you read.")
     String expectUpdated;
 
-    @Option(names = "--state", paramLabel = "JSON", description = "The new current_state, a JSON object.")
+    @Option(
+        names = "--state",
+        paramLabel = "JSON",
+        description = "The new current_state, a JSON object.")
     String state;
 
-    @Option(names = "--last-listing-finished-at", paramLabel = "TIME", description = "When the last full listing ended.")
+    @Option(
+        names = "--last-listing-finished-at",
+        paramLabel = "TIME",
+        description = "When the last full listing ended.")
     String lastListing;
 
-    @Mixin
-    JsonOption output;
+    @Mixin JsonOption output;
 
     @Override
     public Integer call() {
@@ -151,14 +202,22 @@ final class ListerCommand {
       Instant finished = Inputs.instant("--last-listing-finished-at", lastListing);
       try (Drover drover = root().open(false)) {
         Lister l = find(drover, "NAME", name, instance);
-        Lister changed = new Lister(l.id(), l.name(), l.instanceName(), l.created(),
-            newState == null ? l.currentState() : newState, expected,
-            finished == null ? l.lastListingFinishedAt() : finished, l.firstVisitsQueuePrefix(),
-            l.firstVisitsScheduledAt());
+        Lister changed =
+            new Lister(
+                l.id(),
+                l.name(),
+                l.instanceName(),
+                l.created(),
+                newState == null ? l.currentState() : newState,
+                expected,
+                finished == null ? l.lastListingFinishedAt() : finished,
+                l.firstVisitsQueuePrefix(),
+                l.firstVisitsScheduledAt());
         try {
           print(this, output, drover.frontier().listerUpdate(changed, drover.now()));
         } catch (StaleDataException e) {
-          throw new ValidationException("--expect-updated", e.getMessage() + " (current version " + l.updated() + ")");
+          throw new ValidationException(
+              "--expect-updated", e.getMessage() + " (current version " + l.updated() + ")");
         }
       }
       return 0;

@@ -6,7 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import picocli.CommandLine;
 
-/** The {@code drover} command: parses the command line, runs one command and exits with its code. */
+/**
+ * The {@code drover} command: parses the command line, runs one command and exits with its code.
+ */
 public final class Main {
   private Main() {}
 
@@ -25,14 +27,15 @@ public final class Main {
    */
   static int run(Shell shell, String... args) {
     ErrorHandler errors = new ErrorHandler();
-    CommandLine cli = new CommandLine(new DroverCommand(shell))
-        .registerConverter(Path.class, shell::path)
-        .setOut(utf8(shell.out()))
-        .setErr(utf8(shell.err()))
-        .setCaseInsensitiveEnumValuesAllowed(true)
-        .setUsageHelpAutoWidth(true)
-        .setParameterExceptionHandler(errors)
-        .setExecutionExceptionHandler(errors);
+    CommandLine cli =
+        new CommandLine(new DroverCommand(shell))
+            .registerConverter(Path.class, shell::path)
+            .setOut(utf8(shell.out()))
+            .setErr(utf8(shell.err()))
+            .setCaseInsensitiveEnumValuesAllowed(true)
+            .setUsageHelpAutoWidth(true)
+            .setParameterExceptionHandler(errors)
+            .setExecutionExceptionHandler(errors);
     int code = cli.execute(args);
     cli.getOut().flush();
     cli.getErr().flush();

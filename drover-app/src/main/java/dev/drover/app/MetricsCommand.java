@@ -11,11 +11,16 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code drover metrics}: counts of origins per lister and visit type. */
-@Command(name = "metrics", description = "Count origins per lister and visit type: known, enabled, never visited, with pending changes.",
+@Command(
+    name = "metrics",
+    description =
+        "Count origins per lister and visit type: known, enabled, never visited, with pending "
+            + "changes.",
     subcommands = {MetricsCommand.Update.class, MetricsCommand.Show.class})
 final class MetricsCommand {
 
-  static void print(BaseCommand cmd, JsonOption output, Drover drover, List<SchedulerMetrics> metrics) {
+  static void print(
+      BaseCommand cmd, JsonOption output, Drover drover, List<SchedulerMetrics> metrics) {
     Map<UUID, Lister> byId = ListerCommand.byId(drover);
     if (output.json) {
       JsonViews.print(cmd.out(), JsonViews.array(metrics, m -> FrontierViews.metrics(m, byId)));
@@ -26,21 +31,29 @@ final class MetricsCommand {
     }
   }
 
-  @Command(name = "update", description = "Count the origins now, of one lister or of all, and keep the counts.")
+  @Command(
+      name = "update",
+      description = "Count the origins now, of one lister or of all, and keep the counts.")
   static final class Update extends BaseCommand {
-    @Option(names = "--lister", paramLabel = "NAME", description = "Only this lister. Default: every lister.")
+    @Option(
+        names = "--lister",
+        paramLabel = "NAME",
+        description = "Only this lister. Default: every lister.")
     String lister;
 
-    @Option(names = "--instance", paramLabel = "INSTANCE", description = "The lister's instance. Default: none.")
+    @Option(
+        names = "--instance",
+        paramLabel = "INSTANCE",
+        description = "The lister's instance. Default: none.")
     String instance;
 
-    @Mixin
-    JsonOption output;
+    @Mixin JsonOption output;
 
     @Override
     public Integer call() {
       try (Drover drover = root().open(false)) {
-        UUID id = lister == null ? null : ListerCommand.find(drover, "--lister", lister, instance).id();
+        UUID id =
+            lister == null ? null : ListerCommand.find(drover, "--lister", lister, instance).id();
         print(this, output, drover, drover.frontier().metricsUpdate(id, drover.now()));
       }
       return 0;
@@ -52,19 +65,22 @@ final class MetricsCommand {
     @Option(names = "--lister", paramLabel = "NAME", description = "Only this lister.")
     String lister;
 
-    @Option(names = "--instance", paramLabel = "INSTANCE", description = "The lister's instance. Default: none.")
+    @Option(
+        names = "--instance",
+        paramLabel = "INSTANCE",
+        description = "The lister's instance. Default: none.")
     String instance;
 
     @Option(names = "--visit-type", paramLabel = "TYPE", description = "Only this visit type.")
     String visitType;
 
-    @Mixin
-    JsonOption output;
+    @Mixin JsonOption output;
 
     @Override
     public Integer call() {
       try (Drover drover = root().open(false)) {
-        UUID id = lister == null ? null : ListerCommand.find(drover, "--lister", lister, instance).id();
+        UUID id =
+            lister == null ? null : ListerCommand.find(drover, "--lister", lister, instance).id();
         print(this, output, drover, drover.frontier().metricsGet(id, visitType));
       }
       return 0;

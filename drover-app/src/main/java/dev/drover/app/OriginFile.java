@@ -3,8 +3,8 @@ package dev.drover.app;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.drover.ValidationException;
 import dev.drover.Json;
+import dev.drover.ValidationException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,19 +19,37 @@ import java.util.Map;
 
 /**
  * A file of listed origins: JSON Lines (one object per line), or CSV with a header row when the
- * name ends in {@code .csv}. Keys (columns): {@code url} and {@code visit_type} (required),
- * {@code lister} and {@code instance} (default: the command's --lister and --instance),
- * {@code enabled} (default true), {@code last_update}, {@code extra_loader_arguments} (a JSON
- * object; JSON text in CSV), {@code is_fork}, {@code forked_from_url}. Blank lines are skipped.
- * Every line is read; a bad one becomes an {@link Invalid} naming its line and key.
+ * name ends in {@code .csv}. Keys (columns): {@code url} and {@code visit_type} (required), {@code
+ * lister} and {@code instance} (default: the command's --lister and --instance), {@code enabled}
+ * (default true), {@code last_update}, {@code extra_loader_arguments} (a JSON object; JSON text in
+ * CSV), {@code is_fork}, {@code forked_from_url}. Blank lines are skipped. Every line is read; a
+ * bad one becomes an {@link Invalid} naming its line and key.
  */
 final class OriginFile {
-  static final List<String> KEYS = List.of("lister", "instance", "url", "visit_type", "enabled", "last_update",
-      "extra_loader_arguments", "is_fork", "forked_from_url");
+  static final List<String> KEYS =
+      List.of(
+          "lister",
+          "instance",
+          "url",
+          "visit_type",
+          "enabled",
+          "last_update",
+          "extra_loader_arguments",
+          "is_fork",
+          "forked_from_url");
 
   /** One origin of the file, its lister not yet looked up. */
-  record Line(int number, String lister, String instance, String url, String visitType, boolean enabled,
-      Instant lastUpdate, ObjectNode extraLoaderArguments, Boolean isFork, String forkedFromUrl) {}
+  record Line(
+      int number,
+      String lister,
+      String instance,
+      String url,
+      String visitType,
+      boolean enabled,
+      Instant lastUpdate,
+      ObjectNode extraLoaderArguments,
+      Boolean isFork,
+      String forkedFromUrl) {}
 
   /** A line that could not be read, and why; {@code key} is null when the whole line is wrong. */
   record Invalid(int number, String key, String problem) {
@@ -64,7 +82,8 @@ final class OriginFile {
     }
     OriginFile parser = new OriginFile(file.toString(), defaultLister, defaultInstance);
     return file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv")
-        ? parser.csv(text) : parser.jsonLines(text);
+        ? parser.csv(text)
+        : parser.jsonLines(text);
   }
 
   private Contents jsonLines(List<String> text) {
@@ -83,7 +102,9 @@ final class OriginFile {
           throw new Bad(null, "malformed JSON: " + e.getOriginalMessage());
         }
         if (node == null || !node.isObject()) {
-          throw new Bad(null, "expected a JSON object such as {\"url\": \"https://...\", \"visit_type\": \"git\"}");
+          throw new Bad(
+              null,
+              "expected a JSON object such as {\"url\": \"https://...\", \"visit_type\": \"git\"}");
         }
         Map<String, String> fields = new LinkedHashMap<>();
         ObjectNode extra = null;
@@ -130,7 +151,8 @@ final class OriginFile {
         }
       }
     } catch (Bad b) {
-      throw new ValidationException(name + ":" + (headerAt + 1) + (b.key == null ? "" : ": " + b.key), b.getMessage());
+      throw new ValidationException(
+          name + ":" + (headerAt + 1) + (b.key == null ? "" : ": " + b.key), b.getMessage());
     }
     for (int i = headerAt + 1; i < text.size(); i++) {
       if (text.get(i).isBlank()) {
@@ -140,7 +162,8 @@ final class OriginFile {
       try {
         List<String> cells = cells(text.get(i));
         if (cells.size() != header.size()) {
-          throw new Bad(null, "expected " + header.size() + " cells as the header has, got " + cells.size());
+          throw new Bad(
+              null, "expected " + header.size() + " cells as the header has, got " + cells.size());
         }
         Map<String, String> fields = new LinkedHashMap<>();
         ObjectNode extra = null;
@@ -184,15 +207,27 @@ final class OriginFile {
     if (lister == null || lister.isBlank()) {
       throw new Bad("lister", "a lister name is required (in the file, or --lister)");
     }
-    String instance = f.containsKey("instance") ? f.get("instance") : f.get("lister") != null ? "" : defaultInstance;
+    String instance =
+        f.containsKey("instance")
+            ? f.get("instance")
+            : f.get("lister") != null ? "" : defaultInstance;
     Instant lastUpdate;
     try {
       lastUpdate = Inputs.instant("last_update", f.get("last_update"));
     } catch (ValidationException e) {
       throw new Bad("last_update", ErrorHandler.problem(e));
     }
-    return new Line(n, lister, instance == null ? "" : instance, url, visitType, bool(f, "enabled", true),
-        lastUpdate, extra, f.get("is_fork") == null ? null : bool(f, "is_fork", false), f.get("forked_from_url"));
+    return new Line(
+        n,
+        lister,
+        instance == null ? "" : instance,
+        url,
+        visitType,
+        bool(f, "enabled", true),
+        lastUpdate,
+        extra,
+        f.get("is_fork") == null ? null : bool(f, "is_fork", false),
+        f.get("forked_from_url"));
   }
 
   private static boolean bool(Map<String, String> f, String key, boolean absent) {
@@ -207,7 +242,9 @@ final class OriginFile {
     };
   }
 
-  /** The cells of one CSV line: commas separate, double quotes quote, "" is a quote inside quotes. */
+  /**
+   * The cells of one CSV line: commas separate, double quotes quote, "" is a quote inside quotes.
+   */
   private static List<String> cells(String line) {
     List<String> out = new ArrayList<>();
     StringBuilder cell = new StringBuilder();

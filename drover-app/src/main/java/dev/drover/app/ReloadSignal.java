@@ -15,17 +15,21 @@ import sun.misc.SignalHandler;
 final class ReloadSignal {
   private static final Logger log = LoggerFactory.getLogger(ReloadSignal.class);
 
-  static final String IGNORED = "SIGHUP is ignored by this process (started under nohup?), so it does not"
-      + " reload the configuration; a change to the file still does";
+  static final String IGNORED =
+      "SIGHUP is ignored by this process (started under nohup?), so it does not"
+          + " reload the configuration; a change to the file still does";
 
   private ReloadSignal() {}
 
   static void install(Runner runner) {
     try {
-      SignalHandler previous = Signal.handle(new Signal("HUP"), sig -> {
-        log.info("SIGHUP: reloading the configuration");
-        runner.requestReload();
-      });
+      SignalHandler previous =
+          Signal.handle(
+              new Signal("HUP"),
+              sig -> {
+                log.info("SIGHUP: reloading the configuration");
+                runner.requestReload();
+              });
       if (previous == SignalHandler.SIG_IGN) {
         // The JVM leaves a signal ignored at its start (e.g. under nohup) ignored.
         log.info(IGNORED);

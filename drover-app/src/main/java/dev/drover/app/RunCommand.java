@@ -2,6 +2,8 @@ package dev.drover.app;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Drover;
+import dev.drover.Json;
+import dev.drover.TaskHandler;
 import dev.drover.ValidationException;
 import dev.drover.config.ConfigFile;
 import dev.drover.config.ConfigReport;
@@ -10,8 +12,6 @@ import dev.drover.engine.ProcessIdentity;
 import dev.drover.engine.Runner;
 import dev.drover.engine.RunnerOptions;
 import dev.drover.engine.RunnerStats;
-import dev.drover.TaskHandler;
-import dev.drover.Json;
 import dev.drover.model.TaskType;
 import dev.drover.store.Store;
 import java.nio.file.Path;
@@ -30,78 +30,131 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code drover run}: claims due tasks and executes them until idle, or until stopped with --daemon. */
-@Command(name = "run", sortOptions = false, description = {
-    "Claim due tasks and execute them: command task types run their command, built-in Java handlers "
-        + "(checksum) run in process.",
-    "",
-    "Without --daemon it exits 0 once nothing is due, running or waiting for a retry (the next regular "
-        + "run of a recurring task does not hold it) and prints what it did. With --daemon it runs until "
-        + "stopped. SIGTERM or Ctrl-C stops claiming, lets running work finish within --grace, then gives "
-        + "back what is left without charging an attempt, and exits 0. The configuration file is applied "
-        + "first, as 'drover init' does. Lifecycle lines go to stderr; on a terminal a progress line "
-        + "shows, per task type, the tasks due and running and the runs done and failed.",
-    "",
-    "One data dir has one active runner. A second 'drover run' on it takes over: the active runner is asked "
-        + "to stop, gets --takeover-grace to finish its work (then it is killed, if on this host), and the "
-        + "newcomer starts once it is gone. With --standby the newcomer waits instead, and starts when the "
-        + "active runner has gone. A runner killed outright never blocks its successor.",
-    "",
-    "The configuration file is re-applied when it changes, or on SIGHUP: task types, worker groups and "
-        + "limits.total_workers (unless --workers is given) take effect without dropping running work."})
+/**
+ * {@code drover run}: claims due tasks and executes them until idle, or until stopped with
+ * --daemon.
+ */
+@Command(
+    name = "run",
+    sortOptions = false,
+    description = {
+      "Claim due tasks and execute them: command task types run their command, built-in Java "
+          + "handlers "
+          + "(checksum) run in process.",
+      "",
+      "Without --daemon it exits 0 once nothing is due, running or waiting for a retry (the "
+          + "next regular "
+          + "run of a recurring task does not hold it) and prints what it did. With --daemon "
+          + "it runs until "
+          + "stopped. SIGTERM or Ctrl-C stops claiming, lets running work finish within "
+          + "--grace, then gives "
+          + "back what is left without charging an attempt, and exits 0. The configuration "
+          + "file is applied "
+          + "first, as 'drover init' does. Lifecycle lines go to stderr; on a terminal a "
+          + "progress line "
+          + "shows, per task type, the tasks due and running and the runs done and failed.",
+      "",
+      "One data dir has one active runner. A second 'drover run' on it takes over: the active "
+          + "runner is asked "
+          + "to stop, gets --takeover-grace to finish its work (then it is killed, if on this "
+          + "host), and the "
+          + "newcomer starts once it is gone. With --standby the newcomer waits instead, and "
+          + "starts when the "
+          + "active runner has gone. A runner killed outright never blocks its successor.",
+      "",
+      "The configuration file is re-applied when it changes, or on SIGHUP: task types, worker "
+          + "groups and "
+          + "limits.total_workers (unless --workers is given) take effect without dropping "
+          + "running work."
+    })
 final class RunCommand extends BaseCommand {
   private static final Logger log = LoggerFactory.getLogger(RunCommand.class);
 
-  @Option(names = "--daemon", description = "Keep running when idle, until stopped (SIGTERM, Ctrl-C).")
+  @Option(
+      names = "--daemon",
+      description = "Keep running when idle, until stopped (SIGTERM, Ctrl-C).")
   boolean daemon;
 
-  @Option(names = "--workers", paramLabel = "N",
-      description = "Most tasks executing at once. Default: limits.total_workers of the configuration, else "
-          + RunnerOptions.DEFAULT_TOTAL_WORKERS + ".")
+  @Option(
+      names = "--workers",
+      paramLabel = "N",
+      description =
+          "Most tasks executing at once. Default: limits.total_workers of the configuration, else "
+              + RunnerOptions.DEFAULT_TOTAL_WORKERS
+              + ".")
   Integer workers;
 
-  @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "30s",
-      description = "When stopped, how long running work may take to finish before it is released. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--grace",
+      paramLabel = "DURATION",
+      defaultValue = "30s",
+      description =
+          "When stopped, how long running work may take to finish before it is released. "
+              + "Default: ${DEFAULT-VALUE}.")
   String grace;
 
-  @Option(names = "--type", paramLabel = "TYPE",
-      description = "Run only tasks of this type (repeatable, or comma-separated). Default: every type with a "
-          + "command or a built-in handler.")
+  @Option(
+      names = "--type",
+      paramLabel = "TYPE",
+      description =
+          "Run only tasks of this type (repeatable, or comma-separated). Default: every type "
+              + "with a "
+              + "command or a built-in handler.")
   List<String> types;
 
-  @Option(names = "--takeover-grace", paramLabel = "DURATION", defaultValue = "5s",
-      description = "When taking over this data dir, how long the active runner gets to finish before it is "
-          + "killed. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--takeover-grace",
+      paramLabel = "DURATION",
+      defaultValue = "5s",
+      description =
+          "When taking over this data dir, how long the active runner gets to finish before it is "
+              + "killed. Default: ${DEFAULT-VALUE}.")
   String takeoverGrace;
 
-  @Option(names = "--claim-ahead", paramLabel = "DURATION", defaultValue = "100ms",
-      description = "Beyond its free worker slots, keep claimed as many tasks of a type as the workers finished "
-          + "of it in this window, so short tasks run back to back while the runner writes the last batch. "
-          + "0 claims for free slots only. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--claim-ahead",
+      paramLabel = "DURATION",
+      defaultValue = "100ms",
+      description =
+          "Beyond its free worker slots, keep claimed as many tasks of a type as the workers "
+              + "finished "
+              + "of it in this window, so short tasks run back to back while the runner writes "
+              + "the last batch. "
+              + "0 claims for free slots only. Default: ${DEFAULT-VALUE}.")
   String claimAhead;
 
-  @Option(names = "--standby", description = "If a runner is active on this data dir, wait for it to go "
-      + "instead of taking over.")
+  @Option(
+      names = "--standby",
+      description =
+          "If a runner is active on this data dir, wait for it to go " + "instead of taking over.")
   boolean standby;
 
-  @Mixin
-  JsonOption output;
+  @Mixin JsonOption output;
 
   @Override
   public Integer call() throws InterruptedException {
     Inputs.positive("--workers", workers);
     Duration graceTime = Inputs.duration("--grace", grace);
-    ValidationException.check(!graceTime.isNegative(), "--grace", "must not be negative, got " + grace);
+    ValidationException.check(
+        !graceTime.isNegative(), "--grace", "must not be negative, got " + grace);
     Duration takeoverTime = Inputs.duration("--takeover-grace", takeoverGrace);
-    ValidationException.check(!takeoverTime.isNegative(), "--takeover-grace",
+    ValidationException.check(
+        !takeoverTime.isNegative(),
+        "--takeover-grace",
         "must not be negative, got " + takeoverGrace);
     Duration claimAheadTime = Inputs.duration("--claim-ahead", claimAhead);
-    ValidationException.check(!claimAheadTime.isNegative(), "--claim-ahead",
-        "must not be negative, got " + claimAhead);
-    Set<String> only = new LinkedHashSet<>(Inputs.each("--type", types, (option, text) -> {
-      ValidationException.check(!text.isEmpty(), option, "a task type name is required");
-      return text;
-    }));
+    ValidationException.check(
+        !claimAheadTime.isNegative(), "--claim-ahead", "must not be negative, got " + claimAhead);
+    Set<String> only =
+        new LinkedHashSet<>(
+            Inputs.each(
+                "--type",
+                types,
+                (option, text) -> {
+                  ValidationException.check(
+                      !text.isEmpty(), option, "a task type name is required");
+                  return text;
+                }));
     Path configPath = root().configFile();
     ConfigFile config = configPath == null ? null : ConfigFile.read(configPath);
     Map<String, TaskHandler> handlers = RunnerSetup.handlers(root().dataDir());
@@ -112,23 +165,36 @@ final class RunCommand extends BaseCommand {
       checkTypes(only, store, config, handlers);
       if (config != null) {
         ConfigReport r = config.applyTo(store);
-        log.info("applied {}: {} created, {} updated, {} unchanged", configPath, r.created(), r.updated(), r.unchanged());
+        log.info(
+            "applied {}: {} created, {} updated, {} unchanged",
+            configPath,
+            r.created(),
+            r.updated(),
+            r.unchanged());
       }
-      RunnerOptions options = RunnerOptions.defaults(RunnerSetup.runsDir(root()))
-          .withTotalWorkers(RunnerSetup.totalWorkers(workers, store))
-          .withExitOnIdle(!daemon)
-          .withTypes(only)
-          .withGate(gate(), takeoverTime, standby)
-          .withConfigFile(configPath, workers != null)
-          .withClaimAhead(claimAheadTime);
+      RunnerOptions options =
+          RunnerOptions.defaults(RunnerSetup.runsDir(root()))
+              .withTotalWorkers(RunnerSetup.totalWorkers(workers, store))
+              .withExitOnIdle(!daemon)
+              .withTypes(only)
+              .withGate(gate(), takeoverTime, standby)
+              .withConfigFile(configPath, workers != null)
+              .withClaimAhead(claimAheadTime);
       Clock clock = Clock.systemUTC();
-      RunProgress progress = System.console() != null && !output.json ? new RunProgress(store, clock, out()) : null;
+      RunProgress progress =
+          System.console() != null && !output.json ? new RunProgress(store, clock, out()) : null;
       if (progress != null) {
         handlers = progress.counting(handlers);
         commands = progress.counting(commands);
       }
-      Runner runner = drover.runner(options.runsDir()).clock(clock).options(options)
-          .handlers(handlers).commands(commands).build();
+      Runner runner =
+          drover
+              .runner(options.runsDir())
+              .clock(clock)
+              .options(options)
+              .handlers(handlers)
+              .commands(commands)
+              .build();
       log.info("run output goes to {}", options.runsDir());
       Instant started = clock.instant();
       stop = GracefulStop.install(runner, graceTime);
@@ -160,8 +226,12 @@ final class RunCommand extends BaseCommand {
     return 0;
   }
 
-  /** Every --type must name a type that exists (or the configuration declares) and that something can execute. */
-  private static void checkTypes(Set<String> only, Store store, ConfigFile config, Map<String, TaskHandler> handlers) {
+  /**
+   * Every --type must name a type that exists (or the configuration declares) and that something
+   * can execute.
+   */
+  private static void checkTypes(
+      Set<String> only, Store store, ConfigFile config, Map<String, TaskHandler> handlers) {
     Map<String, TaskType> known = new LinkedHashMap<>();
     store.taskTypeList().forEach(t -> known.put(t.name(), t));
     if (config != null) {
@@ -170,13 +240,21 @@ final class RunCommand extends BaseCommand {
     for (String name : only) {
       TaskType type = known.get(name);
       ValidationException.check(type != null, "--type", "unknown task type '" + name + "'");
-      ValidationException.check(type.command() != null || handlers.containsKey(name), "--type",
-          "task type '" + name + "' has no command and no built-in handler, so nothing can execute it");
+      ValidationException.check(
+          type.command() != null || handlers.containsKey(name),
+          "--type",
+          "task type '"
+              + name
+              + "' has no command and no built-in handler, so nothing can execute it");
     }
   }
 
-  /** The types the runner will claim: those in {@code only} (all when empty) that something can execute. */
-  private static List<String> executable(Store store, Map<String, TaskHandler> handlers, Set<String> only) {
+  /**
+   * The types the runner will claim: those in {@code only} (all when empty) that something can
+   * execute.
+   */
+  private static List<String> executable(
+      Store store, Map<String, TaskHandler> handlers, Set<String> only) {
     return store.taskTypeList().stream()
         .filter(t -> only.isEmpty() || only.contains(t.name()))
         .filter(t -> t.command() != null || handlers.containsKey(t.name()))
@@ -196,11 +274,22 @@ final class RunCommand extends BaseCommand {
   }
 
   static String summary(RunnerStats s, String stopReason, Duration took) {
-    String why = stopReason != null ? stopReason : "idle: nothing due, running or waiting for a retry";
-    return String.format(Locale.ROOT, "drover run: %s after %.1fs. Claimed %d %s: %d eventful, %d uneventful, "
+    String why =
+        stopReason != null ? stopReason : "idle: nothing due, running or waiting for a retry";
+    return String.format(
+        Locale.ROOT,
+        "drover run: %s after %.1fs. Claimed %d %s: %d eventful, %d uneventful, "
             + "%d failed; %d rescued from expired leases, %d released unfinished, %d leases lost.",
-        why, took.toMillis() / 1000.0, s.claimed(), s.claimed() == 1 ? "task" : "tasks", s.eventful(),
-        s.uneventful(), s.failed(), s.rescued(), s.released(), s.leasesLost());
+        why,
+        took.toMillis() / 1000.0,
+        s.claimed(),
+        s.claimed() == 1 ? "task" : "tasks",
+        s.eventful(),
+        s.uneventful(),
+        s.failed(),
+        s.rescued(),
+        s.released(),
+        s.leasesLost());
   }
 
   private static ObjectNode json(RunnerStats s, String stopReason, Duration took) {

@@ -1,9 +1,9 @@
 package dev.drover.app;
 
-import dev.drover.engine.CommandRunner;
 import dev.drover.Outcome;
-import dev.drover.engine.RunnerStats;
 import dev.drover.TaskHandler;
+import dev.drover.engine.CommandRunner;
+import dev.drover.engine.RunnerStats;
 import dev.drover.model.StatusCount;
 import dev.drover.model.TaskQuery;
 import dev.drover.model.TaskRunStatus;
@@ -29,8 +29,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  */
 final class RunProgress implements AutoCloseable {
   private static final long PERIOD_MS = 500;
+
   /** Due tasks are counted up to this many per type; more shows as {@code 1000+}. */
   private static final int DUE_SHOWN = 1000;
+
   private static final int DONE = 0;
   private static final int FAILED = 1;
 
@@ -38,11 +40,13 @@ final class RunProgress implements AutoCloseable {
   private final Clock clock;
   private final PrintWriter out;
   private final Map<String, AtomicLongArray> finished = new ConcurrentHashMap<>();
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "drover-progress");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "drover-progress");
+            t.setDaemon(true);
+            return t;
+          });
   private List<String> types = List.of();
   private RunnerStats stats;
   private Instant started;
@@ -56,22 +60,27 @@ final class RunProgress implements AutoCloseable {
 
   /** {@code commands}, counting each outcome under its task type. */
   CommandRunner counting(CommandRunner commands) {
-    return (type, arguments, runDir, env) -> count(type.name(), commands.run(type, arguments, runDir, env));
+    return (type, arguments, runDir, env) ->
+        count(type.name(), commands.run(type, arguments, runDir, env));
   }
 
   /** {@code handlers}, counting each outcome (or exception: a failure) under its task type. */
   Map<String, TaskHandler> counting(Map<String, TaskHandler> handlers) {
     Map<String, TaskHandler> counted = new HashMap<>();
-    handlers.forEach((name, handler) -> counted.put(name, context -> {
-      try {
-        return count(name, handler.handle(context));
-      } catch (InterruptedException e) {
-        throw e;
-      } catch (Exception e) {
-        count(name, null);
-        throw e;
-      }
-    }));
+    handlers.forEach(
+        (name, handler) ->
+            counted.put(
+                name,
+                context -> {
+                  try {
+                    return count(name, handler.handle(context));
+                  } catch (InterruptedException e) {
+                    throw e;
+                  } catch (Exception e) {
+                    count(name, null);
+                    throw e;
+                  }
+                }));
     return counted;
   }
 
@@ -95,8 +104,10 @@ final class RunProgress implements AutoCloseable {
   }
 
   private Outcome count(String type, Outcome outcome) {
-    boolean ok = outcome != null
-        && (outcome.status() == TaskRunStatus.EVENTFUL || outcome.status() == TaskRunStatus.UNEVENTFUL);
+    boolean ok =
+        outcome != null
+            && (outcome.status() == TaskRunStatus.EVENTFUL
+                || outcome.status() == TaskRunStatus.UNEVENTFUL);
     finished.computeIfAbsent(type, t -> new AtomicLongArray(2)).incrementAndGet(ok ? DONE : FAILED);
     return outcome;
   }
@@ -127,24 +138,42 @@ final class RunProgress implements AutoCloseable {
     }
     StringBuilder line = new StringBuilder();
     for (String type : types) {
-      int due = store.taskSearch(new TaskQuery(null, List.of(type), List.of(TaskStatus.NEXT_RUN_NOT_SCHEDULED),
-          null, null, now, null, DUE_SHOWN + 1)).size();
+      int due =
+          store
+              .taskSearch(
+                  new TaskQuery(
+                      null,
+                      List.of(type),
+                      List.of(TaskStatus.NEXT_RUN_NOT_SCHEDULED),
+                      null,
+                      null,
+                      now,
+                      null,
+                      DUE_SHOWN + 1))
+              .size();
       AtomicLongArray f = finished.getOrDefault(type, new AtomicLongArray(2));
-      line.append(type).append(": ")
-          .append(due > DUE_SHOWN ? DUE_SHOWN + "+" : Integer.toString(due)).append(" due, ")
-          .append(running.getOrDefault(type, 0L)).append(" running, ")
-          .append(f.get(DONE)).append(" done, ")
-          .append(f.get(FAILED)).append(" failed | ");
+      line.append(type)
+          .append(": ")
+          .append(due > DUE_SHOWN ? DUE_SHOWN + "+" : Integer.toString(due))
+          .append(" due, ")
+          .append(running.getOrDefault(type, 0L))
+          .append(" running, ")
+          .append(f.get(DONE))
+          .append(" done, ")
+          .append(f.get(FAILED))
+          .append(" failed | ");
     }
     long ended = stats.eventful() + stats.uneventful() + stats.failed();
     double seconds = Math.max(0.001, Duration.between(started, now).toMillis() / 1000.0);
-    return line.append(String.format(java.util.Locale.ROOT, "%.1f runs/s", ended / seconds)).toString();
+    return line.append(String.format(java.util.Locale.ROOT, "%.1f runs/s", ended / seconds))
+        .toString();
   }
 
   /** The terminal's width from $COLUMNS when the shell exports it, else a conservative 120. */
   private static int width() {
     try {
-      return Math.max(40, Integer.parseInt(System.getenv().getOrDefault("COLUMNS", "120").trim()) - 1);
+      return Math.max(
+          40, Integer.parseInt(System.getenv().getOrDefault("COLUMNS", "120").trim()) - 1);
     } catch (NumberFormatException e) {
       return 119;
     }

@@ -1,8 +1,8 @@
 package dev.drover.app;
 
+import dev.drover.TaskHandler;
 import dev.drover.engine.CommandRunner;
 import dev.drover.engine.RunnerOptions;
-import dev.drover.TaskHandler;
 import dev.drover.engine.command.CommandExecutor;
 import dev.drover.store.Store;
 import dev.drover.store.StoreLocation;
@@ -16,7 +16,10 @@ import java.util.Map;
 final class RunnerSetup {
   /** The setting that {@code limits.total_workers} of a configuration file is stored as. */
   static final String TOTAL_WORKERS_SETTING = "limits.total_workers";
-  /** Where run output goes on PostgreSQL, which has no data directory: under the working directory. */
+
+  /**
+   * Where run output goes on PostgreSQL, which has no data directory: under the working directory.
+   */
   static final Path POSTGRES_RUNS_DIR = Path.of("drover-runs");
 
   private RunnerSetup() {}
@@ -24,22 +27,30 @@ final class RunnerSetup {
   /** {@code <data-dir>/runs} on SQLite, {@code ./drover-runs} on PostgreSQL; absolute. */
   static Path runsDir(DroverCommand root) {
     StoreLocation location = root.location();
-    Path dir = location.isSqlite()
-        ? location.dataDir().resolve("runs")
-        : root.shell().resolve(POSTGRES_RUNS_DIR);
+    Path dir =
+        location.isSqlite()
+            ? location.dataDir().resolve("runs")
+            : root.shell().resolve(POSTGRES_RUNS_DIR);
     return dir.toAbsolutePath().normalize();
   }
 
-  /** The built-in Java handlers by task type name; relative paths are read from the data dir's demo folder. */
+  /**
+   * The built-in Java handlers by task type name; relative paths are read from the data dir's demo
+   * folder.
+   */
   static Map<String, TaskHandler> handlers(Path dataDir) {
-    return Map.of(ChecksumHandler.TYPE, new ChecksumHandler(dataDir.resolve(DemoCommand.FOLDER).toAbsolutePath()));
+    return Map.of(
+        ChecksumHandler.TYPE,
+        new ChecksumHandler(dataDir.resolve(DemoCommand.FOLDER).toAbsolutePath()));
   }
 
   static CommandRunner commands() {
     return new CommandExecutor()::execute;
   }
 
-  /** {@code --workers} if given, else the configured {@code limits.total_workers}, else the default. */
+  /**
+   * {@code --workers} if given, else the configured {@code limits.total_workers}, else the default.
+   */
   static int totalWorkers(Integer option, Store store) {
     if (option != null) {
       return option;

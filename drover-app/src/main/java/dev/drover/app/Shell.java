@@ -9,11 +9,11 @@ import java.util.Map;
  * paths start from, the environment variables and the two output streams.
  *
  * <p>{@link #system()} is this process's own, which the jar uses. Tests run many commands in one
- * JVM, each as if started from its own directory with its own environment; a JVM cannot change
- * its working directory, so the CLI resolves relative paths through {@link #resolve(Path)}.
+ * JVM, each as if started from its own directory with its own environment; a JVM cannot change its
+ * working directory, so the CLI resolves relative paths through {@link #resolve(Path)}.
  *
- * @param workDir where relative paths start; null for the process's working directory, which
- *     leaves relative paths as given
+ * @param workDir where relative paths start; null for the process's working directory, which leaves
+ *     relative paths as given
  * @param env the environment variables ({@code DROVER_DB})
  * @param out standard output
  * @param err standard error

@@ -17,8 +17,7 @@ import picocli.CommandLine.Mixin;
 /** {@code drover status}: how many tasks of each type are in each status. */
 @Command(name = "status", description = "Count the tasks of each type in each status.")
 final class StatusCommand extends BaseCommand {
-  @Mixin
-  JsonOption output;
+  @Mixin JsonOption output;
 
   @Override
   public Integer call() {
@@ -44,26 +43,29 @@ final class StatusCommand extends BaseCommand {
     header[header.length - 1] = "TOTAL";
     Table table = new Table(header);
     long[] totals = new long[statuses.length + 1];
-    counts.forEach((type, row) -> {
-      table.row(cells(type, row));
-      for (int i = 0; i < row.length; i++) {
-        totals[i] += row[i];
-      }
-    });
+    counts.forEach(
+        (type, row) -> {
+          table.row(cells(type, row));
+          for (int i = 0; i < row.length; i++) {
+            totals[i] += row[i];
+          }
+        });
     table.row(cells("(all types)", totals));
     table.print(out);
   }
 
   private static ArrayNode json(Drover drover) {
     ArrayNode array = Json.array();
-    counts(drover).forEach((type, row) -> {
-      ObjectNode o = array.addObject();
-      o.put("type", type);
-      for (TaskStatus s : TaskStatus.values()) {
-        o.put(s.dbName(), row[s.ordinal()]);
-      }
-      o.put("total", row[row.length - 1]);
-    });
+    counts(drover)
+        .forEach(
+            (type, row) -> {
+              ObjectNode o = array.addObject();
+              o.put("type", type);
+              for (TaskStatus s : TaskStatus.values()) {
+                o.put(s.dbName(), row[s.ordinal()]);
+              }
+              o.put("total", row[row.length - 1]);
+            });
     return array;
   }
 

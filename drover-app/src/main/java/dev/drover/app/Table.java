@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** A plain-text table: a header and rows, printed in aligned columns; null cells show as {@code -}. */
+/**
+ * A plain-text table: a header and rows, printed in aligned columns; null cells show as {@code -}.
+ */
 final class Table {
   private static final String GAP = "  ";
   private final List<String> header;
@@ -17,7 +19,8 @@ final class Table {
 
   Table row(Object... cells) {
     if (cells.length != header.size()) {
-      throw new IllegalArgumentException("expected " + header.size() + " cells, got " + cells.length);
+      throw new IllegalArgumentException(
+          "expected " + header.size() + " cells, got " + cells.length);
     }
     rows.add(Arrays.stream(cells).map(c -> c == null ? "-" : c.toString()).toList());
     return this;

@@ -9,28 +9,66 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 
-/** The human tables of tasks, task types and runs: UTC times to the second, durations as {@code 12h}. */
+/**
+ * The human tables of tasks, task types and runs: UTC times to the second, durations as {@code
+ * 12h}.
+ */
 final class Tables {
   private static final int MAX_ARGS_WIDTH = 60;
 
   private Tables() {}
 
   static Table tasks(List<Task> tasks) {
-    Table t = new Table("ID", "TYPE", "POLICY", "PRIORITY", "STATUS", "NEXT RUN", "INTERVAL", "RETRIES", "ARGUMENTS");
+    Table t =
+        new Table(
+            "ID",
+            "TYPE",
+            "POLICY",
+            "PRIORITY",
+            "STATUS",
+            "NEXT RUN",
+            "INTERVAL",
+            "RETRIES",
+            "ARGUMENTS");
     for (Task task : tasks) {
-      t.row(task.id(), task.type(), name(task.policy()), name(task.priority()), name(task.status()),
-          time(task.nextRun()), DurationText.format(task.currentInterval()), task.retriesLeft(), arguments(task));
+      t.row(
+          task.id(),
+          task.type(),
+          name(task.policy()),
+          name(task.priority()),
+          name(task.status()),
+          time(task.nextRun()),
+          DurationText.format(task.currentInterval()),
+          task.retriesLeft(),
+          arguments(task));
     }
     return t;
   }
 
   static Table taskTypes(List<TaskType> types) {
-    Table t = new Table("NAME", "INTERVAL (MIN..MAX)", "BACKOFF", "RETRIES", "QUEUE", "WORKERS", "PER KEY", "GROUP",
-        "RUNS", "DESCRIPTION");
+    Table t =
+        new Table(
+            "NAME",
+            "INTERVAL (MIN..MAX)",
+            "BACKOFF",
+            "RETRIES",
+            "QUEUE",
+            "WORKERS",
+            "PER KEY",
+            "GROUP",
+            "RUNS",
+            "DESCRIPTION");
     for (TaskType type : types) {
-      t.row(type.name(), intervals(type), type.backoffFactor(), type.numRetries(), type.maxQueueLength(),
-          type.maxWorkers(), type.maxPerKey() == null ? null : type.maxPerKey() + " per " + type.concurrencyKey(),
-          type.workerGroup(), type.command() == null ? "java handler" : "command",
+      t.row(
+          type.name(),
+          intervals(type),
+          type.backoffFactor(),
+          type.numRetries(),
+          type.maxQueueLength(),
+          type.maxWorkers(),
+          type.maxPerKey() == null ? null : type.maxPerKey() + " per " + type.concurrencyKey(),
+          type.workerGroup(),
+          type.command() == null ? "java handler" : "command",
           type.description().isEmpty() ? null : type.description());
     }
     return t;
@@ -39,7 +77,14 @@ final class Tables {
   static Table runs(List<TaskRun> runs) {
     Table t = new Table("ID", "TASK", "STATUS", "SCHEDULED", "STARTED", "ENDED", "BACKEND ID");
     for (TaskRun r : runs) {
-      t.row(r.id(), r.taskId(), name(r.status()), time(r.scheduled()), time(r.started()), time(r.ended()), r.backendId());
+      t.row(
+          r.id(),
+          r.taskId(),
+          name(r.status()),
+          time(r.scheduled()),
+          time(r.started()),
+          time(r.ended()),
+          r.backendId());
     }
     return t;
   }
@@ -48,8 +93,12 @@ final class Tables {
     if (type.defaultInterval() == null) {
       return "oneshot only";
     }
-    return DurationText.format(type.defaultInterval()) + " (" + orDash(DurationText.format(type.minInterval()))
-        + ".." + orDash(DurationText.format(type.maxInterval())) + ")";
+    return DurationText.format(type.defaultInterval())
+        + " ("
+        + orDash(DurationText.format(type.minInterval()))
+        + ".."
+        + orDash(DurationText.format(type.maxInterval()))
+        + ")";
   }
 
   /** An instant in UTC, to the second: {@code 2026-01-02T03:04:05Z}. */
@@ -62,8 +111,10 @@ final class Tables {
   }
 
   private static String arguments(Task task) {
-    String args = task.arguments().args().isEmpty() ? "" : JsonViews.compact(task.arguments().args());
-    String kwargs = task.arguments().kwargs().isEmpty() ? "" : JsonViews.compact(task.arguments().kwargs());
+    String args =
+        task.arguments().args().isEmpty() ? "" : JsonViews.compact(task.arguments().args());
+    String kwargs =
+        task.arguments().kwargs().isEmpty() ? "" : JsonViews.compact(task.arguments().kwargs());
     String text = (args + " " + kwargs).trim();
     if (text.isEmpty()) {
       return null;

@@ -5,10 +5,17 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** {@code drover task disable ID...}: tasks stay stored and visible but are never due until enabled. */
-@Command(name = "disable", description = "Disable tasks: they are kept and visible, but never due until enabled.")
+/**
+ * {@code drover task disable ID...}: tasks stay stored and visible but are never due until enabled.
+ */
+@Command(
+    name = "disable",
+    description = "Disable tasks: they are kept and visible, but never due until enabled.")
 final class TaskDisableCommand extends BaseCommand {
-  @Parameters(paramLabel = "ID", arity = "1..*", description = "Task ids (space- or comma-separated).")
+  @Parameters(
+      paramLabel = "ID",
+      arity = "1..*",
+      description = "Task ids (space- or comma-separated).")
   List<String> ids;
 
   @Override

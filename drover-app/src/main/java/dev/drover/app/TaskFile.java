@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.drover.ValidationException;
 import dev.drover.Json;
+import dev.drover.ValidationException;
 import dev.drover.model.NewTask;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskPolicy;
@@ -26,7 +26,8 @@ import java.util.List;
  * file, the line and the key ({@code tasks.jsonl:3: priority}).
  */
 final class TaskFile {
-  static final List<String> KEYS = List.of("type", "args", "kwargs", "policy", "priority", "next_run", "retries");
+  static final List<String> KEYS =
+      List.of("type", "args", "kwargs", "policy", "priority", "next_run", "retries");
 
   /** One task of the file and the line it came from. */
   record Line(int number, NewTask task) {}
@@ -72,7 +73,10 @@ final class TaskFile {
       throw error(line, null, "malformed JSON: " + e.getOriginalMessage());
     }
     if (node == null || !node.isObject()) {
-      throw error(line, null, "expected a JSON object such as {\"type\": \"mirror-git\", \"kwargs\": {...}}");
+      throw error(
+          line,
+          null,
+          "expected a JSON object such as {\"type\": \"mirror-git\", \"kwargs\": {...}}");
     }
     for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
       String key = names.next();
@@ -93,11 +97,17 @@ final class TaskFile {
       throw error(line, "kwargs", "expected a JSON object");
     }
     try {
-      return new NewTask(type.asText(),
-          new TaskArguments(args instanceof ArrayNode a ? a : null, kwargs instanceof ObjectNode o ? o : null),
+      return new NewTask(
+          type.asText(),
+          new TaskArguments(
+              args instanceof ArrayNode a ? a : null, kwargs instanceof ObjectNode o ? o : null),
           nextRun(line, node.get("next_run")),
-          text(line, node, "policy") == null ? null : TaskPolicy.parse("policy", text(line, node, "policy")),
-          text(line, node, "priority") == null ? null : TaskPriority.parse("priority", text(line, node, "priority")),
+          text(line, node, "policy") == null
+              ? null
+              : TaskPolicy.parse("policy", text(line, node, "policy")),
+          text(line, node, "priority") == null
+              ? null
+              : TaskPriority.parse("priority", text(line, node, "priority")),
           retries(line, node.get("retries")));
     } catch (ValidationException e) {
       throw e.field().startsWith(name + ":") ? e : error(line, e.field(), ErrorHandler.problem(e));

@@ -15,9 +15,11 @@ final class TaskIds {
   static List<Task> existing(Drover drover, List<Long> ids) {
     List<Task> found = drover.store().taskGet(ids);
     Set<Long> foundIds = found.stream().map(Task::id).collect(Collectors.toSet());
-    List<String> missing = ids.stream().filter(id -> !foundIds.contains(id)).map(String::valueOf).distinct().toList();
+    List<String> missing =
+        ids.stream().filter(id -> !foundIds.contains(id)).map(String::valueOf).distinct().toList();
     if (!missing.isEmpty()) {
-      throw new ValidationException("ID", "no task " + String.join(", ", missing) + "; nothing was changed");
+      throw new ValidationException(
+          "ID", "no task " + String.join(", ", missing) + "; nothing was changed");
     }
     return found;
   }

@@ -11,18 +11,24 @@ import picocli.CommandLine.Option;
 /** {@code drover task-run list}: the most recent runs, newest first. */
 @Command(name = "list", description = "List task runs, newest first.")
 final class TaskRunListCommand extends BaseCommand {
-  @Option(names = "--task", paramLabel = "ID", description = "Only runs of these tasks (repeatable, or comma-separated).")
+  @Option(
+      names = "--task",
+      paramLabel = "ID",
+      description = "Only runs of these tasks (repeatable, or comma-separated).")
   List<String> tasks;
 
-  @Option(names = "--status", paramLabel = "STATUS",
-      description = "Only runs in this status: scheduled, started, eventful, uneventful, failed, permfailed or lost.")
+  @Option(
+      names = "--status",
+      paramLabel = "STATUS",
+      description =
+          "Only runs in this status: scheduled, started, eventful, uneventful, failed, "
+              + "permfailed or lost.")
   String status;
 
   @Option(names = "--limit", paramLabel = "N", description = "Show at most N runs. Default: 20.")
   Integer limit = 20;
 
-  @Mixin
-  JsonOption output;
+  @Mixin JsonOption output;
 
   @Override
   public Integer call() {

@@ -14,11 +14,16 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code drover task search}: tasks matching every given filter, by id. */
-@Command(name = "search", sortOptions = false, description = {
-    "Search tasks by id, type, status, priority, policy and next run.",
-    "",
-    "Filters are combined with AND; an option given several times (or with comma-separated values) "
-        + "matches any of its values."})
+@Command(
+    name = "search",
+    sortOptions = false,
+    description = {
+      "Search tasks by id, type, status, priority, policy and next run.",
+      "",
+      "Filters are combined with AND; an option given several times (or with comma-separated "
+          + "values) "
+          + "matches any of its values."
+    })
 final class TaskSearchCommand extends BaseCommand {
   @Option(names = "--id", paramLabel = "ID", description = "Task ids.")
   List<String> ids;
@@ -26,7 +31,9 @@ final class TaskSearchCommand extends BaseCommand {
   @Option(names = "--type", paramLabel = "TYPE", split = ",", description = "Task type names.")
   List<String> types;
 
-  @Option(names = "--status", paramLabel = "STATUS",
+  @Option(
+      names = "--status",
+      paramLabel = "STATUS",
       description = "next_run_not_scheduled, next_run_scheduled, completed or disabled.")
   List<String> statuses;
 
@@ -36,17 +43,25 @@ final class TaskSearchCommand extends BaseCommand {
   @Option(names = "--policy", paramLabel = "POLICY", description = "recurring or oneshot.")
   String policy;
 
-  @Option(names = "--before", paramLabel = "TIME", description = "Only tasks with next_run at or before TIME (ISO-8601).")
+  @Option(
+      names = "--before",
+      paramLabel = "TIME",
+      description = "Only tasks with next_run at or before TIME (ISO-8601).")
   String before;
 
-  @Option(names = "--after", paramLabel = "TIME", description = "Only tasks with next_run at or after TIME (ISO-8601).")
+  @Option(
+      names = "--after",
+      paramLabel = "TIME",
+      description = "Only tasks with next_run at or after TIME (ISO-8601).")
   String after;
 
-  @Option(names = "--limit", paramLabel = "N", description = "Return at most N tasks. Default: all.")
+  @Option(
+      names = "--limit",
+      paramLabel = "N",
+      description = "Return at most N tasks. Default: all.")
   Integer limit;
 
-  @Mixin
-  JsonOption output;
+  @Mixin JsonOption output;
 
   @Override
   public Integer call() {
@@ -68,7 +83,9 @@ final class TaskSearchCommand extends BaseCommand {
   private TaskQuery query() {
     Instant start = Inputs.instant("--after", after);
     Instant end = Inputs.instant("--before", before);
-    ValidationException.check(start == null || end == null || !start.isAfter(end), "--after",
+    ValidationException.check(
+        start == null || end == null || !start.isAfter(end),
+        "--after",
         "--after " + after + " is later than --before " + before);
     return new TaskQuery(
         Inputs.ids("--id", ids),

@@ -2,8 +2,8 @@ package dev.drover.app;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Drover;
-import dev.drover.ValidationException;
 import dev.drover.Json;
+import dev.drover.ValidationException;
 import dev.drover.model.DurationText;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
@@ -19,18 +19,21 @@ final class TaskShowCommand extends BaseCommand {
   @Parameters(paramLabel = "ID", description = "The task id.")
   String id;
 
-  @Option(names = "--runs", paramLabel = "N", description = "How many recent runs to show. Default: 10.")
+  @Option(
+      names = "--runs",
+      paramLabel = "N",
+      description = "How many recent runs to show. Default: 10.")
   Integer runs = 10;
 
-  @Mixin
-  JsonOption output;
+  @Mixin JsonOption output;
 
   @Override
   public Integer call() {
     long taskId = Inputs.ids("ID", List.of(id)).get(0);
     Inputs.positive("--runs", runs);
     try (Drover drover = root().open(false)) {
-      Task t = drover.task(taskId).orElseThrow(() -> new ValidationException("ID", "no task " + taskId));
+      Task t =
+          drover.task(taskId).orElseThrow(() -> new ValidationException("ID", "no task " + taskId));
       List<TaskRun> recent = drover.taskRuns(List.of(taskId), null, runs);
       if (output.json) {
         ObjectNode o = Json.object();

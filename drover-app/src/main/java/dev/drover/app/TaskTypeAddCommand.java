@@ -12,70 +12,134 @@ import picocli.CommandLine.Option;
  * {@code drover task-type add}: creates a task type unless one of that name exists (the first
  * definition wins, as in the configuration file's create path).
  */
-@Command(name = "add", sortOptions = false, description = {
-    "Add a task type.",
-    "",
-    "If a type of that name exists it is kept as first defined (exit 0); change an existing type "
-        + "with 'drover config apply'. Durations read like 90s, 15m, 12h, 7d."})
+@Command(
+    name = "add",
+    sortOptions = false,
+    description = {
+      "Add a task type.",
+      "",
+      "If a type of that name exists it is kept as first defined (exit 0); change an existing type "
+          + "with 'drover config apply'. Durations read like 90s, 15m, 12h, 7d."
+    })
 final class TaskTypeAddCommand extends BaseCommand {
-  @Option(names = "--name", required = true, paramLabel = "NAME", description = "Unique name, e.g. mirror-git.")
+  @Option(
+      names = "--name",
+      required = true,
+      paramLabel = "NAME",
+      description = "Unique name, e.g. mirror-git.")
   String name;
 
-  @Option(names = "--description", paramLabel = "TEXT", description = "Free text shown in listings.")
+  @Option(
+      names = "--description",
+      paramLabel = "TEXT",
+      description = "Free text shown in listings.")
   String description;
 
-  @Option(names = "--default-interval", paramLabel = "DURATION",
-      description = "Interval a new recurring task starts with. Without it the type takes only oneshot tasks.")
+  @Option(
+      names = "--default-interval",
+      paramLabel = "DURATION",
+      description =
+          "Interval a new recurring task starts with. Without it the type takes only oneshot "
+              + "tasks.")
   String defaultInterval;
 
-  @Option(names = "--min-interval", paramLabel = "DURATION", description = "Lower bound of the adaptive interval.")
+  @Option(
+      names = "--min-interval",
+      paramLabel = "DURATION",
+      description = "Lower bound of the adaptive interval.")
   String minInterval;
 
-  @Option(names = "--max-interval", paramLabel = "DURATION", description = "Upper bound of the adaptive interval.")
+  @Option(
+      names = "--max-interval",
+      paramLabel = "DURATION",
+      description = "Upper bound of the adaptive interval.")
   String maxInterval;
 
-  @Option(names = "--backoff-factor", paramLabel = "X", description = "An eventful run divides the interval by X, "
-      + "an uneventful one multiplies it (at least 1). Default: 1.")
+  @Option(
+      names = "--backoff-factor",
+      paramLabel = "X",
+      description =
+          "An eventful run divides the interval by X, "
+              + "an uneventful one multiplies it (at least 1). Default: 1.")
   Double backoffFactor;
 
-  @Option(names = "--max-queue-length", paramLabel = "N",
+  @Option(
+      names = "--max-queue-length",
+      paramLabel = "N",
       description = "Most scheduled-but-unfinished runs of this type at once. Default: 1000.")
   Long maxQueueLength;
 
-  @Option(names = "--num-retries", paramLabel = "N", description = "Retries of a failed task. Default: 0.")
+  @Option(
+      names = "--num-retries",
+      paramLabel = "N",
+      description = "Retries of a failed task. Default: 0.")
   Integer numRetries;
 
-  @Option(names = "--retry-delay", paramLabel = "DURATION", description = "Wait before a retry. Default: 1h.")
+  @Option(
+      names = "--retry-delay",
+      paramLabel = "DURATION",
+      description = "Wait before a retry. Default: 1h.")
   String retryDelay;
 
-  @Option(names = "--lease", paramLabel = "DURATION", description = "How long a claim holds before it may be rescued. Default: 60s.")
+  @Option(
+      names = "--lease",
+      paramLabel = "DURATION",
+      description = "How long a claim holds before it may be rescued. Default: 60s.")
   String lease;
 
-  @Option(names = "--timeout", paramLabel = "DURATION", description = "Longest a run may take. Default: none.")
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      description = "Longest a run may take. Default: none.")
   String timeout;
 
-  @Option(names = "--max-workers", paramLabel = "N", description = "Most workers of this type in one runner. Default: 4.")
+  @Option(
+      names = "--max-workers",
+      paramLabel = "N",
+      description = "Most workers of this type in one runner. Default: 4.")
   Integer maxWorkers;
 
-  @Option(names = "--group", paramLabel = "GROUP", description = "Worker group that caps this type with others (declare it in a config file).")
+  @Option(
+      names = "--group",
+      paramLabel = "GROUP",
+      description = "Worker group that caps this type with others (declare it in a config file).")
   String group;
 
-  @Option(names = "--concurrency-key", paramLabel = "KWARG", description = "Keyword argument whose value groups "
-      + "the tasks for --max-per-key, e.g. owner; every task must then have it.")
+  @Option(
+      names = "--concurrency-key",
+      paramLabel = "KWARG",
+      description =
+          "Keyword argument whose value groups "
+              + "the tasks for --max-per-key, e.g. owner; every task must then have it.")
   String concurrencyKey;
 
-  @Option(names = "--max-per-key", paramLabel = "N", description = "Most tasks with the same --concurrency-key value "
-      + "running at once, across all runners; keys take turns. Needs --concurrency-key.")
+  @Option(
+      names = "--max-per-key",
+      paramLabel = "N",
+      description =
+          "Most tasks with the same --concurrency-key value "
+              + "running at once, across all runners; keys take turns. Needs --concurrency-key.")
   Integer maxPerKey;
 
-  @Option(names = "--command", paramLabel = "ARG", description = "One argv entry of the command to run, repeated in order "
-      + "(--command git --command -C --command {kwargs.path}); without it, a Java handler runs the tasks.")
+  @Option(
+      names = "--command",
+      paramLabel = "ARG",
+      description =
+          "One argv entry of the command to run, repeated in order "
+              + "(--command git --command -C --command {kwargs.path}); without it, a Java "
+              + "handler runs the tasks.")
   List<String> command;
 
-  @Option(names = "--working-dir", paramLabel = "DIR", description = "Working directory of the command.")
+  @Option(
+      names = "--working-dir",
+      paramLabel = "DIR",
+      description = "Working directory of the command.")
   String workingDir;
 
-  @Option(names = "--env", paramLabel = "KEY=VALUE", description = "Extra environment of the command (repeatable).")
+  @Option(
+      names = "--env",
+      paramLabel = "KEY=VALUE",
+      description = "Extra environment of the command (repeatable).")
   Map<String, String> env;
 
   @Option(names = "--json", description = "Print the stored task type as JSON.")
@@ -101,34 +165,45 @@ final class TaskTypeAddCommand extends BaseCommand {
       } else if (created) {
         out().println("created task type " + type.name());
       } else {
-        out().println("task type " + type.name() + " exists; kept as first defined "
-            + "(change it with 'drover config apply FILE')");
+        out()
+            .println(
+                "task type "
+                    + type.name()
+                    + " exists; kept as first defined "
+                    + "(change it with 'drover config apply FILE')");
       }
     }
     return 0;
   }
 
   private ValidationException unknownGroup(List<String> known) {
-    return new ValidationException("--group", "unknown worker group '" + group + "' ("
-        + (known.isEmpty() ? "none is declared; declare it under worker_groups in a config file"
-            : "known: " + String.join(", ", known)) + ")");
+    return new ValidationException(
+        "--group",
+        "unknown worker group '"
+            + group
+            + "' ("
+            + (known.isEmpty()
+                ? "none is declared; declare it under worker_groups in a config file"
+                : "known: " + String.join(", ", known))
+            + ")");
   }
 
   private TaskType build() {
-    TaskType.Builder b = TaskType.builder(name)
-        .description(description)
-        .defaultInterval(Inputs.duration("--default-interval", defaultInterval))
-        .minInterval(Inputs.duration("--min-interval", minInterval))
-        .maxInterval(Inputs.duration("--max-interval", maxInterval))
-        .retryDelay(Inputs.duration("--retry-delay", retryDelay))
-        .lease(Inputs.duration("--lease", lease))
-        .timeout(Inputs.duration("--timeout", timeout))
-        .workerGroup(group)
-        .command(command)
-        .workingDir(workingDir)
-        .env(env)
-        .concurrencyKey(concurrencyKey)
-        .maxPerKey(maxPerKey);
+    TaskType.Builder b =
+        TaskType.builder(name)
+            .description(description)
+            .defaultInterval(Inputs.duration("--default-interval", defaultInterval))
+            .minInterval(Inputs.duration("--min-interval", minInterval))
+            .maxInterval(Inputs.duration("--max-interval", maxInterval))
+            .retryDelay(Inputs.duration("--retry-delay", retryDelay))
+            .lease(Inputs.duration("--lease", lease))
+            .timeout(Inputs.duration("--timeout", timeout))
+            .workerGroup(group)
+            .command(command)
+            .workingDir(workingDir)
+            .env(env)
+            .concurrencyKey(concurrencyKey)
+            .maxPerKey(maxPerKey);
     if (backoffFactor != null) {
       b.backoffFactor(backoffFactor);
     }

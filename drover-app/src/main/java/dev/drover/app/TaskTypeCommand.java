@@ -3,6 +3,8 @@ package dev.drover.app;
 import picocli.CommandLine.Command;
 
 /** {@code drover task-type}: the group of task type commands. */
-@Command(name = "task-type", description = "Add, list and show task types (named kinds of work).",
+@Command(
+    name = "task-type",
+    description = "Add, list and show task types (named kinds of work).",
     subcommands = {TaskTypeAddCommand.class, TaskTypeListCommand.class, TaskTypeShowCommand.class})
 final class TaskTypeCommand {}

@@ -9,8 +9,7 @@ import picocli.CommandLine.Mixin;
 /** {@code drover task-type list}: every task type, by name. */
 @Command(name = "list", description = "List the task types.")
 final class TaskTypeListCommand extends BaseCommand {
-  @Mixin
-  JsonOption output;
+  @Mixin JsonOption output;
 
   @Override
   public Integer call() {
@@ -19,7 +18,10 @@ final class TaskTypeListCommand extends BaseCommand {
       if (output.json) {
         JsonViews.print(out(), JsonViews.array(types, JsonViews::taskType));
       } else if (types.isEmpty()) {
-        out().println("no task types (add one with 'drover task-type add' or 'drover config apply FILE')");
+        out()
+            .println(
+                "no task types (add one with 'drover task-type add' or 'drover config apply "
+                    + "FILE')");
       } else {
         Tables.taskTypes(types).print(out());
       }

@@ -15,36 +15,43 @@ final class TaskTypeShowCommand extends BaseCommand {
   @Parameters(paramLabel = "NAME", description = "The task type's name.")
   String name;
 
-  @Mixin
-  JsonOption output;
+  @Mixin JsonOption output;
 
   @Override
   public Integer call() {
     try (Drover drover = root().open(false)) {
-      TaskType t = drover.taskType(name)
-          .orElseThrow(() -> new ValidationException("NAME", "unknown task type '" + name + "'"));
+      TaskType t =
+          drover
+              .taskType(name)
+              .orElseThrow(
+                  () -> new ValidationException("NAME", "unknown task type '" + name + "'"));
       if (output.json) {
         JsonViews.print(out(), JsonViews.taskType(t));
         return 0;
       }
-      Table table = new Table("SETTING", "VALUE")
-          .row("name", t.name())
-          .row("description", t.description().isEmpty() ? null : t.description())
-          .row("default_interval", DurationText.format(t.defaultInterval()))
-          .row("min_interval", DurationText.format(t.minInterval()))
-          .row("max_interval", DurationText.format(t.maxInterval()))
-          .row("backoff_factor", t.backoffFactor())
-          .row("max_queue_length", t.maxQueueLength())
-          .row("num_retries", t.numRetries())
-          .row("retry_delay", DurationText.format(t.effectiveRetryDelay()))
-          .row("lease", DurationText.format(t.lease()))
-          .row("timeout", DurationText.format(t.timeout()))
-          .row("max_workers", t.maxWorkers())
-          .row("group", t.workerGroup())
-          .row("concurrency_key", t.concurrencyKey())
-          .row("max_per_key", t.maxPerKey())
-          .row("runs", t.command() == null ? "java handler" : "command " + JsonViews.compact(JsonViews.taskType(t).get("command")))
-          .row("working_dir", t.workingDir());
+      Table table =
+          new Table("SETTING", "VALUE")
+              .row("name", t.name())
+              .row("description", t.description().isEmpty() ? null : t.description())
+              .row("default_interval", DurationText.format(t.defaultInterval()))
+              .row("min_interval", DurationText.format(t.minInterval()))
+              .row("max_interval", DurationText.format(t.maxInterval()))
+              .row("backoff_factor", t.backoffFactor())
+              .row("max_queue_length", t.maxQueueLength())
+              .row("num_retries", t.numRetries())
+              .row("retry_delay", DurationText.format(t.effectiveRetryDelay()))
+              .row("lease", DurationText.format(t.lease()))
+              .row("timeout", DurationText.format(t.timeout()))
+              .row("max_workers", t.maxWorkers())
+              .row("group", t.workerGroup())
+              .row("concurrency_key", t.concurrencyKey())
+              .row("max_per_key", t.maxPerKey())
+              .row(
+                  "runs",
+                  t.command() == null
+                      ? "java handler"
+                      : "command " + JsonViews.compact(JsonViews.taskType(t).get("command")))
+              .row("working_dir", t.workingDir());
       for (Map.Entry<String, String> e : t.env().entrySet()) {
         table.row("env." + e.getKey(), e.getValue());
       }

@@ -3,6 +3,7 @@ package dev.drover.app;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.drover.Drover;
+import dev.drover.Json;
 import dev.drover.ValidationException;
 import dev.drover.frontier.Cooldowns;
 import dev.drover.frontier.IngestReport;
@@ -12,7 +13,6 @@ import dev.drover.frontier.VisitPolicy;
 import dev.drover.frontier.VisitRequest;
 import dev.drover.frontier.VisitResult;
 import dev.drover.frontier.VisitStatus;
-import dev.drover.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,44 +29,74 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code drover visit}: choose origins to visit, and record how visits went. */
-@Command(name = "visit", description = "Grab the next origins to visit by a policy, and ingest visit results into visit stats.",
+@Command(
+    name = "visit",
+    description =
+        "Grab the next origins to visit by a policy, and ingest visit results into visit stats.",
     subcommands = {VisitCommand.Grab.class, VisitCommand.Ingest.class})
 final class VisitCommand {
 
-  @Command(name = "grab", sortOptions = false, description = {
-      "Choose the next origins to visit by a policy, honouring the cooldowns, and record them as scheduled now.",
-      "",
-      "Policies: oldest_scheduled_first, stop_after_success, never_visited_oldest_update_first, "
-          + "already_visited_order_by_lag, origins_without_last_update, first_visits_after_listing (needs --lister). "
-          + "The leader of 'drover run' does this by itself for every task type load-<visit type>; this command "
-          + "only prints the origins."})
+  @Command(
+      name = "grab",
+      sortOptions = false,
+      description = {
+        "Choose the next origins to visit by a policy, honouring the cooldowns, and record "
+            + "them as scheduled now.",
+        "",
+        "Policies: oldest_scheduled_first, stop_after_success, never_visited_oldest_update_first, "
+            + "already_visited_order_by_lag, origins_without_last_update, "
+            + "first_visits_after_listing (needs --lister). "
+            + "The leader of 'drover run' does this by itself for every task type load-<visit "
+            + "type>; this command "
+            + "only prints the origins."
+      })
   static final class Grab extends BaseCommand {
-    @Option(names = "--visit-type", required = true, paramLabel = "TYPE", description = "The kind of visit, e.g. git.")
+    @Option(
+        names = "--visit-type",
+        required = true,
+        paramLabel = "TYPE",
+        description = "The kind of visit, e.g. git.")
     String visitType;
 
-    @Option(names = "--count", required = true, paramLabel = "N", description = "Most origins to grab.")
+    @Option(
+        names = "--count",
+        required = true,
+        paramLabel = "N",
+        description = "Most origins to grab.")
     int count;
 
-    @Option(names = "--policy", required = true, paramLabel = "POLICY", description = "How to choose and order them.")
+    @Option(
+        names = "--policy",
+        required = true,
+        paramLabel = "POLICY",
+        description = "How to choose and order them.")
     String policy;
 
     @Option(names = "--lister", paramLabel = "NAME", description = "Only this lister's origins.")
     String lister;
 
-    @Option(names = "--instance", paramLabel = "INSTANCE", description = "The lister's instance. Default: none.")
+    @Option(
+        names = "--instance",
+        paramLabel = "INSTANCE",
+        description = "The lister's instance. Default: none.")
     String instance;
 
-    @Option(names = "--no-cooldowns", description = "Ignore every cooldown (12h absolute, 7d scheduled, 14d failed, 31d not found).")
+    @Option(
+        names = "--no-cooldowns",
+        description =
+            "Ignore every cooldown (12h absolute, 7d scheduled, 14d failed, 31d not found).")
     boolean noCooldowns;
 
-    @Option(names = "--tablesample", paramLabel = "PERCENT", description = "Consider only this percentage of the origins.")
+    @Option(
+        names = "--tablesample",
+        paramLabel = "PERCENT",
+        description = "Consider only this percentage of the origins.")
     Double tablesample;
 
     @Option(names = "--dry-run", description = "Choose, but record nothing.")
     boolean dryRun;
 
-    @Mixin
-    JsonOption output;
+    @Mixin JsonOption output;
 
     @Override
     public Integer call() {
@@ -77,17 +107,25 @@ final class VisitCommand {
       } catch (ValidationException e) {
         throw new ValidationException("--policy", ErrorHandler.problem(e));
       }
-      ValidationException.check(p != VisitPolicy.FIRST_VISITS_AFTER_LISTING || lister != null, "--lister",
+      ValidationException.check(
+          p != VisitPolicy.FIRST_VISITS_AFTER_LISTING || lister != null,
+          "--lister",
           "policy first_visits_after_listing needs --lister");
-      ValidationException.check(tablesample == null || (tablesample > 0 && tablesample <= 100), "--tablesample",
+      ValidationException.check(
+          tablesample == null || (tablesample > 0 && tablesample <= 100),
+          "--tablesample",
           "must be a percentage in (0, 100], got " + tablesample);
       try (Drover drover = root().open(false)) {
-        VisitRequest.Builder request = VisitRequest.builder(visitType, count, p).dryRun(dryRun)
-            .tablesample(tablesample).cooldowns(noCooldowns ? Cooldowns.NONE : Cooldowns.DEFAULT);
+        VisitRequest.Builder request =
+            VisitRequest.builder(visitType, count, p)
+                .dryRun(dryRun)
+                .tablesample(tablesample)
+                .cooldowns(noCooldowns ? Cooldowns.NONE : Cooldowns.DEFAULT);
         if (lister != null) {
           request.lister(ListerCommand.find(drover, "--lister", lister, instance).id());
         }
-        List<ListedOrigin> grabbed = drover.frontier().originGrabNextVisits(request.build(), drover.now());
+        List<ListedOrigin> grabbed =
+            drover.frontier().originGrabNextVisits(request.build(), drover.now());
         Map<UUID, Lister> byId = ListerCommand.byId(drover);
         if (output.json) {
           JsonViews.print(out(), JsonViews.array(grabbed, o -> FrontierViews.origin(o, byId)));
@@ -95,28 +133,38 @@ final class VisitCommand {
           if (!grabbed.isEmpty()) {
             FrontierViews.origins(grabbed, byId).print(out());
           }
-          out().println(grabbed.size() + " origins grabbed" + (dryRun ? " (dry run: nothing recorded)" : ""));
+          out()
+              .println(
+                  grabbed.size()
+                      + " origins grabbed"
+                      + (dryRun ? " (dry run: nothing recorded)" : ""));
         }
       }
       return 0;
     }
   }
 
-  @Command(name = "ingest", description = {
-      "Apply visit results from a JSON Lines file to visit stats and queue positions.",
-      "",
-      "Each line: {\"url\": ..., \"visit_type\": ..., \"date\": ISO-8601, \"status\": full|partial|failed|not_found"
-          + "|created|ongoing, \"snapshot\": ...}. Results not newer than an origin's last visit are ignored. "
-          + "The file is all or nothing: an invalid line (named with its number) ingests nothing. Visit runs of "
-          + "load-<visit type> tasks are ingested by themselves; this is for visits made elsewhere."})
+  @Command(
+      name = "ingest",
+      description = {
+        "Apply visit results from a JSON Lines file to visit stats and queue positions.",
+        "",
+        "Each line: {\"url\": ..., \"visit_type\": ..., \"date\": ISO-8601, \"status\": "
+            + "full|partial|failed|not_found"
+            + "|created|ongoing, \"snapshot\": ...}. Results not newer than an origin's last "
+            + "visit are ignored. "
+            + "The file is all or nothing: an invalid line (named with its number) ingests "
+            + "nothing. Visit runs of "
+            + "load-<visit type> tasks are ingested by themselves; this is for visits made "
+            + "elsewhere."
+      })
   static final class Ingest extends BaseCommand {
     static final List<String> KEYS = List.of("url", "visit_type", "date", "status", "snapshot");
 
     @Parameters(paramLabel = "FILE", description = "The visit results, JSON Lines.")
     Path file;
 
-    @Mixin
-    JsonOption output;
+    @Mixin JsonOption output;
 
     @Override
     public Integer call() {
@@ -126,9 +174,18 @@ final class VisitCommand {
         if (output.json) {
           JsonViews.print(out(), FrontierViews.ingestReport(report));
         } else {
-          out().println(report.applied() + " results applied, " + report.ignored() + " ignored (not final, or not "
-              + "newer than the last visit), " + report.disabled().size() + " origins disabled");
-          report.disabled().forEach(k -> out().println("disabled " + k.url() + " (" + k.visitType() + ")"));
+          out()
+              .println(
+                  report.applied()
+                      + " results applied, "
+                      + report.ignored()
+                      + " ignored (not final, or not "
+                      + "newer than the last visit), "
+                      + report.disabled().size()
+                      + " origins disabled");
+          report
+              .disabled()
+              .forEach(k -> out().println("disabled " + k.url() + " (" + k.visitType() + ")"));
         }
       }
       return 0;
@@ -160,16 +217,24 @@ final class VisitCommand {
         throw new ValidationException(at, "malformed JSON: " + e.getOriginalMessage());
       }
       if (node == null || !node.isObject()) {
-        throw new ValidationException(at, "expected a JSON object with url, visit_type, date, status and snapshot");
+        throw new ValidationException(
+            at, "expected a JSON object with url, visit_type, date, status and snapshot");
       }
       for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
         String key = it.next();
-        ValidationException.check(KEYS.contains(key), at + ": " + key, "unknown key (expected " + String.join(", ", KEYS) + ")");
+        ValidationException.check(
+            KEYS.contains(key),
+            at + ": " + key,
+            "unknown key (expected " + String.join(", ", KEYS) + ")");
       }
       try {
-        return new VisitResult(text(node, "url"), text(node, "visit_type"),
+        return new VisitResult(
+            text(node, "url"),
+            text(node, "visit_type"),
             Inputs.instant("date", text(node, "date")),
-            node.hasNonNull("status") ? VisitStatus.parse("status", node.get("status").asText()) : null,
+            node.hasNonNull("status")
+                ? VisitStatus.parse("status", node.get("status").asText())
+                : null,
             text(node, "snapshot"));
       } catch (ValidationException e) {
         throw new ValidationException(at + ": " + e.field(), ErrorHandler.problem(e));

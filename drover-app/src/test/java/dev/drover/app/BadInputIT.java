@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Bad input through the real CLI, one row per mistake. Each must exit with code 2, print exactly
- * one line on stderr that names the field or option (and nothing on stdout), and leave every row
- * of the database as it was; a command on a fresh directory must not create a database.
+ * one line on stderr that names the field or option (and nothing on stdout), and leave every row of
+ * the database as it was; a command on a fresh directory must not create a database.
  */
 class BadInputIT {
 
@@ -72,166 +72,533 @@ class BadInputIT {
   static Stream<Case> cases() {
     return Stream.of(
         // task types
-        seeded("min interval above max", c -> c.cli("task-type", "add", "--name", "t",
-            "--default-interval", "1h", "--min-interval", "2h", "--max-interval", "1h"), "--min-interval"),
-        seeded("default interval below min", c -> c.cli("task-type", "add", "--name", "t",
-            "--default-interval", "1m", "--min-interval", "10m", "--max-interval", "1h"), "--default-interval"),
-        seeded("default interval above max", c -> c.cli("task-type", "add", "--name", "t",
-            "--default-interval", "2d", "--min-interval", "10m", "--max-interval", "1d"), "--default-interval"),
-        seeded("backoff factor below 1", c -> c.cli("task-type", "add", "--name", "t",
-            "--backoff-factor", "0.5"), "--backoff-factor"),
-        seeded("negative num retries", c -> c.cli("task-type", "add", "--name", "t",
-            "--num-retries", "-1"), "--num-retries"),
-        seeded("zero max queue length", c -> c.cli("task-type", "add", "--name", "t",
-            "--max-queue-length", "0"), "--max-queue-length"),
-        seeded("negative max queue length", c -> c.cli("task-type", "add", "--name", "t",
-            "--max-queue-length", "-5"), "--max-queue-length"),
-        seeded("unreadable duration", c -> c.cli("task-type", "add", "--name", "t", "--lease", "forever"),
-            "--lease", "forever"),
-        seeded("unknown worker group", c -> c.cli("task-type", "add", "--name", "t", "--group", "gpu"),
-            "--group", "gpu"),
-        seeded("max per key without a concurrency key", c -> c.cli("task-type", "add", "--name", "t",
-            "--max-per-key", "2"), "--concurrency-key"),
-        seeded("concurrency key without max per key", c -> c.cli("task-type", "add", "--name", "t",
-            "--concurrency-key", "owner"), "--max-per-key"),
-        seeded("zero max per key", c -> c.cli("task-type", "add", "--name", "t",
-            "--concurrency-key", "owner", "--max-per-key", "0"), "--max-per-key"),
-        fresh("unknown worker group on a fresh dir", c -> c.cli("task-type", "add", "--name", "t",
-            "--group", "gpu"), "--group"),
+        seeded(
+            "min interval above max",
+            c ->
+                c.cli(
+                    "task-type",
+                    "add",
+                    "--name",
+                    "t",
+                    "--default-interval",
+                    "1h",
+                    "--min-interval",
+                    "2h",
+                    "--max-interval",
+                    "1h"),
+            "--min-interval"),
+        seeded(
+            "default interval below min",
+            c ->
+                c.cli(
+                    "task-type",
+                    "add",
+                    "--name",
+                    "t",
+                    "--default-interval",
+                    "1m",
+                    "--min-interval",
+                    "10m",
+                    "--max-interval",
+                    "1h"),
+            "--default-interval"),
+        seeded(
+            "default interval above max",
+            c ->
+                c.cli(
+                    "task-type",
+                    "add",
+                    "--name",
+                    "t",
+                    "--default-interval",
+                    "2d",
+                    "--min-interval",
+                    "10m",
+                    "--max-interval",
+                    "1d"),
+            "--default-interval"),
+        seeded(
+            "backoff factor below 1",
+            c -> c.cli("task-type", "add", "--name", "t", "--backoff-factor", "0.5"),
+            "--backoff-factor"),
+        seeded(
+            "negative num retries",
+            c -> c.cli("task-type", "add", "--name", "t", "--num-retries", "-1"),
+            "--num-retries"),
+        seeded(
+            "zero max queue length",
+            c -> c.cli("task-type", "add", "--name", "t", "--max-queue-length", "0"),
+            "--max-queue-length"),
+        seeded(
+            "negative max queue length",
+            c -> c.cli("task-type", "add", "--name", "t", "--max-queue-length", "-5"),
+            "--max-queue-length"),
+        seeded(
+            "unreadable duration",
+            c -> c.cli("task-type", "add", "--name", "t", "--lease", "forever"),
+            "--lease",
+            "forever"),
+        seeded(
+            "unknown worker group",
+            c -> c.cli("task-type", "add", "--name", "t", "--group", "gpu"),
+            "--group",
+            "gpu"),
+        seeded(
+            "max per key without a concurrency key",
+            c -> c.cli("task-type", "add", "--name", "t", "--max-per-key", "2"),
+            "--concurrency-key"),
+        seeded(
+            "concurrency key without max per key",
+            c -> c.cli("task-type", "add", "--name", "t", "--concurrency-key", "owner"),
+            "--max-per-key"),
+        seeded(
+            "zero max per key",
+            c ->
+                c.cli(
+                    "task-type",
+                    "add",
+                    "--name",
+                    "t",
+                    "--concurrency-key",
+                    "owner",
+                    "--max-per-key",
+                    "0"),
+            "--max-per-key"),
+        fresh(
+            "unknown worker group on a fresh dir",
+            c -> c.cli("task-type", "add", "--name", "t", "--group", "gpu"),
+            "--group"),
         // tasks
-        seeded("unknown task type", c -> c.cli("task", "add", "--type", "load-svn"), "--type", "load-svn"),
-        seeded("recurring task of a oneshot-only type", c -> c.cli("task", "add", "--type", "check"), "--policy"),
-        seeded("malformed JSON args", c -> c.cli("task", "add", "--type", "load-git", "--args", "[1,"), "--args"),
-        seeded("args not an array", c -> c.cli("task", "add", "--type", "load-git", "--args", "{\"a\": 1}"), "--args"),
-        seeded("kwargs not an object", c -> c.cli("task", "add", "--type", "load-git", "--kwargs", "[1]"), "--kwargs"),
-        seeded("unknown priority", c -> c.cli("task", "add", "--type", "load-git", "--priority", "urgent"),
-            "--priority", "urgent"),
-        seeded("unknown policy", c -> c.cli("task", "add", "--type", "load-git", "--policy", "sometimes"),
-            "--policy", "sometimes"),
-        seeded("negative retries", c -> c.cli("task", "add", "--type", "load-git", "--retries", "-1"), "--retries"),
-        seeded("unparsable next run", c -> c.cli("task", "add", "--type", "load-git", "--next-run", "tomorrow"),
-            "--next-run", "tomorrow"),
-        seeded("unknown task status", c -> c.cli("task", "search", "--status", "running"), "--status", "running"),
-        seeded("unparsable search timestamp", c -> c.cli("task", "search", "--after", "2026-13-45"), "--after"),
-        seeded("unknown run status", c -> c.cli("task-run", "list", "--status", "done"), "--status", "done"),
+        seeded(
+            "unknown task type",
+            c -> c.cli("task", "add", "--type", "load-svn"),
+            "--type",
+            "load-svn"),
+        seeded(
+            "recurring task of a oneshot-only type",
+            c -> c.cli("task", "add", "--type", "check"),
+            "--policy"),
+        seeded(
+            "malformed JSON args",
+            c -> c.cli("task", "add", "--type", "load-git", "--args", "[1,"),
+            "--args"),
+        seeded(
+            "args not an array",
+            c -> c.cli("task", "add", "--type", "load-git", "--args", "{\"a\": 1}"),
+            "--args"),
+        seeded(
+            "kwargs not an object",
+            c -> c.cli("task", "add", "--type", "load-git", "--kwargs", "[1]"),
+            "--kwargs"),
+        seeded(
+            "unknown priority",
+            c -> c.cli("task", "add", "--type", "load-git", "--priority", "urgent"),
+            "--priority",
+            "urgent"),
+        seeded(
+            "unknown policy",
+            c -> c.cli("task", "add", "--type", "load-git", "--policy", "sometimes"),
+            "--policy",
+            "sometimes"),
+        seeded(
+            "negative retries",
+            c -> c.cli("task", "add", "--type", "load-git", "--retries", "-1"),
+            "--retries"),
+        seeded(
+            "unparsable next run",
+            c -> c.cli("task", "add", "--type", "load-git", "--next-run", "tomorrow"),
+            "--next-run",
+            "tomorrow"),
+        seeded(
+            "unknown task status",
+            c -> c.cli("task", "search", "--status", "running"),
+            "--status",
+            "running"),
+        seeded(
+            "unparsable search timestamp",
+            c -> c.cli("task", "search", "--after", "2026-13-45"),
+            "--after"),
+        seeded(
+            "unknown run status",
+            c -> c.cli("task-run", "list", "--status", "done"),
+            "--status",
+            "done"),
         seeded("enable a non-numeric id", c -> c.cli("task", "enable", "abc"), "ID", "abc"),
         seeded("disable a non-numeric id", c -> c.cli("task", "disable", "1", "x2"), "ID", "x2"),
         seeded("disable a missing task", c -> c.cli("task", "disable", "1", "999"), "ID", "999"),
         seeded("show a missing task", c -> c.cli("task", "show", "999"), "ID", "999"),
-        seeded("batch with a bad line", c -> c.cli("task", "add", "--file", c.file("tasks.jsonl", """
+        seeded(
+            "batch with a bad line",
+            c ->
+                c.cli(
+                    "task",
+                    "add",
+                    "--file",
+                    c.file(
+                        "tasks.jsonl",
+                        """
             {"type": "load-git", "kwargs": {"path": "/srv/new1.git"}}
             {"type": "load-git", "kwargs": {"path": "/srv/new2.git"}}
             {"type": "load-git", "kwargs": {"path": "/srv/new3.git"}, "priority": "urgent"}
-            """)), "tasks.jsonl:3", "priority"),
-        seeded("batch with an unknown type", c -> c.cli("task", "add", "--file", c.file("tasks.jsonl", """
+            """)),
+            "tasks.jsonl:3",
+            "priority"),
+        seeded(
+            "batch with an unknown type",
+            c ->
+                c.cli(
+                    "task",
+                    "add",
+                    "--file",
+                    c.file(
+                        "tasks.jsonl",
+                        """
             {"type": "load-git", "kwargs": {"path": "/srv/new1.git"}}
 
             {"type": "load-svn", "kwargs": {"path": "/srv/new2.svn"}}
-            """)), "tasks.jsonl:3", "type", "load-svn"),
-        seeded("batch with malformed JSON", c -> c.cli("task", "add", "--file", c.file("tasks.jsonl", """
+            """)),
+            "tasks.jsonl:3",
+            "type",
+            "load-svn"),
+        seeded(
+            "batch with malformed JSON",
+            c ->
+                c.cli(
+                    "task",
+                    "add",
+                    "--file",
+                    c.file(
+                        "tasks.jsonl",
+                        """
             {"type": "load-git", "kwargs": {"path": "/srv/new1.git"}}
             {"type": "load-git", "kwargs": {"path":
-            """)), "tasks.jsonl:2"),
-        seeded("task without its type's concurrency key", c -> withPerKeyType(c).cli("task", "add", "--type", "build",
-            "--policy", "oneshot", "--kwargs", "{\"user\": \"bob\"}"), "--kwargs", "'owner'", "concurrency_key"),
-        seeded("batch with a line without the concurrency key", c -> withPerKeyType(c).cli("task", "add", "--file",
-            c.file("tasks.jsonl", """
+            """)),
+            "tasks.jsonl:2"),
+        seeded(
+            "task without its type's concurrency key",
+            c ->
+                withPerKeyType(c)
+                    .cli(
+                        "task",
+                        "add",
+                        "--type",
+                        "build",
+                        "--policy",
+                        "oneshot",
+                        "--kwargs",
+                        "{\"user\": \"bob\"}"),
+            "--kwargs",
+            "'owner'",
+            "concurrency_key"),
+        seeded(
+            "batch with a line without the concurrency key",
+            c ->
+                withPerKeyType(c)
+                    .cli(
+                        "task",
+                        "add",
+                        "--file",
+                        c.file(
+                            "tasks.jsonl",
+                            """
             {"type": "build", "policy": "oneshot", "kwargs": {"owner": "alice"}}
             {"type": "build", "policy": "oneshot", "kwargs": {"user": "bob"}}
-            """)), "tasks.jsonl:2", "kwargs.owner"),
+            """)),
+            "tasks.jsonl:2",
+            "kwargs.owner"),
         // the crawl frontier
-        seeded("grab with an unknown policy", c -> withFrontier(c).cli("visit", "grab", "--visit-type", "git",
-            "--count", "5", "--policy", "newest_first"), "--policy", "newest_first"),
-        seeded("grab a negative count", c -> withFrontier(c).cli("visit", "grab", "--visit-type", "git",
-            "--count", "-1", "--policy", "oldest_scheduled_first"), "--count"),
-        seeded("grab for an unknown lister", c -> withFrontier(c).cli("visit", "grab", "--visit-type", "git",
-            "--count", "5", "--policy", "oldest_scheduled_first", "--lister", "gitea"), "--lister", "gitea"),
-        seeded("origins with a malformed line", c -> withFrontier(c).cli("origin", "record", "--lister", "github",
-            c.file("origins.jsonl", """
+        seeded(
+            "grab with an unknown policy",
+            c ->
+                withFrontier(c)
+                    .cli(
+                        "visit",
+                        "grab",
+                        "--visit-type",
+                        "git",
+                        "--count",
+                        "5",
+                        "--policy",
+                        "newest_first"),
+            "--policy",
+            "newest_first"),
+        seeded(
+            "grab a negative count",
+            c ->
+                withFrontier(c)
+                    .cli(
+                        "visit",
+                        "grab",
+                        "--visit-type",
+                        "git",
+                        "--count",
+                        "-1",
+                        "--policy",
+                        "oldest_scheduled_first"),
+            "--count"),
+        seeded(
+            "grab for an unknown lister",
+            c ->
+                withFrontier(c)
+                    .cli(
+                        "visit",
+                        "grab",
+                        "--visit-type",
+                        "git",
+                        "--count",
+                        "5",
+                        "--policy",
+                        "oldest_scheduled_first",
+                        "--lister",
+                        "gitea"),
+            "--lister",
+            "gitea"),
+        seeded(
+            "origins with a malformed line",
+            c ->
+                withFrontier(c)
+                    .cli(
+                        "origin",
+                        "record",
+                        "--lister",
+                        "github",
+                        c.file(
+                            "origins.jsonl",
+                            """
             {"url": "https://github.com/new1", "visit_type": "git"}
             {"url": "https://github.com/new2", "visit_type":
             {"url": "https://github.com/new3", "visit_type": "git", "enabled": "perhaps"}
-            """)), "origins.jsonl:2", "and 1 more invalid line"),
-        seeded("origins without a visit type", c -> withFrontier(c).cli("origin", "record", "--lister", "github",
-            c.file("origins.csv", """
+            """)),
+            "origins.jsonl:2",
+            "and 1 more invalid line"),
+        seeded(
+            "origins without a visit type",
+            c ->
+                withFrontier(c)
+                    .cli(
+                        "origin",
+                        "record",
+                        "--lister",
+                        "github",
+                        c.file(
+                            "origins.csv",
+                            """
             url,visit_type
             https://github.com/new1,git
             https://github.com/new2,
-            """)), "origins.csv:3", "visit_type"),
-        seeded("origins of an unknown lister", c -> withFrontier(c).cli("origin", "record", c.file("origins.jsonl", """
+            """)),
+            "origins.csv:3",
+            "visit_type"),
+        seeded(
+            "origins of an unknown lister",
+            c ->
+                withFrontier(c)
+                    .cli(
+                        "origin",
+                        "record",
+                        c.file(
+                            "origins.jsonl",
+                            """
             {"url": "https://github.com/new1", "visit_type": "git", "lister": "github"}
             {"url": "https://gitea.com/new2", "visit_type": "git", "lister": "gitea"}
-            """)), "origins.jsonl:2", "lister", "gitea"),
-        seeded("stale lister update", c -> withFrontier(c).cli("lister", "update", "github",
-            "--expect-updated", "2020-01-01T00:00:00Z", "--state", "{\"page\": 2}"), "--expect-updated", "stale"),
-        seeded("show an unknown lister", c -> withFrontier(c).cli("lister", "show", "gitea"), "NAME", "gitea"),
-        seeded("metrics of an unknown lister", c -> withFrontier(c).cli("metrics", "update", "--lister", "gitea"),
-            "--lister", "gitea"),
-        seeded("visit results with a bad status", c -> withFrontier(c).cli("visit", "ingest", c.file("results.jsonl", """
+            """)),
+            "origins.jsonl:2",
+            "lister",
+            "gitea"),
+        seeded(
+            "stale lister update",
+            c ->
+                withFrontier(c)
+                    .cli(
+                        "lister",
+                        "update",
+                        "github",
+                        "--expect-updated",
+                        "2020-01-01T00:00:00Z",
+                        "--state",
+                        "{\"page\": 2}"),
+            "--expect-updated",
+            "stale"),
+        seeded(
+            "show an unknown lister",
+            c -> withFrontier(c).cli("lister", "show", "gitea"),
+            "NAME",
+            "gitea"),
+        seeded(
+            "metrics of an unknown lister",
+            c -> withFrontier(c).cli("metrics", "update", "--lister", "gitea"),
+            "--lister",
+            "gitea"),
+        seeded(
+            "visit results with a bad status",
+            c ->
+                withFrontier(c)
+                    .cli(
+                        "visit",
+                        "ingest",
+                        c.file(
+                            "results.jsonl",
+                            """
             {"url": "https://github.com/a", "visit_type": "git", "date": "2026-03-01T00:00:00Z", "status": "full", "snapshot": "s"}
             {"url": "https://github.com/a", "visit_type": "git", "date": "2026-03-02T00:00:00Z", "status": "great"}
-            """)), "results.jsonl:2", "status", "great"),
+            """)),
+            "results.jsonl:2",
+            "status",
+            "great"),
         // archive
-        seeded("archive with after later than before", c -> c.cli("archive", "--after", "2026-02-01",
-            "--before", "2026-01-01", "--export", c.root().resolve("out.jsonl"), "--delete"), "--after"),
-        seeded("archive delete without export", c -> c.cli("archive", "--after", "2000-01-01",
-            "--before", "2100-01-01", "--delete"), "--delete"),
-        seeded("archive over an existing file", c -> c.cli("archive", "--after", "2000-01-01",
-            "--before", "2100-01-01", "--export", c.file("old.jsonl", "keep me\n"), "--delete"), "--export"),
+        seeded(
+            "archive with after later than before",
+            c ->
+                c.cli(
+                    "archive",
+                    "--after",
+                    "2026-02-01",
+                    "--before",
+                    "2026-01-01",
+                    "--export",
+                    c.root().resolve("out.jsonl"),
+                    "--delete"),
+            "--after"),
+        seeded(
+            "archive delete without export",
+            c -> c.cli("archive", "--after", "2000-01-01", "--before", "2100-01-01", "--delete"),
+            "--delete"),
+        seeded(
+            "archive over an existing file",
+            c ->
+                c.cli(
+                    "archive",
+                    "--after",
+                    "2000-01-01",
+                    "--before",
+                    "2100-01-01",
+                    "--export",
+                    c.file("old.jsonl", "keep me\n"),
+                    "--delete"),
+            "--export"),
         // configuration files
-        seeded("config with an invalid value", c -> c.cli("config", "apply", c.file("bad.yaml", """
+        seeded(
+            "config with an invalid value",
+            c ->
+                c.cli(
+                    "config",
+                    "apply",
+                    c.file(
+                        "bad.yaml",
+                        """
             task_types:
               load-hg:
                 default_interval: 1h
                 min_interval: 2h
-            """)), "bad.yaml:3", "default_interval"),
-        seeded("config with an unknown key", c -> c.cli("config", "apply", c.file("bad.yaml", """
+            """)),
+            "bad.yaml:3",
+            "default_interval"),
+        seeded(
+            "config with an unknown key",
+            c ->
+                c.cli(
+                    "config",
+                    "apply",
+                    c.file(
+                        "bad.yaml",
+                        """
             worker_groups:
               vcs: {max_workers: 9}
             task_types:
               load-hg:
                 colour: red
-            """)), "bad.yaml:5", "colour"),
-        seeded("config with a YAML syntax error", c -> c.cli("config", "apply", c.file("bad.yaml", """
+            """)),
+            "bad.yaml:5",
+            "colour"),
+        seeded(
+            "config with a YAML syntax error",
+            c ->
+                c.cli(
+                    "config",
+                    "apply",
+                    c.file(
+                        "bad.yaml",
+                        """
             limits:
               total_workers: 9
             task_types: [
               load-hg
-            """)), "bad.yaml:", "yaml"),
-        seeded("init with an invalid drover.yaml in the data dir", c -> {
-          c.file("data/drover.yaml", "limits:\n  total_workers: -3\n");
-          return c.cli("init");
-        }, "drover.yaml:2", "total_workers"),
+            """)),
+            "bad.yaml:",
+            "yaml"),
+        seeded(
+            "init with an invalid drover.yaml in the data dir",
+            c -> {
+              c.file("data/drover.yaml", "limits:\n  total_workers: -3\n");
+              return c.cli("init");
+            },
+            "drover.yaml:2",
+            "total_workers"),
         // the runner
         seeded("run with zero workers", c -> c.cli("run", "--workers", "0"), "--workers"),
-        seeded("run with an unreadable grace", c -> c.cli("run", "--grace", "nonsense"), "--grace", "nonsense"),
-        seeded("run with a negative claim-ahead", c -> c.cli("run", "--claim-ahead", "-5ms"), "--claim-ahead", "-5ms"),
-        seeded("run an unknown task type", c -> c.cli("run", "--type", "load-svn"), "--type", "load-svn"),
-        seeded("run a type nothing can execute", c -> c.cli("run", "--type", "check"), "--type", "check"),
+        seeded(
+            "run with an unreadable grace",
+            c -> c.cli("run", "--grace", "nonsense"),
+            "--grace",
+            "nonsense"),
+        seeded(
+            "run with a negative claim-ahead",
+            c -> c.cli("run", "--claim-ahead", "-5ms"),
+            "--claim-ahead",
+            "-5ms"),
+        seeded(
+            "run an unknown task type",
+            c -> c.cli("run", "--type", "load-svn"),
+            "--type",
+            "load-svn"),
+        seeded(
+            "run a type nothing can execute",
+            c -> c.cli("run", "--type", "check"),
+            "--type",
+            "check"),
         fresh("run without a store", c -> c.cli("run"), "--data-dir", "init"),
         // command lines
         seeded("unknown command option", c -> c.cli("task", "list", "--colour"), "--colour"),
         seeded("option without its value", c -> c.cli("task", "add", "--type"), "--type"),
         // stores
-        fresh("unknown database URL scheme", c -> List.of("--db", "mysql://localhost/drover", "init"), "--db", "mysql"),
-        fresh("data dir is a regular file", c -> List.of("--data-dir", c.file("plain", "x"), "init"), "--data-dir"),
-        fresh("data dir's parent is a regular file", c -> List.of("--data-dir",
-            c.file("plain", "x").resolve("data"), "init"), "--data-dir"),
+        fresh(
+            "unknown database URL scheme",
+            c -> List.of("--db", "mysql://localhost/drover", "init"),
+            "--db",
+            "mysql"),
+        fresh(
+            "data dir is a regular file",
+            c -> List.of("--data-dir", c.file("plain", "x"), "init"),
+            "--data-dir"),
+        fresh(
+            "data dir's parent is a regular file",
+            c -> List.of("--data-dir", c.file("plain", "x").resolve("data"), "init"),
+            "--data-dir"),
         fresh("no store in the data dir", c -> c.cli("task", "list"), "--data-dir", "init"),
-        new Case("schema newer than the program", Start.NEWER_SCHEMA, c -> c.cli("task", "list"),
+        new Case(
+            "schema newer than the program",
+            Start.NEWER_SCHEMA,
+            c -> c.cli("task", "list"),
             List.of("--data-dir", "999")));
   }
 
-  /** Adds a lister "github" with one origin to the seeded store; runs before the snapshot is taken. */
+  /**
+   * Adds a lister "github" with one origin to the seeded store; runs before the snapshot is taken.
+   */
   static Ctx withFrontier(Ctx c) {
     try (Drover drover = Drover.open(StoreLocation.dataDir(c.dataDir()))) {
       var github = drover.frontier().listerGetOrCreate("github", null, null, drover.now());
-      drover.frontier().originRecord(List.of(ListedOrigin.of(github.id(), "https://github.com/a", "git")), drover.now());
+      drover
+          .frontier()
+          .originRecord(
+              List.of(ListedOrigin.of(github.id(), "https://github.com/a", "git")), drover.now());
     }
     return c;
   }
 
-  /** Adds a type limited per {@code owner} to the seeded store; runs before the snapshot is taken. */
+  /**
+   * Adds a type limited per {@code owner} to the seeded store; runs before the snapshot is taken.
+   */
   static Ctx withPerKeyType(Ctx c) {
     try (Drover drover = Drover.open(StoreLocation.dataDir(c.dataDir()))) {
       drover.taskTypeCreate(TaskType.builder("build").perKeyLimit("owner", 2).build());
@@ -267,17 +634,21 @@ class BadInputIT {
   /** Records a migration 999 in Flyway's history, as a newer Drover would have. */
   private static void claimNewerSchema(Path dataDir) throws SQLException {
     String url = "jdbc:sqlite:" + dataDir.resolve(StoreLocation.DATABASE_FILE).toAbsolutePath();
-    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-      s.executeUpdate("INSERT INTO flyway_schema_history (installed_rank, version, description, type, script, "
-          + "checksum, installed_by, installed_on, execution_time, success) "
-          + "VALUES (999, '999', 'from the future', 'SQL', 'V999__from_the_future.sql', 0, 'test', "
-          + "'2030-01-01 00:00:00.000', 1, 1)");
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      s.executeUpdate(
+          "INSERT INTO flyway_schema_history (installed_rank, version, description, type, script, "
+              + "checksum, installed_by, installed_on, execution_time, success) "
+              + "VALUES (999, '999', 'from the future', 'SQL', 'V999__from_the_future.sql', 0, 'test', "
+              + "'2030-01-01 00:00:00.000', 1, 1)");
     }
   }
 
   private static List<Path> databasesUnder(Path dir) throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(f -> f.getFileName().toString().startsWith(StoreLocation.DATABASE_FILE)).toList();
+      return files
+          .filter(f -> f.getFileName().toString().startsWith(StoreLocation.DATABASE_FILE))
+          .toList();
     }
   }
 }

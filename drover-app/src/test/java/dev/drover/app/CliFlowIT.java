@@ -18,8 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The CLI's happy path on the embedded store, run in process (help and version: the real jar). */
 class CliFlowIT {
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   private DroverCli.Result drover(Object... args) {
     Object[] all = new Object[args.length + 2];
@@ -36,8 +35,10 @@ class CliFlowIT {
 
     Path config = Fixtures.write(tmp.resolve("drover.yaml"), Fixtures.CONFIG);
     assertThat(drover("config", "apply", config).stdout())
-        .contains("worker group vcs: created", "task type load-git: created", "task type check: created");
-    assertThat(drover("config", "apply", config).stdout()).contains("task type load-git: unchanged", "0 created");
+        .contains(
+            "worker group vcs: created", "task type load-git: created", "task type check: created");
+    assertThat(drover("config", "apply", config).stdout())
+        .contains("task type load-git: unchanged", "0 created");
 
     taskTypes();
     long highId = tasks();
@@ -45,11 +46,45 @@ class CliFlowIT {
   }
 
   private void taskTypes() {
-    assertThat(drover("task-type", "add", "--name", "fetch", "--description", "Fetch a page",
-        "--default-interval", "1h", "--min-interval", "10m", "--max-interval", "1d", "--backoff-factor", "2",
-        "--max-queue-length", "50", "--num-retries", "2", "--retry-delay", "5m", "--lease", "2m",
-        "--timeout", "30m", "--max-workers", "3", "--group", "vcs",
-        "--command", "curl", "--command", "-sS", "--command", "{kwargs.url}", "--env", "LANG=C").stdout())
+    assertThat(
+            drover(
+                    "task-type",
+                    "add",
+                    "--name",
+                    "fetch",
+                    "--description",
+                    "Fetch a page",
+                    "--default-interval",
+                    "1h",
+                    "--min-interval",
+                    "10m",
+                    "--max-interval",
+                    "1d",
+                    "--backoff-factor",
+                    "2",
+                    "--max-queue-length",
+                    "50",
+                    "--num-retries",
+                    "2",
+                    "--retry-delay",
+                    "5m",
+                    "--lease",
+                    "2m",
+                    "--timeout",
+                    "30m",
+                    "--max-workers",
+                    "3",
+                    "--group",
+                    "vcs",
+                    "--command",
+                    "curl",
+                    "--command",
+                    "-sS",
+                    "--command",
+                    "{kwargs.url}",
+                    "--env",
+                    "LANG=C")
+                .stdout())
         .contains("created task type fetch");
     assertThat(drover("task-type", "add", "--name", "fetch", "--default-interval", "2h").stdout())
         .contains("kept as first defined");
@@ -64,32 +99,68 @@ class CliFlowIT {
     assertThat(drover("task-type", "show", "fetch").stdout()).contains("retry_delay", "5m", "30m");
 
     JsonNode types = drover("task-type", "list", "--json").json();
-    assertThat(types).extracting(t -> t.get("name").asText()).containsExactlyInAnyOrder("check", "fetch", "load-git");
-    assertThat(drover("task-type", "list").stdout().lines().findFirst().orElseThrow()).startsWith("NAME");
+    assertThat(types)
+        .extracting(t -> t.get("name").asText())
+        .containsExactlyInAnyOrder("check", "fetch", "load-git");
+    assertThat(drover("task-type", "list").stdout().lines().findFirst().orElseThrow())
+        .startsWith("NAME");
   }
 
-  /** Adds tasks one by one and in a batch, searches them, disables and enables; returns the high-priority task's id. */
+  /**
+   * Adds tasks one by one and in a batch, searches them, disables and enables; returns the
+   * high-priority task's id.
+   */
   private long tasks() {
-    JsonNode added = drover("task", "add", "--type", "load-git", "--kwargs", "{\"path\": \"/srv/a.git\"}",
-        "--priority", "high", "--json").json();
+    JsonNode added =
+        drover(
+                "task",
+                "add",
+                "--type",
+                "load-git",
+                "--kwargs",
+                "{\"path\": \"/srv/a.git\"}",
+                "--priority",
+                "high",
+                "--json")
+            .json();
     assertThat(added).hasSize(1);
     long highId = added.get(0).get("id").asLong();
     assertThat(added.get(0).get("priority").asText()).isEqualTo("high");
     assertThat(added.get(0).get("current_interval").asText()).isEqualTo("1h");
 
-    JsonNode later = drover("task", "add", "--type", "check", "--policy", "oneshot", "--args", "[\"/srv/a.git\"]",
-        "--next-run", "2100-01-02", "--retries", "0", "--json").json().get(0);
+    JsonNode later =
+        drover(
+                "task",
+                "add",
+                "--type",
+                "check",
+                "--policy",
+                "oneshot",
+                "--args",
+                "[\"/srv/a.git\"]",
+                "--next-run",
+                "2100-01-02",
+                "--retries",
+                "0",
+                "--json")
+            .json()
+            .get(0);
     assertThat(later.get("next_run").asText()).isEqualTo("2100-01-02T00:00:00Z");
     assertThat(later.get("retries_left").asInt()).isZero();
 
-    Path batch = Fixtures.write(tmp.resolve("batch.jsonl"), """
+    Path batch =
+        Fixtures.write(
+            tmp.resolve("batch.jsonl"),
+            """
         {"type": "load-git", "kwargs": {"path": "/srv/b.git"}}
         {"type": "load-git", "kwargs": {"path": "/srv/c.git"}, "priority": "low"}
 
         {"type": "check", "policy": "oneshot", "args": ["/srv/b.git"], "next_run": "2000-01-01T00:00:00Z"}
         """);
-    assertThat(drover("task", "add", "--file", batch).stdout()).contains("3 added, 0 already present");
-    assertThat(drover("task", "add", "--file", batch).stdout()).contains("0 added, 3 already present");
+    assertThat(drover("task", "add", "--file", batch).stdout())
+        .contains("3 added, 0 already present");
+    assertThat(drover("task", "add", "--file", batch).stdout())
+        .contains("0 added, 3 already present");
 
     assertThat(search("--type", "load-git")).hasSize(3);
     assertThat(search("--priority", "high,low")).hasSize(2);
@@ -98,7 +169,8 @@ class CliFlowIT {
     assertThat(search("--before", "2000-01-01T00:00:00Z", "--type", "check")).hasSize(1);
     assertThat(search("--id", highId, "--id", later.get("id").asLong())).hasSize(2);
     assertThat(search("--status", "next_run_not_scheduled", "--limit", "2")).hasSize(2);
-    assertThat(drover("task", "search", "--type", "load-git").stdout()).contains("/srv/a.git", "3 tasks");
+    assertThat(drover("task", "search", "--type", "load-git").stdout())
+        .contains("/srv/a.git", "3 tasks");
 
     JsonNode due = drover("task", "list", "--json").json();
     assertThat(due).hasSize(4);
@@ -113,7 +185,8 @@ class CliFlowIT {
     assertThat(drover("task", "disable", highId).stdout()).contains("disabled 1 task");
     assertThat(search("--status", "disabled")).hasSize(1);
     assertThat(drover("task", "enable", highId).stdout()).contains("enabled 1 task");
-    assertThat(drover("task", "enable", highId).stdout()).contains("enabled 0 tasks; 1 left as they were");
+    assertThat(drover("task", "enable", highId).stdout())
+        .contains("enabled 0 tasks; 1 left as they were");
     assertThat(search("--status", "disabled")).isEmpty();
     return highId;
   }
@@ -134,7 +207,8 @@ class CliFlowIT {
       assertThat(Fixtures.runToEnd(api, "load-git", TaskRunStatus.UNEVENTFUL)).hasSize(3);
     }
     // The failed check is retried after its type's default retry delay (1h); succeed two hours on.
-    try (Drover later = Drover.open(store, new TestClock(Instant.now().plus(Duration.ofHours(2))))) {
+    try (Drover later =
+        Drover.open(store, new TestClock(Instant.now().plus(Duration.ofHours(2))))) {
       assertThat(Fixtures.runToEnd(later, "check", TaskRunStatus.EVENTFUL)).hasSize(1);
     }
     JsonNode runs = drover("task-run", "list", "--json").json();
@@ -148,8 +222,11 @@ class CliFlowIT {
     assertThat(shown.get("task").get("current_interval").asText()).isEqualTo("2h");
 
     JsonNode status = drover("status", "--json").json();
-    JsonNode check = status.findParents("type").stream().filter(s -> s.get("type").asText().equals("check"))
-        .findFirst().orElseThrow();
+    JsonNode check =
+        status.findParents("type").stream()
+            .filter(s -> s.get("type").asText().equals("check"))
+            .findFirst()
+            .orElseThrow();
     assertThat(check.get("completed").asLong()).isEqualTo(1);
     assertThat(check.get("total").asLong()).isEqualTo(2);
     assertThat(drover("status").stdout()).contains("COMPLETED", "(all types)", "fetch");
@@ -158,8 +235,19 @@ class CliFlowIT {
         .contains("2 archivable runs");
     Path export = tmp.resolve("archive.jsonl");
     // One run per page: the task is deleted only with its last run, on the second page.
-    assertThat(drover("archive", "--after", "2000-01-01", "--before", "2100-01-01", "--export", export,
-        "--delete", "--page-size", "1").stdout())
+    assertThat(
+            drover(
+                    "archive",
+                    "--after",
+                    "2000-01-01",
+                    "--before",
+                    "2100-01-01",
+                    "--export",
+                    export,
+                    "--delete",
+                    "--page-size",
+                    "1")
+                .stdout())
         .contains("exported 2 runs", "deleted 2 runs and 1 tasks");
     List<String> lines = Files.readAllLines(export);
     assertThat(lines).hasSize(2);
@@ -185,10 +273,18 @@ class CliFlowIT {
     assertThat(jar.run("--help").ok().stdout())
         .contains("task-type", "archive", "run", "--data-dir", "--db");
     DroverCli cli = DroverCli.in(tmp);
-    for (List<String> command : List.of(List.of("task", "add"), List.of("task-type", "add"), List.of("archive"),
-        List.of("task", "search"), List.of("task-run", "list"), List.of("config", "apply"), List.of("demo"),
-        List.of("run"))) {
-      assertThat(cli.run(withHelp(command)).ok().stdout()).startsWith("Usage: drover " + String.join(" ", command));
+    for (List<String> command :
+        List.of(
+            List.of("task", "add"),
+            List.of("task-type", "add"),
+            List.of("archive"),
+            List.of("task", "search"),
+            List.of("task-run", "list"),
+            List.of("config", "apply"),
+            List.of("demo"),
+            List.of("run"))) {
+      assertThat(cli.run(withHelp(command)).ok().stdout())
+          .startsWith("Usage: drover " + String.join(" ", command));
     }
   }
 

@@ -2,11 +2,11 @@ package dev.drover.app;
 
 import dev.drover.Drover;
 import dev.drover.Outcome;
+import dev.drover.TaskContext;
+import dev.drover.TaskHandler;
 import dev.drover.engine.ProcessIdentity;
 import dev.drover.engine.Runner;
 import dev.drover.engine.RunnerOptions;
-import dev.drover.TaskContext;
-import dev.drover.TaskHandler;
 import dev.drover.store.StoreLocation;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,10 +14,8 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -46,27 +44,40 @@ public final class ClusterRunner {
     long pid = ProcessHandle.current().pid();
     CountDownLatch done = new CountDownLatch(1);
     try (Drover drover = Drover.open(StoreLocation.postgres(url));
-        FileChannel out = FileChannel.open(log, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-            StandardOpenOption.APPEND)) {
-      TaskHandler append = (TaskContext c) -> {
-        write(out, "start " + c.taskId() + " " + pid + " " + nanos() + " " + c.runId() + "\n");
-        write(out, "end " + c.taskId() + " " + pid + " " + nanos() + " " + c.runId() + "\n");
-        return Outcome.eventful();
-      };
-      RunnerOptions options = RunnerOptions.defaults(dataDir.resolve("runs"))
-          .withTotalWorkers(workers)
-          .withExitOnIdle(false)
-          .withGate(ProcessIdentity.current().host() + ":" + dataDir, RunnerOptions.DEFAULT_TAKEOVER_GRACE, false)
-          .withLeaderLease(leaderLease);
-      Runner runner = drover.runner(options.runsDir()).options(options).handler(TYPE, append).build();
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        runner.stop(Duration.ofSeconds(5));
-        try {
-          done.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }));
+        FileChannel out =
+            FileChannel.open(
+                log,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE,
+                StandardOpenOption.APPEND)) {
+      TaskHandler append =
+          (TaskContext c) -> {
+            write(out, "start " + c.taskId() + " " + pid + " " + nanos() + " " + c.runId() + "\n");
+            write(out, "end " + c.taskId() + " " + pid + " " + nanos() + " " + c.runId() + "\n");
+            return Outcome.eventful();
+          };
+      RunnerOptions options =
+          RunnerOptions.defaults(dataDir.resolve("runs"))
+              .withTotalWorkers(workers)
+              .withExitOnIdle(false)
+              .withGate(
+                  ProcessIdentity.current().host() + ":" + dataDir,
+                  RunnerOptions.DEFAULT_TAKEOVER_GRACE,
+                  false)
+              .withLeaderLease(leaderLease);
+      Runner runner =
+          drover.runner(options.runsDir()).options(options).handler(TYPE, append).build();
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    runner.stop(Duration.ofSeconds(5));
+                    try {
+                      done.await();
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                  }));
       runner.run();
     } finally {
       done.countDown();

@@ -18,13 +18,26 @@ import java.util.List;
  */
 final class DbSnapshot {
   static final List<String> TABLES =
-      List.of("task_type", "worker_group", "setting", "task", "task_run", "flyway_schema_history",
-          "lister", "listed_origin", "origin_visit_stats", "visit_queue_position", "scheduler_metrics");
+      List.of(
+          "task_type",
+          "worker_group",
+          "setting",
+          "task",
+          "task_run",
+          "flyway_schema_history",
+          "lister",
+          "listed_origin",
+          "origin_visit_stats",
+          "visit_queue_position",
+          "scheduler_metrics");
   static final List<String> NO_DATABASE = List.of("(no drover.db)");
 
   private DbSnapshot() {}
 
-  /** The rows of the store in {@code dataDir}; {@link #NO_DATABASE} if there is none (and none is created). */
+  /**
+   * The rows of the store in {@code dataDir}; {@link #NO_DATABASE} if there is none (and none is
+   * created).
+   */
   static List<String> ofDataDir(Path dataDir) {
     Path db = dataDir.resolve(StoreLocation.DATABASE_FILE);
     if (!Files.isRegularFile(db)) {
@@ -35,7 +48,8 @@ final class DbSnapshot {
 
   static List<String> of(String jdbcUrl) {
     List<String> rows = new ArrayList<>();
-    try (Connection c = DriverManager.getConnection(jdbcUrl); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(jdbcUrl);
+        Statement s = c.createStatement()) {
       for (String table : TABLES) {
         try (ResultSet rs = s.executeQuery("SELECT * FROM " + table + " ORDER BY 1")) {
           ResultSetMetaData meta = rs.getMetaData();

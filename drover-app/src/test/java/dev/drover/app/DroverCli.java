@@ -20,10 +20,9 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@link #in}: in this JVM, through the same picocli entry point as the jar ({@link
  *       InProcess}), as if started from {@code workDir} with its own environment. A command costs
- *       milliseconds instead of a JVM start, so most end-to-end tests run this way. One
- *       difference: the command tasks a runner starts inherit this JVM's working directory and
- *       environment, not {@code workDir} and {@link #env}; a test that depends on those uses the
- *       jar.
+ *       milliseconds instead of a JVM start, so most end-to-end tests run this way. One difference:
+ *       the command tasks a runner starts inherit this JVM's working directory and environment, not
+ *       {@code workDir} and {@link #env}; a test that depends on those uses the jar.
  *   <li>{@link #jar}: the real shaded jar ({@code -Ddrover.jar}) as a subprocess, the way a person
  *       runs it. Only this way can a test {@link #start} a command in the background, signal it or
  *       kill it; a few tests keep the front door (the jar, its manifest, {@code main}) honest.
@@ -79,7 +78,8 @@ final class DroverCli {
     /** Fails with everything printed unless the exit code is 0. */
     Result ok() {
       if (exitCode != 0) {
-        throw new AssertionError("exit " + exitCode + "\nstdout:\n" + stdout + "\nstderr:\n" + stderr);
+        throw new AssertionError(
+            "exit " + exitCode + "\nstdout:\n" + stdout + "\nstderr:\n" + stderr);
       }
       return this;
     }
@@ -109,18 +109,26 @@ final class DroverCli {
       throw new IllegalStateException(
           "only a real process runs in the background: use DroverCli.jar");
     }
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:TieredStopAtLevel=1",
-        "-Duser.timezone=America/Los_Angeles", "-Duser.language=tr", "-Duser.country=TR",
-        "-jar", jar().toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-Duser.timezone=America/Los_Angeles",
+                "-Duser.language=tr",
+                "-Duser.country=TR",
+                "-jar",
+                jar().toString()));
     command.addAll(List.of(strings(args)));
     try {
       Path out = Files.createTempFile("drover-out", ".txt");
       Path err = Files.createTempFile("drover-err", ".txt");
-      ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile())
-          .redirectOutput(out.toFile()).redirectError(err.toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+      ProcessBuilder pb =
+          new ProcessBuilder(command)
+              .directory(workDir.toFile())
+              .redirectOutput(out.toFile())
+              .redirectError(err.toFile())
+              .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
       pb.environment().remove("DROVER_DB");
       pb.environment().putAll(env);
       return new Started(pb.start(), List.of(args), out, err);
@@ -140,14 +148,18 @@ final class DroverCli {
       }
     }
 
-    /** Waits for it to end (killing it after {@code timeoutSeconds}) and returns what it printed. */
+    /**
+     * Waits for it to end (killing it after {@code timeoutSeconds}) and returns what it printed.
+     */
     Result finish(long timeoutSeconds) throws InterruptedException {
       try {
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
           process.destroyForcibly();
           throw new AssertionError("drover " + args + " did not finish in " + timeoutSeconds + "s");
         }
-        return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+        return new Result(
+            process.exitValue(),
+            Files.readString(out, StandardCharsets.UTF_8),
             Files.readString(err, StandardCharsets.UTF_8));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -181,7 +193,8 @@ final class DroverCli {
   private static Path jar() {
     String jar = System.getProperty("drover.jar");
     if (jar == null || !Files.isRegularFile(Path.of(jar))) {
-      throw new IllegalStateException("set -Ddrover.jar to the shaded jar (mvn verify does), got " + jar);
+      throw new IllegalStateException(
+          "set -Ddrover.jar to the shaded jar (mvn verify does), got " + jar);
     }
     return Path.of(jar);
   }

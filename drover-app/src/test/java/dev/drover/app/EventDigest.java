@@ -16,13 +16,23 @@ final class EventDigest {
     StringBuilder b = new StringBuilder();
     try (Drover drover = Drover.open(location)) {
       List<Event> events = drover.store().eventList(0, 1_000_000);
-      Map<String, Long> kinds = events.stream()
-          .collect(Collectors.groupingBy(Event::kind, TreeMap::new, Collectors.counting()));
+      Map<String, Long> kinds =
+          events.stream()
+              .collect(Collectors.groupingBy(Event::kind, TreeMap::new, Collectors.counting()));
       b.append("-- events by kind: ").append(kinds).append('\n');
       b.append("-- runner events:\n");
-      events.stream().filter(e -> e.taskId() == null && !e.kind().startsWith("worker_"))
-          .forEach(e -> b.append(e.at()).append(' ').append(e.kind()).append(' ').append(e.runner())
-              .append(' ').append(e.detail()).append('\n'));
+      events.stream()
+          .filter(e -> e.taskId() == null && !e.kind().startsWith("worker_"))
+          .forEach(
+              e ->
+                  b.append(e.at())
+                      .append(' ')
+                      .append(e.kind())
+                      .append(' ')
+                      .append(e.runner())
+                      .append(' ')
+                      .append(e.detail())
+                      .append('\n'));
     } catch (RuntimeException e) {
       b.append("-- cannot read the events: ").append(e).append('\n');
     }

@@ -14,8 +14,8 @@ import java.util.Map;
 
 /**
  * The side-effect log that test tasks append to, one line per step of an execution: {@code start
- * <task> <pid> <nanos> [<run>]} when it begins and {@code end <task> <pid> <nanos> [<run>]} when
- * it is done. An execution killed on the way has a start and no end.
+ * <task> <pid> <nanos> [<run>]} when it begins and {@code end <task> <pid> <nanos> [<run>]} when it
+ * is done. An execution killed on the way has a start and no end.
  */
 final class ExecutionLog {
   /** One execution of a task; {@code end} is null if it never logged its end (it was killed). */
@@ -26,8 +26,17 @@ final class ExecutionLog {
 
     @Override
     public String toString() {
-      return "task " + task + " pid " + pid + " run " + run + " [" + start + ", "
-          + (end == null ? "killed" : end) + "]";
+      return "task "
+          + task
+          + " pid "
+          + pid
+          + " run "
+          + run
+          + " ["
+          + start
+          + ", "
+          + (end == null ? "killed" : end)
+          + "]";
     }
   }
 

@@ -18,8 +18,11 @@ import java.util.Map;
 
 /** Files and stores the end-to-end tests start from. */
 final class Fixtures {
-  /** A configuration with a worker group, a recurring command type and a oneshot Java-handler type. */
-  static final String CONFIG = """
+  /**
+   * A configuration with a worker group, a recurring command type and a oneshot Java-handler type.
+   */
+  static final String CONFIG =
+      """
       limits:
         total_workers: 4
       worker_groups:
@@ -64,24 +67,30 @@ final class Fixtures {
     }
     try (Drover drover = Drover.open(location)) {
       drover.applyConfig(write(scratch.resolve("seed.yaml"), CONFIG));
-      drover.taskCreate(List.of(
-          NewTask.recurring("load-git", TaskArguments.of(null, Map.of("path", "/srv/a.git")))
-              .withPriority(TaskPriority.HIGH),
-          NewTask.recurring("load-git", TaskArguments.of(null, Map.of("path", "/srv/b.git"))),
-          NewTask.oneshot("check", TaskArguments.of(List.of("/srv/a.git"), null))
-              .withNextRun(java.time.Instant.parse("2100-01-01T00:00:00Z")),
-          NewTask.oneshot("check", TaskArguments.of(List.of("/srv/b.git"), null))));
+      drover.taskCreate(
+          List.of(
+              NewTask.recurring("load-git", TaskArguments.of(null, Map.of("path", "/srv/a.git")))
+                  .withPriority(TaskPriority.HIGH),
+              NewTask.recurring("load-git", TaskArguments.of(null, Map.of("path", "/srv/b.git"))),
+              NewTask.oneshot("check", TaskArguments.of(List.of("/srv/a.git"), null))
+                  .withNextRun(java.time.Instant.parse("2100-01-01T00:00:00Z")),
+              NewTask.oneshot("check", TaskArguments.of(List.of("/srv/b.git"), null))));
       runToEnd(drover, "check", TaskRunStatus.EVENTFUL);
     }
   }
 
-  /** Grabs every ready task of {@code type}, and starts and ends a run of each with {@code status}. */
+  /**
+   * Grabs every ready task of {@code type}, and starts and ends a run of each with {@code status}.
+   */
   static List<TaskRun> runToEnd(Drover drover, String type, TaskRunStatus status) {
     List<Task> grabbed = drover.taskGrabReady(type, 100, 100);
     List<TaskRun> runs = drover.taskRunSchedule(grabbed.stream().map(Task::id).toList());
-    return runs.stream().map(run -> {
-      drover.taskRunStart(run.backendId(), null);
-      return drover.taskRunEnd(run.backendId(), status, null).orElseThrow();
-    }).toList();
+    return runs.stream()
+        .map(
+            run -> {
+              drover.taskRunStart(run.backendId(), null);
+              return drover.taskRunEnd(run.backendId(), status, null).orElseThrow();
+            })
+        .toList();
   }
 }

@@ -16,8 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (subclasses).
  */
 abstract class FrontierCliIT {
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   /** Options naming the database, put before the command. */
   abstract List<Object> dbOptions();
@@ -37,57 +36,147 @@ abstract class FrontierCliIT {
     JsonNode github = drover("lister", "add", "github", "--json").ok().json();
     assertThat(github.get("instance_name").asText()).isEmpty();
     drover("lister", "add", "gitlab", "--instance", "gitlab.com").ok();
-    assertThat(drover("lister", "list", "--json").ok().json()).extracting(l -> l.get("name").asText())
+    assertThat(drover("lister", "list", "--json").ok().json())
+        .extracting(l -> l.get("name").asText())
         .containsExactly("github", "gitlab");
     assertThat(drover("lister", "list").ok().stdout()).contains("github", "gitlab.com");
 
     // The lister's state, updated with the version read; the old version is then stale.
     String version = github.get("updated").asText();
-    JsonNode updated = drover("lister", "update", "github", "--expect-updated", version,
-        "--state", "{\"page\": 7}", "--json").ok().json();
+    JsonNode updated =
+        drover(
+                "lister",
+                "update",
+                "github",
+                "--expect-updated",
+                version,
+                "--state",
+                "{\"page\": 7}",
+                "--json")
+            .ok()
+            .json();
     assertThat(updated.get("current_state").get("page").asInt()).isEqualTo(7);
-    DroverCli.Result stale = drover("lister", "update", "github", "--expect-updated", version, "--state", "{}");
+    DroverCli.Result stale =
+        drover("lister", "update", "github", "--expect-updated", version, "--state", "{}");
     assertThat(stale.exitCode()).as(stale.toString()).isEqualTo(2);
-    assertThat(stale.stderrLines()).singleElement().asString().contains("--expect-updated", "stale data");
-    assertThat(drover("lister", "show", "github", "--json").ok().json().get("current_state").get("page").asInt())
+    assertThat(stale.stderrLines())
+        .singleElement()
+        .asString()
+        .contains("--expect-updated", "stale data");
+    assertThat(
+            drover("lister", "show", "github", "--json")
+                .ok()
+                .json()
+                .get("current_state")
+                .get("page")
+                .asInt())
         .isEqualTo(7);
 
-    Path jsonl = Fixtures.write(tmp.resolve("origins.jsonl"), """
+    Path jsonl =
+        Fixtures.write(
+            tmp.resolve("origins.jsonl"),
+            """
         {"url": "https://github.com/a", "visit_type": "git", "last_update": "2026-01-01T00:00:00Z"}
         {"url": "https://github.com/b", "visit_type": "git", "extra_loader_arguments": {"depth": 1}}
 
         {"url": "https://github.com/c", "visit_type": "git", "enabled": false}
         """);
-    assertThat(drover("origin", "record", jsonl, "--lister", "github").ok().stdout()).contains("3 origins recorded");
-    Path csv = Fixtures.write(tmp.resolve("origins.csv"), """
+    assertThat(drover("origin", "record", jsonl, "--lister", "github").ok().stdout())
+        .contains("3 origins recorded");
+    Path csv =
+        Fixtures.write(
+            tmp.resolve("origins.csv"),
+            """
         lister,instance,url,visit_type,last_update,extra_loader_arguments
         gitlab,gitlab.com,https://gitlab.com/x,git,2026-02-01,"{""branch"": ""main""}"
         gitlab,gitlab.com,https://gitlab.com/y,hg,,
         """);
     JsonNode recorded = drover("origin", "record", csv, "--json").ok().json();
-    assertThat(recorded).extracting(o -> o.get("url").asText()).containsExactly("https://gitlab.com/x", "https://gitlab.com/y");
-    assertThat(recorded.get(0).get("extra_loader_arguments").get("branch").asText()).isEqualTo("main");
+    assertThat(recorded)
+        .extracting(o -> o.get("url").asText())
+        .containsExactly("https://gitlab.com/x", "https://gitlab.com/y");
+    assertThat(recorded.get(0).get("extra_loader_arguments").get("branch").asText())
+        .isEqualTo("main");
 
-    JsonNode page = drover("origin", "list", "--enabled", "all", "--limit", "2", "--json").ok().json();
+    JsonNode page =
+        drover("origin", "list", "--enabled", "all", "--limit", "2", "--json").ok().json();
     assertThat(page.get("origins")).hasSize(2);
-    JsonNode rest = drover("origin", "list", "--enabled", "all", "--page", page.get("next_page").asText(), "--json")
-        .ok().json();
+    JsonNode rest =
+        drover(
+                "origin",
+                "list",
+                "--enabled",
+                "all",
+                "--page",
+                page.get("next_page").asText(),
+                "--json")
+            .ok()
+            .json();
     assertThat(rest.get("origins")).hasSize(3);
     assertThat(drover("origin", "list", "--lister", "github", "--json").ok().json().get("origins"))
-        .extracting(o -> o.get("url").asText()).containsExactly("https://github.com/a", "https://github.com/b");
+        .extracting(o -> o.get("url").asText())
+        .containsExactly("https://github.com/a", "https://github.com/b");
 
-    JsonNode dry = drover("visit", "grab", "--visit-type", "git", "--count", "10", "--policy",
-        "oldest_scheduled_first", "--dry-run", "--json").ok().json();
+    JsonNode dry =
+        drover(
+                "visit",
+                "grab",
+                "--visit-type",
+                "git",
+                "--count",
+                "10",
+                "--policy",
+                "oldest_scheduled_first",
+                "--dry-run",
+                "--json")
+            .ok()
+            .json();
     assertThat(dry).hasSize(3);
-    JsonNode grabbed = drover("visit", "grab", "--visit-type", "git", "--count", "10", "--policy",
-        "never_visited_oldest_update_first", "--json").ok().json();
-    assertThat(grabbed).extracting(o -> o.get("url").asText()).containsExactly("https://github.com/a", "https://gitlab.com/x");
-    assertThat(drover("visit", "grab", "--visit-type", "git", "--count", "10", "--policy",
-        "never_visited_oldest_update_first", "--json").ok().json()).as("cooling down").isEmpty();
-    assertThat(drover("origin", "show", "https://github.com/a", "--json").ok().json().get("visit_stats").get(0)
-        .get("last_scheduled").isNull()).isFalse();
+    JsonNode grabbed =
+        drover(
+                "visit",
+                "grab",
+                "--visit-type",
+                "git",
+                "--count",
+                "10",
+                "--policy",
+                "never_visited_oldest_update_first",
+                "--json")
+            .ok()
+            .json();
+    assertThat(grabbed)
+        .extracting(o -> o.get("url").asText())
+        .containsExactly("https://github.com/a", "https://gitlab.com/x");
+    assertThat(
+            drover(
+                    "visit",
+                    "grab",
+                    "--visit-type",
+                    "git",
+                    "--count",
+                    "10",
+                    "--policy",
+                    "never_visited_oldest_update_first",
+                    "--json")
+                .ok()
+                .json())
+        .as("cooling down")
+        .isEmpty();
+    assertThat(
+            drover("origin", "show", "https://github.com/a", "--json")
+                .ok()
+                .json()
+                .get("visit_stats")
+                .get(0)
+                .get("last_scheduled")
+                .isNull())
+        .isFalse();
 
-    Path results = Fixtures.write(tmp.resolve("results.jsonl"), """
+    Path results =
+        Fixtures.write(
+            tmp.resolve("results.jsonl"),
+            """
         {"url": "https://github.com/a", "visit_type": "git", "date": "2026-03-01T00:00:00Z", "status": "full", "snapshot": "s1"}
         {"url": "https://github.com/a", "visit_type": "git", "date": "2026-02-01T00:00:00Z", "status": "full", "snapshot": "s0"}
         {"url": "https://gitlab.com/x", "visit_type": "git", "date": "2026-03-01T00:00:00Z", "status": "not_found"}
@@ -95,40 +184,75 @@ abstract class FrontierCliIT {
     JsonNode report = drover("visit", "ingest", results, "--json").ok().json();
     assertThat(report.get("applied").asInt()).isEqualTo(2);
     assertThat(report.get("ignored").asInt()).as("older than the last visit").isEqualTo(1);
-    JsonNode stats = drover("origin", "show", "https://github.com/a", "--json").ok().json().get("visit_stats").get(0);
+    JsonNode stats =
+        drover("origin", "show", "https://github.com/a", "--json")
+            .ok()
+            .json()
+            .get("visit_stats")
+            .get(0);
     assertThat(stats.get("last_snapshot").asText()).isEqualTo("s1");
     assertThat(stats.get("last_visit_status").asText()).isEqualTo("successful");
     assertThat(stats.get("next_position_offset").asInt()).isEqualTo(4);
     assertThat(stats.get("next_visit_queue_position").asLong()).isPositive();
-    assertThat(drover("origin", "show", "https://github.com/a").ok().stdout()).contains("successful", "s1");
+    assertThat(drover("origin", "show", "https://github.com/a").ok().stdout())
+        .contains("successful", "s1");
 
     JsonNode metrics = drover("metrics", "update", "--json").ok().json();
     assertThat(metrics).hasSize(3);
-    JsonNode githubGit = drover("metrics", "show", "--lister", "github", "--visit-type", "git", "--json").ok().json().get(0);
+    JsonNode githubGit =
+        drover("metrics", "show", "--lister", "github", "--visit-type", "git", "--json")
+            .ok()
+            .json()
+            .get(0);
     assertThat(githubGit.get("origins_known").asInt()).isEqualTo(3);
     assertThat(githubGit.get("origins_enabled").asInt()).isEqualTo(2);
-    assertThat(githubGit.get("origins_never_visited").asInt()).as("b: a has a snapshot now").isEqualTo(1);
-    assertThat(drover("metrics", "show").ok().stdout()).contains("github", "gitlab/gitlab.com", "KNOWN");
+    assertThat(githubGit.get("origins_never_visited").asInt())
+        .as("b: a has a snapshot now")
+        .isEqualTo(1);
+    assertThat(drover("metrics", "show").ok().stdout())
+        .contains("github", "gitlab/gitlab.com", "KNOWN");
 
     // --skip-invalid records the valid lines and names the others on stderr.
-    DroverCli.Result skipped = drover("origin", "record", "--lister", "github", "--skip-invalid",
-        Fixtures.write(tmp.resolve("skip.jsonl"), """
+    DroverCli.Result skipped =
+        drover(
+                "origin",
+                "record",
+                "--lister",
+                "github",
+                "--skip-invalid",
+                Fixtures.write(
+                    tmp.resolve("skip.jsonl"),
+                    """
             {"url": "https://github.com/d", "visit_type": "git"}
             {"visit_type": "git"}
-            """)).ok();
+            """))
+            .ok();
     assertThat(skipped.stdout()).contains("1 origins recorded, 1 invalid lines skipped");
     assertThat(skipped.stderrLines()).singleElement().asString().contains("skip.jsonl:2", "url");
 
     // Bad input on this database: refused in one line, nothing written.
-    for (Object[] bad : List.<Object[]>of(
-        new Object[] {"visit", "grab", "--visit-type", "git", "--count", "1", "--policy", "newest_first"},
-        new Object[] {"origin", "record", Fixtures.write(tmp.resolve("bad.jsonl"),
-            "{\"url\": \"https://github.com/new\", \"visit_type\": \"git\", \"lister\": \"nobody\"}\n")},
-        new Object[] {"lister", "update", "github", "--expect-updated", version})) {
+    for (Object[] bad :
+        List.<Object[]>of(
+            new Object[] {
+              "visit", "grab", "--visit-type", "git", "--count", "1", "--policy", "newest_first"
+            },
+            new Object[] {
+              "origin",
+              "record",
+              Fixtures.write(
+                  tmp.resolve("bad.jsonl"),
+                  "{\"url\": \"https://github.com/new\", \"visit_type\": \"git\", \"lister\": \"nobody\"}\n")
+            },
+            new Object[] {"lister", "update", "github", "--expect-updated", version})) {
       DroverCli.Result r = drover(bad);
       assertThat(r.exitCode()).as(r.toString()).isEqualTo(2);
       assertThat(r.stderrLines()).as(r.toString()).hasSize(1);
     }
-    assertThat(drover("origin", "list", "--enabled", "all", "--limit", "100", "--json").ok().json().get("origins")).hasSize(6);
+    assertThat(
+            drover("origin", "list", "--enabled", "all", "--limit", "100", "--json")
+                .ok()
+                .json()
+                .get("origins"))
+        .hasSize(6);
   }
 }

@@ -25,8 +25,12 @@ import org.junit.jupiter.api.io.TempDir;
  * jar, which alone can take a signal).
  */
 class RunCommandIT {
-  /** Command types (argv with sh -c: no shell unless the command asks for one) and the built-in checksum. */
-  private static final String CONFIG = """
+  /**
+   * Command types (argv with sh -c: no shell unless the command asks for one) and the built-in
+   * checksum.
+   */
+  private static final String CONFIG =
+      """
       limits:
         total_workers: 3
       task_types:
@@ -45,8 +49,7 @@ class RunCommandIT {
           command: [sleep, "{args.0}"]
       """;
 
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   private Path data() {
     return tmp.resolve("data");
@@ -70,7 +73,16 @@ class RunCommandIT {
     drover("task", "add", "--type", "hello", "--args", "[2]").ok();
     drover("task", "add", "--type", "quiet", "--policy", "oneshot").ok();
     drover("task", "add", "--type", "broken", "--policy", "oneshot").ok();
-    drover("task", "add", "--type", "checksum", "--policy", "oneshot", "--args", "[\"" + summed + "\"]").ok();
+    drover(
+            "task",
+            "add",
+            "--type",
+            "checksum",
+            "--policy",
+            "oneshot",
+            "--args",
+            "[\"" + summed + "\"]")
+        .ok();
 
     JsonNode onlyQuiet = drover("run", "--type", "quiet", "--json").ok().json();
     assertThat(onlyQuiet.get("claimed").asInt()).isEqualTo(1);
@@ -85,25 +97,37 @@ class RunCommandIT {
     assertThat(run.stderr()).contains("applied", "started (total workers 3)", "stopped");
 
     assertThat(drover("task", "list", "--json").ok().json()).as("due now").isEmpty();
-    Map<String, String> statuses = StreamSupport.stream(drover("task", "list", "--all", "--json").ok().json().spliterator(), false)
-        .filter(t -> !t.get("type").asText().equals("hello"))
-        .collect(Collectors.toMap(t -> t.get("type").asText(), t -> t.get("status").asText()));
-    assertThat(statuses).containsExactlyInAnyOrderEntriesOf(
-        Map.of("quiet", "completed", "broken", "disabled", "checksum", "completed"));
+    Map<String, String> statuses =
+        StreamSupport.stream(
+                drover("task", "list", "--all", "--json").ok().json().spliterator(), false)
+            .filter(t -> !t.get("type").asText().equals("hello"))
+            .collect(Collectors.toMap(t -> t.get("type").asText(), t -> t.get("status").asText()));
+    assertThat(statuses)
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of("quiet", "completed", "broken", "disabled", "checksum", "completed"));
 
     try (Drover api = Drover.open(StoreLocation.dataDir(data()))) {
-      Task hello = api.taskSearch(dev.drover.model.TaskQuery.all()).stream()
-          .filter(t -> t.type().equals("hello")).findFirst().orElseThrow();
+      Task hello =
+          api.taskSearch(dev.drover.model.TaskQuery.all()).stream()
+              .filter(t -> t.type().equals("hello"))
+              .findFirst()
+              .orElseThrow();
       assertThat(hello.nextRun()).isAfter(Instant.now().plus(Duration.ofMinutes(50)));
       TaskRun helloRun = api.taskRuns(List.of(hello.id()), null, 1).get(0);
       assertThat(helloRun.status()).isEqualTo(TaskRunStatus.EVENTFUL);
-      Path out = data().resolve("runs").resolve("hello").resolve(helloRun.backendId()).resolve("stdout.log");
+      Path out =
+          data()
+              .resolve("runs")
+              .resolve("hello")
+              .resolve(helloRun.backendId())
+              .resolve("stdout.log");
       assertThat(Files.readString(out)).isEqualTo("hi\n");
       TaskRun sum = api.taskRuns(List.of(idOf(api, "checksum")), null, 1).get(0);
       assertThat(sum.metadata().get("result").get("sha256").asText()).matches("[0-9a-f]{64}");
       assertThat(sum.metadata().get("result").get("files").asInt()).isEqualTo(1);
       TaskRun broken = api.taskRuns(List.of(idOf(api, "broken")), null, 1).get(0);
-      assertThat(broken.metadata().get("result").get("error").asText()).contains("exit code 3", "broken");
+      assertThat(broken.metadata().get("result").get("error").asText())
+          .contains("exit code 3", "broken");
     }
 
     JsonNode again = drover("run", "--json").ok().json();
@@ -117,20 +141,39 @@ class RunCommandIT {
     drover("init").ok();
     // An unusual duration, so that the sleep can be told from any other on this machine.
     String sleep = "29.75";
-    long id = drover("task", "add", "--type", "slow", "--policy", "oneshot", "--args", "[\"" + sleep + "\"]", "--json")
-        .ok().json().get(0).get("id").asLong();
+    long id =
+        drover(
+                "task",
+                "add",
+                "--type",
+                "slow",
+                "--policy",
+                "oneshot",
+                "--args",
+                "[\"" + sleep + "\"]",
+                "--json")
+            .ok()
+            .json()
+            .get(0)
+            .get("id")
+            .asLong();
 
     DroverCli.Started daemon =
         DroverCli.jar(tmp).start("--data-dir", data(), "run", "--daemon", "--grace", "1s");
     try (Drover api = Drover.open(StoreLocation.dataDir(data()))) {
-      waitFor(() -> api.task(id).orElseThrow().status() == TaskStatus.NEXT_RUN_SCHEDULED && sleeping(sleep),
-          Duration.ofSeconds(60), daemon);
+      waitFor(
+          () ->
+              api.task(id).orElseThrow().status() == TaskStatus.NEXT_RUN_SCHEDULED
+                  && sleeping(sleep),
+          Duration.ofSeconds(60),
+          daemon);
       Instant signalled = Instant.now();
       daemon.process().destroy(); // SIGTERM
       DroverCli.Result r = daemon.finish(60);
       assertThat(r.exitCode()).as(r.toString()).isZero();
       assertThat(Duration.between(signalled, Instant.now())).isLessThan(Duration.ofSeconds(20));
-      assertThat(r.stdout()).contains("stopped on request", "Claimed 1 task", "1 released unfinished");
+      assertThat(r.stdout())
+          .contains("stopped on request", "Claimed 1 task", "1 released unfinished");
       assertThat(r.stderr()).contains("stop requested", "released 1");
 
       Task task = api.task(id).orElseThrow();
@@ -148,23 +191,31 @@ class RunCommandIT {
 
   private static long idOf(Drover api, String type) {
     return api.taskSearch(dev.drover.model.TaskQuery.all()).stream()
-        .filter(t -> t.type().equals(type)).findFirst().orElseThrow().id();
+        .filter(t -> t.type().equals(type))
+        .findFirst()
+        .orElseThrow()
+        .id();
   }
 
   /** True while a {@code sleep SECONDS} process runs on this machine. */
   private static boolean sleeping(String seconds) {
-    return ProcessHandle.allProcesses().anyMatch(p -> p.info().arguments()
-        .map(a -> List.of(a).equals(List.of(seconds))).orElse(false)
-        && p.info().command().map(c -> c.endsWith("sleep")).orElse(false));
+    return ProcessHandle.allProcesses()
+        .anyMatch(
+            p ->
+                p.info().arguments().map(a -> List.of(a).equals(List.of(seconds))).orElse(false)
+                    && p.info().command().map(c -> c.endsWith("sleep")).orElse(false));
   }
 
-  private static void waitFor(java.util.function.BooleanSupplier condition, Duration limit, DroverCli.Started process)
+  private static void waitFor(
+      java.util.function.BooleanSupplier condition, Duration limit, DroverCli.Started process)
       throws InterruptedException {
     Instant deadline = Instant.now().plus(limit);
     while (!condition.getAsBoolean()) {
       if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError("condition not met within " + limit
-            + (process == null ? "" : "; stderr so far:\n" + process.stderrSoFar()));
+        throw new AssertionError(
+            "condition not met within "
+                + limit
+                + (process == null ? "" : "; stderr so far:\n" + process.stderrSoFar()));
       }
       Thread.sleep(100);
     }

@@ -2,7 +2,6 @@ package dev.drover.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.drover.Drover;
 import dev.drover.model.Event;
 import dev.drover.model.NewTask;
@@ -35,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * run to the end after a kill, run in process.
  */
 abstract class RunnerProcessIT {
-  private static final String CONFIG = """
+  private static final String CONFIG =
+      """
       task_types:
         slow:
           max_workers: 2
@@ -45,8 +45,7 @@ abstract class RunnerProcessIT {
           command: [sh, -c, "echo $$ > \\"$0\\"; exec sleep 59.25", "{args.0}"]
       """;
 
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   /** Options naming the database (e.g. --db URL), put before the command. */
   abstract List<Object> dbOptions();
@@ -89,8 +88,10 @@ abstract class RunnerProcessIT {
     DroverCli.Started first = null;
     try (Drover api = Drover.open(location())) {
       // Enough work that the newcomer's start-up does not outlast it.
-      api.taskCreate(IntStream.range(0, 60)
-          .mapToObj(i -> NewTask.oneshot("slow", TaskArguments.of(List.of(i), null))).toList());
+      api.taskCreate(
+          IntStream.range(0, 60)
+              .mapToObj(i -> NewTask.oneshot("slow", TaskArguments.of(List.of(i), null)))
+              .toList());
       first = start("run", "--daemon", "--workers", "2", "--json");
       waitFor(() -> !api.taskRuns(List.of(), null, 10).isEmpty(), first);
       DroverCli.Started second = start("run", "--json", "--takeover-grace", "30s");
@@ -101,19 +102,32 @@ abstract class RunnerProcessIT {
       DroverCli.Result b = second.finish(120);
       assertThat(b.exitCode()).as(b.toString()).isZero();
 
-      assertThat(api.taskSearch(TaskQuery.all())).extracting(Task::status).containsOnly(TaskStatus.COMPLETED);
-      Map<String, List<TaskRun>> byRunner = api.taskRuns(List.of(), null, 1000).stream()
-          .collect(Collectors.groupingBy(r -> r.metadata().get("worker").asText()));
+      assertThat(api.taskSearch(TaskQuery.all()))
+          .extracting(Task::status)
+          .containsOnly(TaskStatus.COMPLETED);
+      Map<String, List<TaskRun>> byRunner =
+          api.taskRuns(List.of(), null, 1000).stream()
+              .collect(Collectors.groupingBy(r -> r.metadata().get("worker").asText()));
       assertThat(byRunner).hasSize(2);
       String firstOwner = events(api, "runner_started").get(0).runner();
       List<TaskRun> ofFirst = byRunner.get(firstOwner);
-      List<TaskRun> ofSecond = byRunner.entrySet().stream().filter(e -> !e.getKey().equals(firstOwner))
-          .findFirst().orElseThrow().getValue();
-      assertThat(ofFirst).as("drained, none released").allMatch(r -> r.status() == TaskRunStatus.EVENTFUL);
+      List<TaskRun> ofSecond =
+          byRunner.entrySet().stream()
+              .filter(e -> !e.getKey().equals(firstOwner))
+              .findFirst()
+              .orElseThrow()
+              .getValue();
+      assertThat(ofFirst)
+          .as("drained, none released")
+          .allMatch(r -> r.status() == TaskRunStatus.EVENTFUL);
       Instant lastEnd = ofFirst.stream().map(TaskRun::ended).max(Instant::compareTo).orElseThrow();
-      Instant firstStart = ofSecond.stream().map(TaskRun::started).min(Instant::compareTo).orElseThrow();
-      assertThat(firstStart).as("the newcomer claims nothing before the old runner is done").isAfterOrEqualTo(lastEnd);
-      assertThat(events(api, "runner_took_over")).singleElement()
+      Instant firstStart =
+          ofSecond.stream().map(TaskRun::started).min(Instant::compareTo).orElseThrow();
+      assertThat(firstStart)
+          .as("the newcomer claims nothing before the old runner is done")
+          .isAfterOrEqualTo(lastEnd);
+      assertThat(events(api, "runner_took_over"))
+          .singleElement()
           .satisfies(e -> assertThat(e.detail().get("from").asText()).isEqualTo(firstOwner));
       assertThat(api.store().runners().list()).isEmpty();
     } finally {
@@ -135,7 +149,9 @@ abstract class RunnerProcessIT {
       Thread.sleep(2000);
       assertThat(active.process().isAlive()).isTrue();
       assertThat(standby.process().isAlive()).as("still waiting").isTrue();
-      assertThat(api.store().runners().list()).extracting(RunnerRecord::stopRequestedBy).containsOnlyNulls();
+      assertThat(api.store().runners().list())
+          .extracting(RunnerRecord::stopRequestedBy)
+          .containsOnlyNulls();
       assertThat(events(api, "runner_started")).hasSize(1);
 
       active.process().destroy(); // SIGTERM
@@ -157,22 +173,36 @@ abstract class RunnerProcessIT {
   void aRunnerKilledWithSigkillBlocksNobodyAndLeavesNoProcessBehind() throws Exception {
     init();
     Path pidFile = tmp.resolve("hang.pid");
-    drover("task", "add", "--type", "hang", "--policy", "oneshot", "--args", "[\"" + pidFile + "\"]").ok();
+    drover(
+            "task",
+            "add",
+            "--type",
+            "hang",
+            "--policy",
+            "oneshot",
+            "--args",
+            "[\"" + pidFile + "\"]")
+        .ok();
     DroverCli.Started killed = start("run", "--daemon");
     try (Drover api = Drover.open(location())) {
       waitFor(() -> Files.exists(pidFile) && !readPid(pidFile).isEmpty(), killed);
       long orphan = Long.parseLong(readPid(pidFile));
       killed.process().destroyForcibly(); // SIGKILL: no chance to clean up
       killed.process().waitFor();
-      assertThat(ProcessHandle.of(orphan).map(ProcessHandle::isAlive)).as("its command outlives it").contains(true);
+      assertThat(ProcessHandle.of(orphan).map(ProcessHandle::isAlive))
+          .as("its command outlives it")
+          .contains(true);
 
       DroverCli.Result next = drover("run", "--json");
       assertThat(next.exitCode()).as(next.toString()).isZero();
       waitFor(() -> ProcessHandle.of(orphan).map(p -> !p.isAlive()).orElse(true), null);
-      assertThat(events(api, "runner_pruned")).singleElement().satisfies(e -> {
-        assertThat(e.detail().get("rescued").asInt()).isEqualTo(1);
-        assertThat(e.detail().get("orphans_killed").asInt()).isGreaterThanOrEqualTo(1);
-      });
+      assertThat(events(api, "runner_pruned"))
+          .singleElement()
+          .satisfies(
+              e -> {
+                assertThat(e.detail().get("rescued").asInt()).isEqualTo(1);
+                assertThat(e.detail().get("orphans_killed").asInt()).isGreaterThanOrEqualTo(1);
+              });
       TaskRun run = api.taskRuns(List.of(), null, 10).get(0);
       assertThat(run.status()).isEqualTo(TaskRunStatus.LOST);
       assertThat(run.metadata().get("rescued").asBoolean()).isTrue();
@@ -188,9 +218,13 @@ abstract class RunnerProcessIT {
     DroverCli.Started daemon = start("run", "--daemon");
     try (Drover api = Drover.open(location())) {
       waitFor(() -> events(api, "runner_started").size() == 1, daemon);
-      Fixtures.write(data().resolve("drover.yaml"), CONFIG.replace("max_workers: 2", "max_workers: 5"));
-      waitFor(() -> api.taskType("slow").orElseThrow().maxWorkers() == 5
-          && events(api, "config_reloaded").size() == 1, daemon);
+      Fixtures.write(
+          data().resolve("drover.yaml"), CONFIG.replace("max_workers: 2", "max_workers: 5"));
+      waitFor(
+          () ->
+              api.taskType("slow").orElseThrow().maxWorkers() == 5
+                  && events(api, "config_reloaded").size() == 1,
+          daemon);
       if (sighupIgnoredHere()) {
         // Started under nohup, the daemon inherits SIGHUP ignored and cannot handle it: it says so.
         daemon.process().destroy();
@@ -219,22 +253,27 @@ abstract class RunnerProcessIT {
     }
   }
 
-  private static void waitFor(BooleanSupplier condition, DroverCli.Started process) throws InterruptedException {
+  private static void waitFor(BooleanSupplier condition, DroverCli.Started process)
+      throws InterruptedException {
     Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
     while (!condition.getAsBoolean()) {
       if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError("condition not met within 60s"
-            + (process == null ? "" : "; stderr so far:\n" + process.stderrSoFar()));
+        throw new AssertionError(
+            "condition not met within 60s"
+                + (process == null ? "" : "; stderr so far:\n" + process.stderrSoFar()));
       }
       Thread.sleep(100);
     }
   }
 
-  /** Whether this JVM (and so every process it starts) has SIGHUP ignored, as under nohup (Linux). */
+  /**
+   * Whether this JVM (and so every process it starts) has SIGHUP ignored, as under nohup (Linux).
+   */
   private static boolean sighupIgnoredHere() throws IOException {
     for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
       if (line.startsWith("SigIgn:")) {
-        return (Long.parseLong(line.substring("SigIgn:".length()).trim(), 16) & 1L) != 0; // bit 0: signal 1
+        return (Long.parseLong(line.substring("SigIgn:".length()).trim(), 16) & 1L)
+            != 0; // bit 0: signal 1
       }
     }
     return false;

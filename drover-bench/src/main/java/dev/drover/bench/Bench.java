@@ -26,14 +26,17 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The bench command: starts its own databases, runs each workload on each system and database,
- * and writes results.json, results.md and results.svg. See docs/benchmarks.md.
+ * The bench command: starts its own databases, runs each workload on each system and database, and
+ * writes results.json, results.md and results.svg. See docs/benchmarks.md.
  */
-@Command(name = "drover-bench", sortOptions = false,
+@Command(
+    name = "drover-bench",
+    sortOptions = false,
     description = "Runs Drover's benchmarks on an embedded PostgreSQL and a fresh SQLite file.")
 public final class Bench implements Callable<Integer> {
   /** The systems under test by name; peers are added here. */
   static final Map<String, Supplier<SystemUnderTest>> SYSTEMS = new LinkedHashMap<>();
+
   /** The workloads by name, in the order they run. */
   static final Map<String, Workload> WORKLOADS = new LinkedHashMap<>();
 
@@ -51,77 +54,134 @@ public final class Bench implements Callable<Integer> {
     WORKLOADS.put(Frontier.NAME, new Frontier());
   }
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+  @Option(
+      names = {"-h", "--help"},
+      usageHelp = true,
+      description = "Show this help and exit.")
   boolean help;
 
-  @Option(names = "--systems", split = ",", paramLabel = "NAME",
-      description = "Systems to run, of: drover, db-scheduler, jobrunr, quartz, graphile-worker. Default: all.")
+  @Option(
+      names = "--systems",
+      split = ",",
+      paramLabel = "NAME",
+      description =
+          "Systems to run, of: drover, db-scheduler, jobrunr, quartz, graphile-worker. "
+              + "Default: all.")
   List<String> systems;
 
-  @Option(names = "--db", split = ",", paramLabel = "DB", defaultValue = "sqlite,postgres",
+  @Option(
+      names = "--db",
+      split = ",",
+      paramLabel = "DB",
+      defaultValue = "sqlite,postgres",
       description = "Databases: sqlite, postgres. Default: ${DEFAULT-VALUE}.")
   List<String> dbs;
 
-  @Option(names = "--workloads", split = ",", paramLabel = "NAME",
+  @Option(
+      names = "--workloads",
+      split = ",",
+      paramLabel = "NAME",
       defaultValue = "pickup,burndown,sustained,scaling,dbcost",
-      description = "Workloads: pickup, burndown, sustained, scaling, dbcost, frontier (Drover only,"
-          + " not run by default). Default: ${DEFAULT-VALUE}.")
+      description =
+          "Workloads: pickup, burndown, sustained, scaling, dbcost, frontier (Drover only,"
+              + " not run by default). Default: ${DEFAULT-VALUE}.")
   List<String> workloads;
 
-  @Option(names = "--samples", paramLabel = "N", description = "Pickup samples per system and database "
-      + "(default 200, smoke 5).")
+  @Option(
+      names = "--samples",
+      paramLabel = "N",
+      description = "Pickup samples per system and database " + "(default 200, smoke 5).")
   Integer samples;
 
-  @Option(names = "--tasks", paramLabel = "N", description = "Burn-down tasks (default 100000, smoke 1000).")
+  @Option(
+      names = "--tasks",
+      paramLabel = "N",
+      description = "Burn-down tasks (default 100000, smoke 1000).")
   Integer tasks;
 
-  @Option(names = "--rate", paramLabel = "N", description = "Sustained: tasks enqueued per second "
-      + "(default 100, smoke 20).")
+  @Option(
+      names = "--rate",
+      paramLabel = "N",
+      description = "Sustained: tasks enqueued per second " + "(default 100, smoke 20).")
   Integer rate;
 
-  @Option(names = "--sustain-for", paramLabel = "DURATION", converter = DurationConverter.class,
+  @Option(
+      names = "--sustain-for",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
       description = "Sustained: how long to enqueue (default 30s, smoke 1s).")
   Duration sustainFor;
 
-  @Option(names = "--scale-sizes", split = ",", paramLabel = "N",
-      description = "Scaling: queue sizes to burn down (default 10000,100000,1000000; smoke 100,200).")
+  @Option(
+      names = "--scale-sizes",
+      split = ",",
+      paramLabel = "N",
+      description =
+          "Scaling: queue sizes to burn down (default 10000,100000,1000000; smoke 100,200).")
   List<Integer> scaleSizes;
 
-  @Option(names = "--scale-cap", paramLabel = "DURATION", converter = DurationConverter.class,
-      description = "Scaling: longest insert, and longest burn-down, per system and size (default 5m, smoke 30s).")
+  @Option(
+      names = "--scale-cap",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description =
+          "Scaling: longest insert, and longest burn-down, per system and size (default 5m, "
+              + "smoke 30s).")
   Duration scaleCap;
 
-  @Option(names = "--cost-tasks", paramLabel = "N",
+  @Option(
+      names = "--cost-tasks",
+      paramLabel = "N",
       description = "Database cost: tasks burnt down on PostgreSQL (default 10000, smoke 100).")
   Integer costTasks;
 
-  @Option(names = "--origins", paramLabel = "N",
+  @Option(
+      names = "--origins",
+      paramLabel = "N",
       description = "Listed origins of the frontier workload (default 1000000, smoke 5000).")
   Integer origins;
 
-  @Option(names = "--grabs", paramLabel = "N",
+  @Option(
+      names = "--grabs",
+      paramLabel = "N",
       description = "Timed grabs per policy of the frontier workload (default 20, smoke 3).")
   Integer grabs;
 
-  @Option(names = "--workers", paramLabel = "N", defaultValue = "8",
+  @Option(
+      names = "--workers",
+      paramLabel = "N",
+      defaultValue = "8",
       description = "Worker threads of each system. Default: ${DEFAULT-VALUE}.")
   int workers;
 
-  @Option(names = "--poll-interval", paramLabel = "DURATION", defaultValue = "1s", converter = DurationConverter.class,
-      description = "How often an idle runner polls (Drover's default is 1s). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--poll-interval",
+      paramLabel = "DURATION",
+      defaultValue = "1s",
+      converter = DurationConverter.class,
+      description =
+          "How often an idle runner polls (Drover's default is 1s). Default: ${DEFAULT-VALUE}.")
   Duration pollInterval;
 
-  @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "30m", converter = DurationConverter.class,
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      defaultValue = "30m",
+      converter = DurationConverter.class,
       description = "Longest wait for one pickup or one burn-down. Default: ${DEFAULT-VALUE}.")
   Duration timeout;
 
-  @Option(names = "--smoke", description = "Small N, for CI: checks that everything runs; the figures mean little.")
+  @Option(
+      names = "--smoke",
+      description = "Small N, for CI: checks that everything runs; the figures mean little.")
   boolean smoke;
 
-  @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench-results",
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      defaultValue = "bench-results",
       description = "Where results.json, results.md and results.svg go. Default: ${DEFAULT-VALUE}.")
   Path out;
 
@@ -145,8 +205,11 @@ public final class Bench implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    List<String> systemNames = names(systems == null ? List.copyOf(SYSTEMS.keySet()) : systems,
-        SYSTEMS.keySet(), "--systems");
+    List<String> systemNames =
+        names(
+            systems == null ? List.copyOf(SYSTEMS.keySet()) : systems,
+            SYSTEMS.keySet(),
+            "--systems");
     List<Kind> kinds = new ArrayList<>();
     for (String db : dbs) {
       try {
@@ -155,19 +218,31 @@ public final class Bench implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), "--db: " + e.getMessage());
       }
     }
-    List<Workload> chosen = names(workloads, WORKLOADS.keySet(), "--workloads").stream().map(WORKLOADS::get).toList();
-    Settings settings = new Settings(positive("--workers", workers), pollInterval,
-        positive("--samples", samples != null ? samples : smoke ? 5 : 200),
-        positive("--tasks", tasks != null ? tasks : smoke ? 1000 : 100_000),
-        smoke ? 1 : 5, timeout,
-        new Settings.Load(positive("--rate", rate != null ? rate : smoke ? 20 : 100),
-            sustainFor != null ? sustainFor : smoke ? Duration.ofSeconds(1) : Duration.ofSeconds(30),
-            (scaleSizes != null ? scaleSizes : smoke ? List.of(100, 200) : List.of(10_000, 100_000, 1_000_000))
-                .stream().map(n -> positive("--scale-sizes", n)).toList(),
-            scaleCap != null ? scaleCap : smoke ? Duration.ofSeconds(30) : Duration.ofMinutes(5),
-            positive("--cost-tasks", costTasks != null ? costTasks : smoke ? 100 : 10_000)),
-        positive("--origins", origins != null ? origins : smoke ? 5000 : 1_000_000),
-        positive("--grabs", grabs != null ? grabs : smoke ? 3 : 20));
+    List<Workload> chosen =
+        names(workloads, WORKLOADS.keySet(), "--workloads").stream().map(WORKLOADS::get).toList();
+    Settings settings =
+        new Settings(
+            positive("--workers", workers),
+            pollInterval,
+            positive("--samples", samples != null ? samples : smoke ? 5 : 200),
+            positive("--tasks", tasks != null ? tasks : smoke ? 1000 : 100_000),
+            smoke ? 1 : 5,
+            timeout,
+            new Settings.Load(
+                positive("--rate", rate != null ? rate : smoke ? 20 : 100),
+                sustainFor != null
+                    ? sustainFor
+                    : smoke ? Duration.ofSeconds(1) : Duration.ofSeconds(30),
+                (scaleSizes != null
+                        ? scaleSizes
+                        : smoke ? List.of(100, 200) : List.of(10_000, 100_000, 1_000_000))
+                    .stream().map(n -> positive("--scale-sizes", n)).toList(),
+                scaleCap != null
+                    ? scaleCap
+                    : smoke ? Duration.ofSeconds(30) : Duration.ofMinutes(5),
+                positive("--cost-tasks", costTasks != null ? costTasks : smoke ? 100 : 10_000)),
+            positive("--origins", origins != null ? origins : smoke ? 5000 : 1_000_000),
+            positive("--grabs", grabs != null ? grabs : smoke ? 3 : 20));
 
     Instant startedAt = Instant.now();
     String loadBefore = Machine.loadAverage();
@@ -183,7 +258,9 @@ public final class Bench implements Callable<Integer> {
           for (String name : systemNames) {
             // A new instance per run; one that is never opened holds nothing to close.
             SystemUnderTest system = SYSTEMS.get(name).get();
-            if (system.supports(kind) && system.supports(workload.name()) && workload.supports(kind)
+            if (system.supports(kind)
+                && system.supports(workload.name())
+                && workload.supports(kind)
                 && workload.supports(system)) {
               results.add(runOne(system, kind, workload, databases, settings));
             }
@@ -195,16 +272,30 @@ public final class Bench implements Callable<Integer> {
       deleteTree(work);
       Runtime.getRuntime().removeShutdownHook(cleanup);
     }
-    Report report = new Report(startedAt, command, smoke, settings, machine, loadBefore + " / " + Machine.loadAverage(),
-        chosen, results);
+    Report report =
+        new Report(
+            startedAt,
+            command,
+            smoke,
+            settings,
+            machine,
+            loadBefore + " / " + Machine.loadAverage(),
+            chosen,
+            results);
     report.write(out);
     progress.println();
     progress.print(report.markdown());
-    progress.println("\nwrote " + out.resolve(Report.JSON) + ", " + Report.MARKDOWN + " and " + Report.SVG);
+    progress.println(
+        "\nwrote " + out.resolve(Report.JSON) + ", " + Report.MARKDOWN + " and " + Report.SVG);
     return results.stream().allMatch(Result::ok) ? 0 : 1;
   }
 
-  private Result runOne(SystemUnderTest system, Kind kind, Workload workload, Databases databases, Settings settings) {
+  private Result runOne(
+      SystemUnderTest system,
+      Kind kind,
+      Workload workload,
+      Databases databases,
+      Settings settings) {
     progress.printf("%s on %s: %s ... ", system.name(), kind.label(), workload.name());
     try (system) {
       BenchDb db = databases.fresh(kind, system.name() + "_" + workload.name());
@@ -212,10 +303,17 @@ public final class Bench implements Callable<Integer> {
       Map<String, Object> raw = new LinkedHashMap<>(m.raw());
       // Empty when the workload ran instances of its own (scaling); the other workloads report it.
       raw.put(Report.CONFIGURATION, system.configuration());
-      Result r = Result.of(system.name(), kind.label(), workload.name(), new Workload.Measurement(m.figures(), raw));
+      Result r =
+          Result.of(
+              system.name(),
+              kind.label(),
+              workload.name(),
+              new Workload.Measurement(m.figures(), raw));
       StringBuilder line = new StringBuilder();
-      workload.columns(settings).forEach(c -> line.append(c.heading()).append(' ')
-          .append(workload.cell(r, c)).append("  "));
+      workload
+          .columns(settings)
+          .forEach(
+              c -> line.append(c.heading()).append(' ').append(workload.cell(r, c)).append("  "));
       progress.println(line.toString().trim());
       return r;
     } catch (Exception e) {
@@ -226,10 +324,12 @@ public final class Bench implements Callable<Integer> {
   }
 
   private List<String> names(List<String> given, Set<String> known, String option) {
-    List<String> names = given.stream().map(String::trim).filter(s -> !s.isEmpty()).distinct().toList();
+    List<String> names =
+        given.stream().map(String::trim).filter(s -> !s.isEmpty()).distinct().toList();
     for (String n : names) {
       if (!known.contains(n)) {
-        throw new ParameterException(spec.commandLine(),
+        throw new ParameterException(
+            spec.commandLine(),
             option + ": unknown '" + n + "' (expected one of " + String.join(", ", known) + ")");
       }
     }

@@ -29,8 +29,11 @@ final class Burndown implements Workload {
 
   @Override
   public List<Column> columns() {
-    return List.of(new Column("tasks", "tasks"), new Column("seconds", "seconds"),
-        new Column("jobs_per_s", "jobs/s"), new Column("inserts_per_s", "inserts/s"));
+    return List.of(
+        new Column("tasks", "tasks"),
+        new Column("seconds", "seconds"),
+        new Column("jobs_per_s", "jobs/s"),
+        new Column("inserts_per_s", "inserts/s"));
   }
 
   @Override
@@ -56,7 +59,8 @@ final class Burndown implements Workload {
     long start = System.nanoTime();
     system.startWorkers();
     if (!allStarted.await(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
-      throw new TimeoutException(allStarted.getCount() + " of " + n + " tasks not started after " + settings.timeout());
+      throw new TimeoutException(
+          allStarted.getCount() + " of " + n + " tasks not started after " + settings.timeout());
     }
     // Counting done tasks is a query over the whole table, so it only starts once every handler
     // has run and just the last completions are left to be written.

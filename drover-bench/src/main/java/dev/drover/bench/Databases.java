@@ -19,7 +19,8 @@ import java.util.Locale;
 final class Databases implements AutoCloseable {
   /** The databases a system can run on. */
   enum Kind {
-    SQLITE, POSTGRES;
+    SQLITE,
+    POSTGRES;
 
     String label() {
       return name().toLowerCase(Locale.ROOT);
@@ -31,7 +32,8 @@ final class Databases implements AutoCloseable {
           return k;
         }
       }
-      throw new IllegalArgumentException("unknown database '" + text + "' (expected sqlite or postgres)");
+      throw new IllegalArgumentException(
+          "unknown database '" + text + "' (expected sqlite or postgres)");
     }
   }
 
@@ -54,31 +56,36 @@ final class Databases implements AutoCloseable {
 
   /** A new empty database of {@code kind}, named after {@code label} for whoever looks inside. */
   BenchDb fresh(Kind kind, String label) throws IOException, SQLException {
-    String name = (label + "_" + ++created).replaceAll("[^A-Za-z0-9_]", "_").toLowerCase(Locale.ROOT);
+    String name =
+        (label + "_" + ++created).replaceAll("[^A-Za-z0-9_]", "_").toLowerCase(Locale.ROOT);
     Path dir = Files.createDirectories(workDir.resolve(name));
     if (kind == Kind.SQLITE) {
       return new BenchDb(kind, dir, null);
     }
-    try (Connection c = postgres().getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+    try (Connection c = postgres().getPostgresDatabase().getConnection();
+        Statement s = c.createStatement()) {
       s.execute("CREATE DATABASE " + name);
     }
     return new BenchDb(kind, dir, postgres().getJdbcUrl("postgres", name));
   }
 
   /**
-   * Another fresh database next to {@code db}, for a workload that needs several empty ones:
-   * a subdirectory for SQLite, a new database on the same server for PostgreSQL.
+   * Another fresh database next to {@code db}, for a workload that needs several empty ones: a
+   * subdirectory for SQLite, a new database on the same server for PostgreSQL.
    */
   static BenchDb sibling(BenchDb db, String suffix) throws IOException, SQLException {
     Path dir = Files.createDirectories(db.dir().resolve(suffix));
     if (db.kind() == Kind.SQLITE) {
       return new BenchDb(db.kind(), dir, null);
     }
-    try (Connection c = DriverManager.getConnection(db.jdbcUrl()); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(db.jdbcUrl());
+        Statement s = c.createStatement()) {
       String name = firstValue(c, "SELECT current_database()");
-      String sibling = name + "_" + suffix.replaceAll("[^A-Za-z0-9_]", "_").toLowerCase(Locale.ROOT);
+      String sibling =
+          name + "_" + suffix.replaceAll("[^A-Za-z0-9_]", "_").toLowerCase(Locale.ROOT);
       s.execute("CREATE DATABASE " + sibling);
-      return new BenchDb(db.kind(), dir, db.jdbcUrl().replace("/" + name + "?", "/" + sibling + "?"));
+      return new BenchDb(
+          db.kind(), dir, db.jdbcUrl().replace("/" + name + "?", "/" + sibling + "?"));
     }
   }
 
@@ -96,7 +103,8 @@ final class Databases implements AutoCloseable {
   }
 
   private static String firstValue(Connection c, String query) throws SQLException {
-    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(query)) {
       rs.next();
       return rs.getString(1);
     }
@@ -104,15 +112,18 @@ final class Databases implements AutoCloseable {
 
   private EmbeddedPostgres postgres() throws IOException {
     if (postgres == null) {
-      EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
-          // zonky turns synchronous_commit off by default; PostgreSQL's own default is on, and that
-          // is what a deployment runs with, so every commit here waits for its WAL flush too.
-          .setServerConfig("synchronous_commit", "on")
-          // PostgreSQL's defaults (128 MB of buffers, a checkpoint every 1 GB of WAL) suit a laptop;
-          // a deployment sizes them to its data, and the frontier workload's million origins
-          // need more buffers than 128 MB to stay in memory.
-          .setServerConfig("shared_buffers", "1GB")
-          .setServerConfig("max_wal_size", "4GB");
+      EmbeddedPostgres.Builder builder =
+          EmbeddedPostgres.builder()
+              // zonky turns synchronous_commit off by default; PostgreSQL's own default is on, and
+              // that
+              // is what a deployment runs with, so every commit here waits for its WAL flush too.
+              .setServerConfig("synchronous_commit", "on")
+              // PostgreSQL's defaults (128 MB of buffers, a checkpoint every 1 GB of WAL) suit a
+              // laptop;
+              // a deployment sizes them to its data, and the frontier workload's million origins
+              // need more buffers than 128 MB to stay in memory.
+              .setServerConfig("shared_buffers", "1GB")
+              .setServerConfig("max_wal_size", "4GB");
       if (SqlProfile.ENABLED) {
         builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
       }

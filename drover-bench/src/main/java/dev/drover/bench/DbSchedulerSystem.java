@@ -17,10 +17,10 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * db-scheduler (com.github.kagkarlsson:db-scheduler) embedded as its README shows: one
- * {@link OneTimeTask} whose instance id is the sequence number, executions deleted when done.
- * PostgreSQL polls with {@code lock-and-fetch} (one {@code SELECT ... FOR UPDATE SKIP LOCKED}
- * claim per batch); SQLite, which has no row locks, with the default {@code fetch}.
+ * db-scheduler (com.github.kagkarlsson:db-scheduler) embedded as its README shows: one {@link
+ * OneTimeTask} whose instance id is the sequence number, executions deleted when done. PostgreSQL
+ * polls with {@code lock-and-fetch} (one {@code SELECT ... FOR UPDATE SKIP LOCKED} claim per
+ * batch); SQLite, which has no row locks, with the default {@code fetch}.
  */
 final class DbSchedulerSystem implements SystemUnderTest {
   static final String NAME = "db-scheduler";
@@ -57,24 +57,39 @@ final class DbSchedulerSystem implements SystemUnderTest {
   @Override
   public void open(BenchDb db, Settings settings, Probe probe) throws Exception {
     boolean sqlite = db.kind() == Kind.SQLITE;
-    pool = PeerDataSources.pool(db, "db-scheduler.db", sqlite ? 1 + settings.workers() : settings.workers() + 4,
-        "bench-db-scheduler");
-    PeerDataSources.runScript(pool, PeerDataSources.withoutComments(
-        PeerDataSources.resource(sqlite ? "db-scheduler-sqlite.sql" : "db-scheduler-postgres.sql")));
-    task = Tasks.oneTime(TASK).execute((instance, context) -> probe.started(Long.parseLong(instance.getId())));
-    SchedulerBuilder builder = Scheduler.create(pool, task)
-        .threads(settings.workers())
-        .pollingInterval(settings.pollInterval())
-        .enableImmediateExecution()
-        .shutdownMaxWait(Duration.ofSeconds(5));
+    pool =
+        PeerDataSources.pool(
+            db,
+            "db-scheduler.db",
+            sqlite ? 1 + settings.workers() : settings.workers() + 4,
+            "bench-db-scheduler");
+    PeerDataSources.runScript(
+        pool,
+        PeerDataSources.withoutComments(
+            PeerDataSources.resource(
+                sqlite ? "db-scheduler-sqlite.sql" : "db-scheduler-postgres.sql")));
+    task =
+        Tasks.oneTime(TASK)
+            .execute((instance, context) -> probe.started(Long.parseLong(instance.getId())));
+    SchedulerBuilder builder =
+        Scheduler.create(pool, task)
+            .threads(settings.workers())
+            .pollingInterval(settings.pollInterval())
+            .enableImmediateExecution()
+            .shutdownMaxWait(Duration.ofSeconds(5));
     if (sqlite) {
       builder.pollUsingFetch(LOWER_LIMIT, FETCH_PER_BATCH);
-      configuration.put("polling", "fetch, lower " + LOWER_LIMIT + " / batch "
-          + FETCH_PER_BATCH + " × threads");
+      configuration.put(
+          "polling", "fetch, lower " + LOWER_LIMIT + " / batch " + FETCH_PER_BATCH + " × threads");
     } else {
       builder.pollUsingLockAndFetch(LOWER_LIMIT, LOCK_AND_FETCH_UPPER);
-      configuration.put("polling", "lock-and-fetch, lower " + LOWER_LIMIT + " / upper " + LOCK_AND_FETCH_UPPER
-          + " × threads");
+      configuration.put(
+          "polling",
+          "lock-and-fetch, lower "
+              + LOWER_LIMIT
+              + " / upper "
+              + LOCK_AND_FETCH_UPPER
+              + " × threads");
     }
     configuration.put("threads", Integer.toString(settings.workers()));
     configuration.put("pollingInterval", settings.pollInterval().toMillis() + " ms");

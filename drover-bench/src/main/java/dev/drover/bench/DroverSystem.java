@@ -1,12 +1,12 @@
 package dev.drover.bench;
 
 import dev.drover.Drover;
+import dev.drover.Outcome;
+import dev.drover.TaskHandler;
 import dev.drover.bench.Databases.BenchDb;
 import dev.drover.bench.Databases.Kind;
-import dev.drover.Outcome;
 import dev.drover.engine.Runner;
 import dev.drover.engine.RunnerOptions;
-import dev.drover.TaskHandler;
 import dev.drover.model.NewTask;
 import dev.drover.model.StatusCount;
 import dev.drover.model.TaskArguments;
@@ -14,7 +14,6 @@ import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.store.FrontierStore;
 import dev.drover.store.StoreLocation;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -57,31 +56,48 @@ final class DroverSystem implements SystemUnderTest {
 
   @Override
   public Duration pickupPauseSpread(Settings settings) {
-    return Duration.ZERO; // the store wakes the runner on every enqueue: no poll phase to spread over
+    return Duration
+        .ZERO; // the store wakes the runner on every enqueue: no poll phase to spread over
   }
 
   @Override
   public void open(BenchDb db, Settings settings, Probe probe) {
-    drover = Drover.open(db.kind() == Kind.SQLITE ? StoreLocation.dataDir(db.dir()) : StoreLocation.postgres(db.jdbcUrl()));
-    drover.taskTypeCreate(TaskType.builder(TYPE).description("no-op task of drover-bench")
-        .maxWorkers(settings.workers()).build());
-    TaskHandler noop = context -> {
-      probe.started(context.arguments().args().get(0).asLong());
-      return Outcome.eventful();
-    };
-    RunnerOptions options = RunnerOptions.defaults(db.dir().resolve("runs"))
-        .withTotalWorkers(settings.workers())
-        .withPollInterval(settings.pollInterval())
-        .withExitOnIdle(false);
+    drover =
+        Drover.open(
+            db.kind() == Kind.SQLITE
+                ? StoreLocation.dataDir(db.dir())
+                : StoreLocation.postgres(db.jdbcUrl()));
+    drover.taskTypeCreate(
+        TaskType.builder(TYPE)
+            .description("no-op task of drover-bench")
+            .maxWorkers(settings.workers())
+            .build());
+    TaskHandler noop =
+        context -> {
+          probe.started(context.arguments().args().get(0).asLong());
+          return Outcome.eventful();
+        };
+    RunnerOptions options =
+        RunnerOptions.defaults(db.dir().resolve("runs"))
+            .withTotalWorkers(settings.workers())
+            .withPollInterval(settings.pollInterval())
+            .withExitOnIdle(false);
     configuration.put("totalWorkers", Integer.toString(settings.workers()));
     configuration.put("pollInterval", settings.pollInterval().toMillis() + " ms (fallback)");
-    configuration.put("wake-up", db.kind() == Kind.SQLITE ? "in process on every insert" : "LISTEN/NOTIFY on every insert");
+    configuration.put(
+        "wake-up",
+        db.kind() == Kind.SQLITE ? "in process on every insert" : "LISTEN/NOTIFY on every insert");
     configuration.put("insert batch", INSERT_BATCH + " tasks per taskCreate call");
-    runner = drover.runner(options.runsDir()).options(options).handler(TYPE, noop)
-        .commands((type, arguments, runDir, env) -> {
-          throw new IllegalStateException("drover-bench has no command task types");
-        })
-        .build();
+    runner =
+        drover
+            .runner(options.runsDir())
+            .options(options)
+            .handler(TYPE, noop)
+            .commands(
+                (type, arguments, runDir, env) -> {
+                  throw new IllegalStateException("drover-bench has no command task types");
+                })
+            .build();
   }
 
   /** The crawl frontier of the opened store, for the frontier workload. */
@@ -103,13 +119,16 @@ final class DroverSystem implements SystemUnderTest {
 
   @Override
   public void startWorkers() {
-    loop = new Thread(() -> {
-      try {
-        runner.run();
-      } catch (Throwable t) {
-        loopFailure = t;
-      }
-    }, "bench-drover-runner");
+    loop =
+        new Thread(
+            () -> {
+              try {
+                runner.run();
+              } catch (Throwable t) {
+                loopFailure = t;
+              }
+            },
+            "bench-drover-runner");
     loop.setDaemon(true);
     loop.start();
   }

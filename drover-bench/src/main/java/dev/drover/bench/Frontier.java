@@ -20,8 +20,8 @@ import java.util.Map;
 /**
  * The crawl frontier at scale: N listed origins recorded through {@link FrontierStore#originRecord}
  * in lister-sized batches, then visit stats for most of them through {@link
- * FrontierStore#visitStatsUpsert}, then a re-listing of a part of them (the update path), and
- * then grab next visits of {@value #GRAB_COUNT} origins, timed per policy. Grabs are real (not dry
+ * FrontierStore#visitStatsUpsert}, then a re-listing of a part of them (the update path), and then
+ * grab next visits of {@value #GRAB_COUNT} origins, timed per policy. Grabs are real (not dry
  * runs): each records its origins as scheduled, so the next one of that policy moves on.
  *
  * <p>The origins mimic a forge crawl: four listers, one visit type, a fifth without forge update
@@ -31,10 +31,13 @@ import java.util.Map;
 final class Frontier implements Workload {
   static final String NAME = "frontier";
   static final int GRAB_COUNT = 1000;
+
   /** Origins per originRecord call: a few lister pages. */
   static final int RECORD_BATCH = 1000;
+
   /** Stats per visitStatsUpsert call. */
   static final int STATS_BATCH = 1000;
+
   private static final int LISTERS = 4;
   private static final int GRAB_WARMUP = 2;
   private static final String VISIT_TYPE = "git";
@@ -46,7 +49,9 @@ final class Frontier implements Workload {
 
   @Override
   public String title() {
-    return "crawl frontier: record throughput and grab_next_visits(count = " + GRAB_COUNT + ") latency per policy";
+    return "crawl frontier: record throughput and grab_next_visits(count = "
+        + GRAB_COUNT
+        + ") latency per policy";
   }
 
   @Override
@@ -56,9 +61,13 @@ final class Frontier implements Workload {
 
   @Override
   public List<Column> columns() {
-    List<Column> columns = new ArrayList<>(List.of(new Column("origins", "origins"),
-        new Column("record_per_s", "record/s"), new Column("rerecord_per_s", "re-record/s"),
-        new Column("stats_per_s", "stats/s")));
+    List<Column> columns =
+        new ArrayList<>(
+            List.of(
+                new Column("origins", "origins"),
+                new Column("record_per_s", "record/s"),
+                new Column("rerecord_per_s", "re-record/s"),
+                new Column("stats_per_s", "stats/s")));
     for (VisitPolicy p : VisitPolicy.values()) {
       columns.add(new Column(p.dbName() + "_p50_ms", p.dbName() + " p50 ms"));
       columns.add(new Column(p.dbName() + "_p99_ms", "p99 ms"));
@@ -68,8 +77,11 @@ final class Frontier implements Workload {
 
   @Override
   public Plot plot() {
-    return new Plot("Frontier grab of " + GRAB_COUNT + ", slowest policy, ms (bar p50, whisker p99)",
-        "grab_worst_p50_ms", "grab_worst_p99_ms", false);
+    return new Plot(
+        "Frontier grab of " + GRAB_COUNT + ", slowest policy, ms (bar p50, whisker p99)",
+        "grab_worst_p50_ms",
+        "grab_worst_p99_ms",
+        false);
   }
 
   @Override
@@ -107,8 +119,10 @@ final class Frontier implements Workload {
     double rerecordSeconds = seconds(start);
     profile(raw, "rerecord", db);
     // The first lister finished a listing: first_visits_after_listing has its origins to hand out.
-    listers.set(0, frontier.listerUpdate(listers.get(0).withLastListingFinishedAt(now.plusSeconds(60)),
-        now.plusSeconds(60)));
+    listers.set(
+        0,
+        frontier.listerUpdate(
+            listers.get(0).withLastListingFinishedAt(now.plusSeconds(60)), now.plusSeconds(60)));
     figures.put("rerecord_per_s", relisted / rerecordSeconds);
     raw.put("record_seconds", recordSeconds);
     raw.put("stats_seconds", statsSeconds);
@@ -165,7 +179,12 @@ final class Frontier implements Workload {
    * Records origins {@code from .. to - 1} in batches, spread over the listers, at {@code now};
    * their forge update times are relative to {@code forgeNow}.
    */
-  private static void record(FrontierStore frontier, List<Lister> listers, int from, int to, Instant forgeNow,
+  private static void record(
+      FrontierStore frontier,
+      List<Lister> listers,
+      int from,
+      int to,
+      Instant forgeNow,
       Instant now) {
     List<ListedOrigin> batch = new ArrayList<>(RECORD_BATCH);
     for (int i = from; i < to; i++) {
@@ -185,7 +204,8 @@ final class Frontier implements Workload {
 
   private static String url(int i) {
     // Not in insertion order, as a real listing is not: spreads the url indexes' writes.
-    return String.format(Locale.ROOT, "https://forge-%d.example.org/%08x/repo-%d", i % 7, Integer.reverse(i), i);
+    return String.format(
+        Locale.ROOT, "https://forge-%d.example.org/%08x/repo-%d", i % 7, Integer.reverse(i), i);
   }
 
   /** Gives most origins visit stats; returns how many. */
@@ -217,14 +237,18 @@ final class Frontier implements Workload {
       return null;
     }
     OriginVisitStats s = OriginVisitStats.initial(url(i), VISIT_TYPE);
-    Instant scheduled = kind == 7 ? now.minus(Duration.ofMinutes(1 + i % 600))
-        : now.minus(Duration.ofDays(8)).minus(Duration.ofMinutes(i % 31_680));
+    Instant scheduled =
+        kind == 7
+            ? now.minus(Duration.ofMinutes(1 + i % 600))
+            : now.minus(Duration.ofDays(8)).minus(Duration.ofMinutes(i % 31_680));
     s = s.withLastScheduled(scheduled);
     Instant visited = scheduled.plus(Duration.ofMinutes(10 + i % 50));
     if (i % 2 == 0) {
       // Forge updates are up to a year old: a visit before some of them leaves a lag to catch up.
       Instant at = i % 3 == 0 ? now.minus(Duration.ofDays(200 + i % 200)) : visited;
-      s = s.withLastVisit(at, LastVisitStatus.SUCCESSFUL).withLastSuccess(at, String.format(Locale.ROOT, "%040x", i));
+      s =
+          s.withLastVisit(at, LastVisitStatus.SUCCESSFUL)
+              .withLastSuccess(at, String.format(Locale.ROOT, "%040x", i));
     } else if (kind == 3) {
       s = s.withLastVisit(visited, LastVisitStatus.FAILED);
     }

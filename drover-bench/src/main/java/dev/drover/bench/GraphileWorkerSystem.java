@@ -29,8 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * schema, runs the workers on command and reports every task start on its stdout. Tasks are
  * enqueued from Java through graphile-worker's SQL API ({@code add_job}, {@code add_jobs}).
  *
- * <p>A start is timed when its line is read here, so a graphile-worker pickup includes one pipe
- * hop that the JVM peers do not pay (well under a millisecond).
+ * <p>A start is timed when its line is read here, so a graphile-worker pickup includes one pipe hop
+ * that the JVM peers do not pay (well under a millisecond).
  */
 final class GraphileWorkerSystem implements SystemUnderTest {
   static final String NAME = "graphile-worker";
@@ -90,16 +90,20 @@ final class GraphileWorkerSystem implements SystemUnderTest {
     worker.put("completeJobBatchDelay", COMPLETE_BATCH_DELAY_MS);
     worker.put("failJobBatchDelay", COMPLETE_BATCH_DELAY_MS);
     worker.put("getQueueNameBatchDelay", 50);
-    worker.forEach((k, v) -> {
-      if (!k.equals("connectionString")) {
-        configuration.put(k, String.valueOf(v).replace("=", ": "));
-      }
-    });
+    worker.forEach(
+        (k, v) -> {
+          if (!k.equals("connectionString")) {
+            configuration.put(k, String.valueOf(v).replace("=", ": "));
+          }
+        });
     configuration.put("version", VERSION + " on Node.js " + nodeVersion());
 
-    ProcessBuilder pb = new ProcessBuilder("node", script.toString()).directory(dir.toFile())
-        .redirectError(ProcessBuilder.Redirect.INHERIT);
-    pb.environment().put("BENCH_GRAPHILE", new ObjectMapper().writeValueAsString(Map.of("worker", worker)));
+    ProcessBuilder pb =
+        new ProcessBuilder("node", script.toString())
+            .directory(dir.toFile())
+            .redirectError(ProcessBuilder.Redirect.INHERIT);
+    pb.environment()
+        .put("BENCH_GRAPHILE", new ObjectMapper().writeValueAsString(Map.of("worker", worker)));
     node = pb.start();
     commands = new OutputStreamWriter(node.getOutputStream(), StandardCharsets.UTF_8);
     reader = new Thread(() -> read(probe), "bench-graphile-reader");
@@ -116,7 +120,10 @@ final class GraphileWorkerSystem implements SystemUnderTest {
     return v;
   }
 
-  /** {@code jdbc:postgresql://host:port/db?user=u} as the {@code postgres://u@host:port/db} that pg wants. */
+  /**
+   * {@code jdbc:postgresql://host:port/db?user=u} as the {@code postgres://u@host:port/db} that pg
+   * wants.
+   */
   static String connectionString(String jdbcUrl) {
     URI uri = URI.create(jdbcUrl.substring("jdbc:".length()));
     String user = "postgres";
@@ -131,8 +138,8 @@ final class GraphileWorkerSystem implements SystemUnderTest {
   }
 
   private void read(Probe probe) {
-    try (BufferedReader in = new BufferedReader(
-        new InputStreamReader(node.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader in =
+        new BufferedReader(new InputStreamReader(node.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = in.readLine()) != null) {
         if (line.startsWith("s ")) {
@@ -156,8 +163,12 @@ final class GraphileWorkerSystem implements SystemUnderTest {
   private void await(String event) throws Exception {
     String got = events.poll(STARTUP.toMillis(), TimeUnit.MILLISECONDS);
     if (!event.equals(got)) {
-      throw new IllegalStateException("graphile-worker: expected '" + event + "', got "
-          + (got == null ? "nothing in " + STARTUP : "'" + got + "'") + (failure == null ? "" : ": " + failure));
+      throw new IllegalStateException(
+          "graphile-worker: expected '"
+              + event
+              + "', got "
+              + (got == null ? "nothing in " + STARTUP : "'" + got + "'")
+              + (failure == null ? "" : ": " + failure));
     }
   }
 
@@ -168,9 +179,12 @@ final class GraphileWorkerSystem implements SystemUnderTest {
 
   @Override
   public void insertBatch(long from, int count) throws Exception {
-    String sql = "SELECT graphile_worker.add_jobs(ARRAY(SELECT ROW('noop', json_build_object('seq', g), "
-        + "NULL, NULL, NULL, NULL, NULL, NULL)::graphile_worker.job_spec FROM generate_series(?::bigint, ?::bigint) g))";
-    try (Connection c = pool.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+    String sql =
+        "SELECT graphile_worker.add_jobs(ARRAY(SELECT ROW('noop', json_build_object('seq', g), "
+            + "NULL, NULL, NULL, NULL, NULL, NULL)::graphile_worker.job_spec FROM "
+            + "generate_series(?::bigint, ?::bigint) g))";
+    try (Connection c = pool.getConnection();
+        PreparedStatement s = c.prepareStatement(sql)) {
       for (long lo = from; lo < from + count; lo += INSERT_BATCH) {
         long hi = Math.min(from + count, lo + INSERT_BATCH) - 1;
         s.setLong(1, lo);
@@ -190,7 +204,9 @@ final class GraphileWorkerSystem implements SystemUnderTest {
   @Override
   public void enqueue(long seq) throws Exception {
     try (Connection c = pool.getConnection();
-        PreparedStatement s = c.prepareStatement("SELECT graphile_worker.add_job('noop', json_build_object('seq', ?::bigint))")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT graphile_worker.add_job('noop', json_build_object('seq', ?::bigint))")) {
       s.setLong(1, seq);
       s.execute();
     }
@@ -203,7 +219,8 @@ final class GraphileWorkerSystem implements SystemUnderTest {
       throw new IllegalStateException(failure);
     }
     // graphile-worker deletes a job when it succeeds.
-    return inserted.get() - PeerDataSources.count(pool, "SELECT count(*) FROM graphile_worker._private_jobs");
+    return inserted.get()
+        - PeerDataSources.count(pool, "SELECT count(*) FROM graphile_worker._private_jobs");
   }
 
   @Override

@@ -21,13 +21,15 @@ import org.jobrunr.utils.mapper.JsonMapper;
 import org.jobrunr.utils.mapper.jackson.JacksonJsonMapper;
 
 /**
- * JobRunr open source (org.jobrunr:jobrunr) wired by hand instead of through {@code JobRunr.configure()},
- * so that each run gets its own storage provider and server and nothing is left in static state:
- * a {@link JobScheduler} enqueues lambdas calling {@link JobRunrNoop#run}, a {@link BackgroundJobServer}
- * with one worker per bench worker runs them. Its storage providers create their own tables.
+ * JobRunr open source (org.jobrunr:jobrunr) wired by hand instead of through {@code
+ * JobRunr.configure()}, so that each run gets its own storage provider and server and nothing is
+ * left in static state: a {@link JobScheduler} enqueues lambdas calling {@link JobRunrNoop#run}, a
+ * {@link BackgroundJobServer} with one worker per bench worker runs them. Its storage providers
+ * create their own tables.
  */
 final class JobRunrSystem implements SystemUnderTest {
   static final String NAME = "jobrunr";
+
   /** JobRunr refuses poll intervals under five seconds. */
   static final Duration MIN_POLL_INTERVAL = Duration.ofSeconds(5);
 
@@ -54,32 +56,39 @@ final class JobRunrSystem implements SystemUnderTest {
   }
 
   private static Duration pollInterval(Settings settings) {
-    return settings.pollInterval().compareTo(MIN_POLL_INTERVAL) < 0 ? MIN_POLL_INTERVAL : settings.pollInterval();
+    return settings.pollInterval().compareTo(MIN_POLL_INTERVAL) < 0
+        ? MIN_POLL_INTERVAL
+        : settings.pollInterval();
   }
 
   @Override
   public void open(BenchDb db, Settings settings, Probe probe) {
     JobRunrNoop.probe = probe;
     boolean sqlite = db.kind() == Kind.SQLITE;
-    // One connection on SQLite: JobRunr's deferred transactions would otherwise fail each other with SQLITE_BUSY.
-    pool = PeerDataSources.pool(db, "jobrunr.db", sqlite ? 1 : settings.workers() + 4, "bench-jobrunr");
+    // One connection on SQLite: JobRunr's deferred transactions would otherwise fail each other
+    // with SQLITE_BUSY.
+    pool =
+        PeerDataSources.pool(
+            db, "jobrunr.db", sqlite ? 1 : settings.workers() + 4, "bench-jobrunr");
     JsonMapper json = new JacksonJsonMapper();
     storage = sqlite ? new SqLiteStorageProvider(pool) : new PostgresStorageProvider(pool);
     storage.setJobMapper(new JobMapper(json));
     scheduler = new JobScheduler(storage);
-    BackgroundJobServerConfiguration config = BackgroundJobServerConfiguration
-        .usingStandardBackgroundJobServerConfiguration()
-        .andWorkerCount(settings.workers())
-        .andPollInterval(pollInterval(settings));
-    JobActivator noActivator = new JobActivator() {
-      @Override
-      public <T> T activateJob(Class<T> type) {
-        return null; // the job is a static method: nothing to instantiate
-      }
-    };
+    BackgroundJobServerConfiguration config =
+        BackgroundJobServerConfiguration.usingStandardBackgroundJobServerConfiguration()
+            .andWorkerCount(settings.workers())
+            .andPollInterval(pollInterval(settings));
+    JobActivator noActivator =
+        new JobActivator() {
+          @Override
+          public <T> T activateJob(Class<T> type) {
+            return null; // the job is a static method: nothing to instantiate
+          }
+        };
     server = new BackgroundJobServer(storage, json, noActivator, config);
     configuration.put("workerCount", Integer.toString(settings.workers()));
-    configuration.put("pollInterval", pollInterval(settings).toSeconds() + " s (JobRunr's minimum is 5 s)");
+    configuration.put(
+        "pollInterval", pollInterval(settings).toSeconds() + " s (JobRunr's minimum is 5 s)");
     configuration.put("storage", sqlite ? "SqLiteStorageProvider" : "PostgresStorageProvider");
     configuration.put("connection pool", Integer.toString(pool.getMaximumPoolSize()));
   }

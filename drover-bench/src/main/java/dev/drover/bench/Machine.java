@@ -9,7 +9,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Where the figures were measured: processor, cores, memory, system, JVM and database versions. */
-record Machine(String cpu, int cores, long memoryMb, String os, String java, Map<String, String> databases) {
+record Machine(
+    String cpu, int cores, long memoryMb, String os, String java, Map<String, String> databases) {
   static Machine describe(Databases databases, List<Databases.Kind> kinds) throws Exception {
     Map<String, String> versions = new LinkedHashMap<>();
     for (Databases.Kind k : kinds) {
@@ -18,8 +19,14 @@ record Machine(String cpu, int cores, long memoryMb, String os, String java, Map
     return new Machine(
         procValue("/proc/cpuinfo", "model name").orElse(System.getProperty("os.arch")),
         Runtime.getRuntime().availableProcessors(),
-        procValue("/proc/meminfo", "MemTotal").map(v -> Long.parseLong(v.replaceAll("\\D", "")) / 1024).orElse(-1L),
-        System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
+        procValue("/proc/meminfo", "MemTotal")
+            .map(v -> Long.parseLong(v.replaceAll("\\D", "")) / 1024)
+            .orElse(-1L),
+        System.getProperty("os.name")
+            + " "
+            + System.getProperty("os.version")
+            + " "
+            + System.getProperty("os.arch"),
         System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
         versions);
   }
@@ -51,7 +58,16 @@ record Machine(String cpu, int cores, long memoryMb, String os, String java, Map
 
   /** One line for the Markdown header. */
   String summary() {
-    return cpu + ", " + cores + " cores, " + (memoryMb / 1024) + " GiB RAM, " + os + ", " + java + ", "
+    return cpu
+        + ", "
+        + cores
+        + " cores, "
+        + (memoryMb / 1024)
+        + " GiB RAM, "
+        + os
+        + ", "
+        + java
+        + ", "
         + String.join(", ", databases.values());
   }
 }

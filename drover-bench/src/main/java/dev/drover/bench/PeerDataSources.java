@@ -53,7 +53,8 @@ final class PeerDataSources {
 
   /** Runs a script of {@code ;}-separated statements (no semicolons inside statements). */
   static void runScript(DataSource ds, String script) throws SQLException {
-    try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+    try (Connection c = ds.getConnection();
+        Statement s = c.createStatement()) {
       for (String sql : script.split(";")) {
         if (!sql.isBlank()) {
           s.execute(sql);
@@ -74,12 +75,16 @@ final class PeerDataSources {
 
   /** Drops the lines that start with {@code --} (comments may contain semicolons). */
   static String withoutComments(String script) {
-    return script.lines().filter(l -> !l.stripLeading().startsWith("--")).collect(Collectors.joining("\n"));
+    return script
+        .lines()
+        .filter(l -> !l.stripLeading().startsWith("--"))
+        .collect(Collectors.joining("\n"));
   }
 
   /** The single number a query returns. */
   static long count(DataSource ds, String query) throws SQLException {
-    try (Connection c = ds.getConnection(); Statement s = c.createStatement();
+    try (Connection c = ds.getConnection();
+        Statement s = c.createStatement();
         ResultSet rs = s.executeQuery(query)) {
       rs.next();
       return rs.getLong(1);

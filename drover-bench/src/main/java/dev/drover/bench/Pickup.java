@@ -20,8 +20,10 @@ import java.util.concurrent.TimeoutException;
  */
 final class Pickup implements Workload {
   static final String NAME = "pickup";
+
   /** Long enough for the runner to finish its tick after a completion and go back to sleep. */
   private static final Duration PAUSE = Duration.ofMillis(50);
+
   private static final Duration CHECK_DONE_EVERY = Duration.ofMillis(1);
 
   @Override
@@ -36,14 +38,18 @@ final class Pickup implements Workload {
 
   @Override
   public List<Column> columns() {
-    return List.of(new Column("samples", "samples"), new Column("p50_ms", "p50 ms"),
-        new Column("p99_ms", "p99 ms"), new Column("max_ms", "max ms"),
+    return List.of(
+        new Column("samples", "samples"),
+        new Column("p50_ms", "p50 ms"),
+        new Column("p99_ms", "p99 ms"),
+        new Column("max_ms", "max ms"),
         new Column("enqueue_p50_ms", "enqueue call p50 ms"));
   }
 
   @Override
   public Plot plot() {
-    return new Plot("Idle pickup latency, ms (bar p50, whisker p99; log scale)", "p50_ms", "p99_ms", true);
+    return new Plot(
+        "Idle pickup latency, ms (bar p50, whisker p99; log scale)", "p50_ms", "p99_ms", true);
   }
 
   @Override
@@ -71,7 +77,8 @@ final class Pickup implements Workload {
         throw new TimeoutException("task " + i + " did not start within " + settings.timeout());
       }
       if (start[0] != i) {
-        throw new IllegalStateException("expected task " + i + " to start, but task " + start[0] + " did");
+        throw new IllegalStateException(
+            "expected task " + i + " to start, but task " + start[0] + " did");
       }
       // Checking for "done" only begins after the start, so its queries cannot slow the pickup.
       Workload.awaitCompleted(system, i + 1, CHECK_DONE_EVERY, settings.timeout());
@@ -100,7 +107,10 @@ final class Pickup implements Workload {
     return new Measurement(figures, raw);
   }
 
-  /** The nearest-rank percentile: the smallest sample that at least {@code p}% of samples do not exceed. */
+  /**
+   * The nearest-rank percentile: the smallest sample that at least {@code p}% of samples do not
+   * exceed.
+   */
   static double percentile(double[] sorted, double p) {
     int rank = (int) Math.ceil(p / 100 * sorted.length);
     return sorted[Math.max(0, rank - 1)];

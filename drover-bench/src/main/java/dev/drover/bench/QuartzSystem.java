@@ -81,12 +81,21 @@ final class QuartzSystem implements SystemUnderTest {
     put(p, "org.quartz.threadPool.threadCount", Integer.toString(settings.workers()));
     // Acquire as many triggers per query as there are threads; Quartz's configuration reference
     // requires acquiring them inside the trigger lock when the batch is larger than one.
-    put(p, "org.quartz.scheduler.batchTriggerAcquisitionMaxCount", Integer.toString(settings.workers()));
+    put(
+        p,
+        "org.quartz.scheduler.batchTriggerAcquisitionMaxCount",
+        Integer.toString(settings.workers()));
     put(p, "org.quartz.jobStore.acquireTriggersWithinLock", "true");
     // Quartz refuses an idle wait under one second.
-    put(p, "org.quartz.scheduler.idleWaitTime", Long.toString(Math.max(1000, settings.pollInterval().toMillis())));
+    put(
+        p,
+        "org.quartz.scheduler.idleWaitTime",
+        Long.toString(Math.max(1000, settings.pollInterval().toMillis())));
     put(p, "org.quartz.jobStore.class", "org.quartz.impl.jdbcjobstore.JobStoreTX");
-    put(p, "org.quartz.jobStore.driverDelegateClass", "org.quartz.impl.jdbcjobstore.PostgreSQLDelegate");
+    put(
+        p,
+        "org.quartz.jobStore.driverDelegateClass",
+        "org.quartz.impl.jdbcjobstore.PostgreSQLDelegate");
     put(p, "org.quartz.jobStore.dataSource", "bench");
     // A burn-down's triggers are all due when the workers start; a queue, not a misfire.
     put(p, "org.quartz.jobStore.misfireThreshold", Long.toString(Duration.ofHours(1).toMillis()));
@@ -95,7 +104,8 @@ final class QuartzSystem implements SystemUnderTest {
     put(p, "org.quartz.dataSource.bench.URL", url);
     put(p, "org.quartz.dataSource.bench.maxConnections", Integer.toString(settings.workers() + 4));
     scheduler = new StdSchedulerFactory(p).getScheduler();
-    p.stringPropertyNames().stream().sorted()
+    p.stringPropertyNames().stream()
+        .sorted()
         .filter(k -> !k.endsWith(".URL") && !k.endsWith("instanceName"))
         .forEach(k -> configuration.put(k.replace("org.quartz.", ""), p.getProperty(k)));
   }
@@ -119,13 +129,20 @@ final class QuartzSystem implements SystemUnderTest {
   }
 
   private static JobDetail job(long seq) {
-    return JobBuilder.newJob(QuartzNoopJob.class).withIdentity("noop-" + seq, "bench")
-        .usingJobData(QuartzNoopJob.SEQ, seq).build();
+    return JobBuilder.newJob(QuartzNoopJob.class)
+        .withIdentity("noop-" + seq, "bench")
+        .usingJobData(QuartzNoopJob.SEQ, seq)
+        .build();
   }
 
   private static Trigger trigger(JobDetail job) {
-    return TriggerBuilder.newTrigger().forJob(job).withIdentity(job.getKey().getName(), "bench").startAt(new Date())
-        .withSchedule(SimpleScheduleBuilder.simpleSchedule().withMisfireHandlingInstructionFireNow()).build();
+    return TriggerBuilder.newTrigger()
+        .forJob(job)
+        .withIdentity(job.getKey().getName(), "bench")
+        .startAt(new Date())
+        .withSchedule(
+            SimpleScheduleBuilder.simpleSchedule().withMisfireHandlingInstructionFireNow())
+        .build();
   }
 
   @Override

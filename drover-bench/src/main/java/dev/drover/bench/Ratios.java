@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The table under each workload that compares Drover with every peer of the same run and
- * database: how many times better Drover is on each figure (higher rates, lower latencies and
- * costs), with both figures next to it. Below 1× the peer is ahead.
+ * The table under each workload that compares Drover with every peer of the same run and database:
+ * how many times better Drover is on each figure (higher rates, lower latencies and costs), with
+ * both figures next to it. Below 1× the peer is ahead.
  */
 final class Ratios {
   static final String DROVER = "drover";
@@ -18,17 +18,23 @@ final class Ratios {
     if (ratios.isEmpty() || peers.isEmpty()) {
       return "";
     }
-    StringBuilder md = new StringBuilder("\nDrover's advantage over each peer (× better; drover / peer):\n\n| peer | db |");
+    StringBuilder md =
+        new StringBuilder(
+            "\nDrover's advantage over each peer (× better; drover / peer):\n\n| peer | db |");
     ratios.forEach(r -> md.append(' ').append(r.heading()).append(" |"));
     md.append("\n|---|---|");
     ratios.forEach(r -> md.append("--:|"));
     md.append('\n');
     for (Result peer : peers) {
-      Optional<Result> drover = rows.stream()
-          .filter(r -> r.ok() && r.system().equals(DROVER) && r.db().equals(peer.db())).findFirst();
+      Optional<Result> drover =
+          rows.stream()
+              .filter(r -> r.ok() && r.system().equals(DROVER) && r.db().equals(peer.db()))
+              .findFirst();
       md.append("| ").append(peer.system()).append(" | ").append(peer.db()).append(" |");
       for (Workload.Ratio ratio : ratios) {
-        md.append(' ').append(drover.map(d -> cell(ratio, d, peer)).orElse("no drover run")).append(" |");
+        md.append(' ')
+            .append(drover.map(d -> cell(ratio, d, peer)).orElse("no drover run"))
+            .append(" |");
       }
       md.append('\n');
     }

@@ -12,9 +12,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Writes a bench run's results: results.json (raw figures), results.md (tables) and results.svg (plot). */
-record Report(Instant startedAt, String command, boolean smoke, Settings settings, Machine machine,
-    String loadAverage, List<Workload> workloads, List<Result> results) {
+/**
+ * Writes a bench run's results: results.json (raw figures), results.md (tables) and results.svg
+ * (plot).
+ */
+record Report(
+    Instant startedAt,
+    String command,
+    boolean smoke,
+    Settings settings,
+    Machine machine,
+    String loadAverage,
+    List<Workload> workloads,
+    List<Result> results) {
   static final String JSON = "results.json";
   static final String MARKDOWN = "results.md";
   static final String SVG = "results.svg";
@@ -27,9 +37,10 @@ record Report(Instant startedAt, String command, boolean smoke, Settings setting
   }
 
   String json() throws IOException {
-    ObjectMapper mapper = new ObjectMapper()
-        .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-        .enable(SerializationFeature.INDENT_OUTPUT);
+    ObjectMapper mapper =
+        new ObjectMapper()
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .enable(SerializationFeature.INDENT_OUTPUT);
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("started_at", startedAt.toString());
     root.put("command", command);
@@ -57,12 +68,22 @@ record Report(Instant startedAt, String command, boolean smoke, Settings setting
 
   String markdown() {
     StringBuilder md = new StringBuilder("# drover-bench results\n\n");
-    md.append("- Run: ").append(startedAt).append(smoke ? " (smoke mode: small N, the figures mean little)" : "")
-        .append("\n- Machine: ").append(machine.summary())
-        .append("\n- Load average (1, 5, 15 min) before / after: ").append(loadAverage)
-        .append("\n- Command: `").append(command).append('`')
-        .append("\n- Settings: ").append(settings.workers()).append(" workers, poll interval ")
-        .append(settings.pollInterval().toMillis()).append(" ms, ").append(settings.warmup())
+    md.append("- Run: ")
+        .append(startedAt)
+        .append(smoke ? " (smoke mode: small N, the figures mean little)" : "")
+        .append("\n- Machine: ")
+        .append(machine.summary())
+        .append("\n- Load average (1, 5, 15 min) before / after: ")
+        .append(loadAverage)
+        .append("\n- Command: `")
+        .append(command)
+        .append('`')
+        .append("\n- Settings: ")
+        .append(settings.workers())
+        .append(" workers, poll interval ")
+        .append(settings.pollInterval().toMillis())
+        .append(" ms, ")
+        .append(settings.warmup())
         .append(" warm-up pickups not counted\n");
     for (Workload w : workloads) {
       List<Result> rows = results.stream().filter(r -> r.workload().equals(w.name())).toList();
@@ -70,7 +91,11 @@ record Report(Instant startedAt, String command, boolean smoke, Settings setting
         continue;
       }
       List<Workload.Column> columns = w.columns(settings);
-      md.append("\n## ").append(w.name()).append(": ").append(w.title()).append("\n\n| system | db |");
+      md.append("\n## ")
+          .append(w.name())
+          .append(": ")
+          .append(w.title())
+          .append("\n\n| system | db |");
       columns.forEach(c -> md.append(' ').append(c.heading()).append(" |"));
       md.append("\n|---|---|");
       columns.forEach(c -> md.append("--:|"));
@@ -80,7 +105,9 @@ record Report(Instant startedAt, String command, boolean smoke, Settings setting
         if (r.ok()) {
           columns.forEach(c -> md.append(' ').append(w.cell(r, c)).append(" |"));
         } else {
-          md.append(" failed: ").append(r.error().replace('|', '/').replace('\n', ' ')).append(" |");
+          md.append(" failed: ")
+              .append(r.error().replace('|', '/').replace('\n', ' '))
+              .append(" |");
         }
         md.append('\n');
       }
@@ -102,14 +129,20 @@ record Report(Instant startedAt, String command, boolean smoke, Settings setting
     if (seen.isEmpty()) {
       return "";
     }
-    StringBuilder md = new StringBuilder("\n## Configuration\n\nEvery system runs ")
-        .append(settings.workers()).append(" worker threads.\n\n");
-    seen.forEach((who, config) -> {
-      md.append("- **").append(who).append("**: ");
-      StringBuilder line = new StringBuilder();
-      ((Map<?, ?>) config).forEach((k, v) -> line.append(line.length() == 0 ? "" : "; ").append(k).append(' ').append(v));
-      md.append(line).append('\n');
-    });
+    StringBuilder md =
+        new StringBuilder("\n## Configuration\n\nEvery system runs ")
+            .append(settings.workers())
+            .append(" worker threads.\n\n");
+    seen.forEach(
+        (who, config) -> {
+          md.append("- **").append(who).append("**: ");
+          StringBuilder line = new StringBuilder();
+          ((Map<?, ?>) config)
+              .forEach(
+                  (k, v) ->
+                      line.append(line.length() == 0 ? "" : "; ").append(k).append(' ').append(v));
+          md.append(line).append('\n');
+        });
     return md.toString();
   }
 

@@ -9,7 +9,12 @@ import java.util.Map;
  * @param raw the raw figures behind them
  * @param error what went wrong, or null
  */
-record Result(String system, String db, String workload, Map<String, Number> figures, Map<String, Object> raw,
+record Result(
+    String system,
+    String db,
+    String workload,
+    Map<String, Number> figures,
+    Map<String, Object> raw,
     String error) {
   static Result of(String system, String db, String workload, Workload.Measurement m) {
     return new Result(system, db, workload, m.figures(), m.raw(), null);

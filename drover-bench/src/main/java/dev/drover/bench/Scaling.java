@@ -54,19 +54,24 @@ final class Scaling implements Workload {
   public List<Plot> plots(Settings settings) {
     List<Plot> plots = new ArrayList<>();
     for (int size : settings.load().scaleSizes()) {
-      plots.add(new Plot("Scaling: burn-down jobs/s with " + label(size) + " queued", key(size), null, false));
+      plots.add(
+          new Plot(
+              "Scaling: burn-down jobs/s with " + label(size) + " queued", key(size), null, false));
     }
     return plots;
   }
 
   @Override
   public List<Ratio> ratios(Settings settings) {
-    return settings.load().scaleSizes().stream().map(s -> new Ratio(key(s), "jobs/s @ " + label(s), true)).toList();
+    return settings.load().scaleSizes().stream()
+        .map(s -> new Ratio(key(s), "jobs/s @ " + label(s), true))
+        .toList();
   }
 
   @Override
   public String cell(Result r, Column column) {
-    if (column.key().equals("spread_pct") && Double.isNaN(r.figures().get(column.key()).doubleValue())) {
+    if (column.key().equals("spread_pct")
+        && Double.isNaN(r.figures().get(column.key()).doubleValue())) {
       return "n/a"; // some size did not finish
     }
     Number finished = r.figures().get(column.key() + "_finished");
@@ -76,7 +81,11 @@ final class Scaling implements Workload {
       return "queue not filled in " + r.figures().get(column.key() + "_cap_s") + " s";
     }
     if (finished != null && finished.intValue() == 0) {
-      return "did not finish in " + r.figures().get(column.key() + "_cap_s") + " s (" + value + " so far)";
+      return "did not finish in "
+          + r.figures().get(column.key() + "_cap_s")
+          + " s ("
+          + value
+          + " so far)";
     }
     return value;
   }
@@ -86,7 +95,9 @@ final class Scaling implements Workload {
   }
 
   static String label(int size) {
-    return size % 1_000_000 == 0 ? size / 1_000_000 + "M" : size % 1000 == 0 ? size / 1000 + "k" : Integer.toString(size);
+    return size % 1_000_000 == 0
+        ? size / 1_000_000 + "M"
+        : size % 1000 == 0 ? size / 1000 + "k" : Integer.toString(size);
   }
 
   @Override
@@ -118,8 +129,8 @@ final class Scaling implements Workload {
     return new Measurement(figures, raw);
   }
 
-  private static Map<String, Number> burnDown(SystemUnderTest system, BenchDb db, Settings settings, int n)
-      throws Exception {
+  private static Map<String, Number> burnDown(
+      SystemUnderTest system, BenchDb db, Settings settings, int n) throws Exception {
     Duration cap = settings.load().scaleCap();
     CountDownLatch allStarted = new CountDownLatch(n);
     system.open(db, settings, seq -> allStarted.countDown());

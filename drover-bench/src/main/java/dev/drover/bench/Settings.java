@@ -16,14 +16,24 @@ import java.util.List;
  * @param origins listed origins the frontier workload loads
  * @param grabs timed grabs per policy of the frontier workload
  */
-record Settings(int workers, Duration pollInterval, int samples, int burndownTasks, int warmup, Duration timeout,
-    Load load, int origins, int grabs) {
+record Settings(
+    int workers,
+    Duration pollInterval,
+    int samples,
+    int burndownTasks,
+    int warmup,
+    Duration timeout,
+    Load load,
+    int origins,
+    int grabs) {
   /**
    * @param rate tasks enqueued per second by the sustained workload
    * @param sustainFor how long the sustained workload enqueues
    * @param scaleSizes queue sizes the scaling workload burns down
    * @param scaleCap longest a system may take to insert, and then to burn down, one scaling size
-   * @param costTasks tasks burnt down while the database-cost workload reads PostgreSQL's statistics
+   * @param costTasks tasks burnt down while the database-cost workload reads PostgreSQL's
+   *     statistics
    */
-  record Load(int rate, Duration sustainFor, List<Integer> scaleSizes, Duration scaleCap, int costTasks) {}
+  record Load(
+      int rate, Duration sustainFor, List<Integer> scaleSizes, Duration scaleCap, int costTasks) {}
 }

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Where PostgreSQL spent its time, for finding what limits a workload: with
- * {@code -Ddrover.bench.pgStatStatements=true} the embedded PostgreSQL loads pg_stat_statements, and
- * a workload can reset it before a phase and read the statements that took longest after it.
+ * Where PostgreSQL spent its time, for finding what limits a workload: with {@code
+ * -Ddrover.bench.pgStatStatements=true} the embedded PostgreSQL loads pg_stat_statements, and a
+ * workload can reset it before a phase and read the statements that took longest after it.
  */
 final class SqlProfile {
   static final boolean ENABLED = Boolean.getBoolean("drover.bench.pgStatStatements");
@@ -25,7 +25,8 @@ final class SqlProfile {
     if (!ENABLED || jdbcUrl == null) {
       return;
     }
-    try (Connection c = DriverManager.getConnection(jdbcUrl); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(jdbcUrl);
+        Statement s = c.createStatement()) {
       s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
       s.execute("SELECT pg_stat_statements_reset()");
     }
@@ -37,12 +38,17 @@ final class SqlProfile {
     if (!ENABLED || jdbcUrl == null) {
       return top;
     }
-    try (Connection c = DriverManager.getConnection(jdbcUrl); Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT calls, total_exec_time, mean_exec_time, rows, "
-            + "shared_blks_hit + shared_blks_read AS blocks, wal_records, "
-            + "regexp_replace(query, '\\s+', ' ', 'g') AS query FROM pg_stat_statements "
-            + "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
-            + "ORDER BY total_exec_time DESC LIMIT " + TOP)) {
+    try (Connection c = DriverManager.getConnection(jdbcUrl);
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT calls, total_exec_time, mean_exec_time, rows, "
+                    + "shared_blks_hit + shared_blks_read AS blocks, wal_records, "
+                    + "regexp_replace(query, '\\s+', ' ', 'g') AS query FROM pg_stat_statements "
+                    + "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = "
+                    + "current_database()) "
+                    + "ORDER BY total_exec_time DESC LIMIT "
+                    + TOP)) {
       while (rs.next()) {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("calls", rs.getLong("calls"));

@@ -12,14 +12,15 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Sustained load: tasks enqueued one API call each at a fixed rate for a fixed time, by a few
- * threads keeping to a shared schedule; the latency of each is from just before its enqueue call
- * to its handler's start. The backlog is what was enqueued but had not started when enqueueing
- * stopped; the bench then waits a while for it to drain, and a task that never started counts
- * with its wait so far (so p99 is a lower bound when "unstarted" is not zero).
+ * threads keeping to a shared schedule; the latency of each is from just before its enqueue call to
+ * its handler's start. The backlog is what was enqueued but had not started when enqueueing
+ * stopped; the bench then waits a while for it to drain, and a task that never started counts with
+ * its wait so far (so p99 is a lower bound when "unstarted" is not zero).
  */
 final class Sustained implements Workload {
   static final String NAME = "sustained";
   private static final int ENQUEUERS = 4;
+
   /** Longest wait for the backlog to start once enqueueing stops. */
   private static final Duration DRAIN = Duration.ofSeconds(30);
 
@@ -35,15 +36,22 @@ final class Sustained implements Workload {
 
   @Override
   public List<Column> columns() {
-    return List.of(new Column("rate_per_s", "target/s"), new Column("enqueued_per_s", "enqueued/s"),
-        new Column("p50_ms", "p50 ms"), new Column("p99_ms", "p99 ms"), new Column("backlog", "backlog at end"),
+    return List.of(
+        new Column("rate_per_s", "target/s"),
+        new Column("enqueued_per_s", "enqueued/s"),
+        new Column("p50_ms", "p50 ms"),
+        new Column("p99_ms", "p99 ms"),
+        new Column("backlog", "backlog at end"),
         new Column("unstarted", "unstarted"));
   }
 
   @Override
   public Plot plot() {
-    return new Plot("Sustained load: enqueue-to-start latency, ms (bar p50, whisker p99; log scale)", "p50_ms",
-        "p99_ms", true);
+    return new Plot(
+        "Sustained load: enqueue-to-start latency, ms (bar p50, whisker p99; log scale)",
+        "p50_ms",
+        "p99_ms",
+        true);
   }
 
   @Override
@@ -58,11 +66,14 @@ final class Sustained implements Workload {
     AtomicLongArray before = new AtomicLongArray(n);
     AtomicLongArray started = new AtomicLongArray(n);
     AtomicLong startedCount = new AtomicLong();
-    system.open(db, settings, seq -> {
-      if (seq >= 0 && seq < n && started.compareAndSet((int) seq, 0, System.nanoTime())) {
-        startedCount.incrementAndGet();
-      }
-    });
+    system.open(
+        db,
+        settings,
+        seq -> {
+          if (seq >= 0 && seq < n && started.compareAndSet((int) seq, 0, System.nanoTime())) {
+            startedCount.incrementAndGet();
+          }
+        });
     system.startWorkers();
 
     long t0 = System.nanoTime();
@@ -72,24 +83,27 @@ final class Sustained implements Workload {
     Exception[] firstFailure = new Exception[1];
     for (int k = 0; k < ENQUEUERS; k++) {
       int first = k;
-      Thread t = new Thread(() -> {
-        for (int seq = first; seq < n; seq += ENQUEUERS) {
-          long due = t0 + (long) (seq * nanosPerTask);
-          long wait = due - System.nanoTime();
-          if (wait > 0) {
-            sleepNanos(wait);
-          }
-          before.set(seq, System.nanoTime());
-          try {
-            system.enqueue(seq);
-          } catch (Exception e) {
-            if (failures.getAndIncrement() == 0) {
-              firstFailure[0] = e;
-            }
-            return;
-          }
-        }
-      }, "bench-enqueuer-" + k);
+      Thread t =
+          new Thread(
+              () -> {
+                for (int seq = first; seq < n; seq += ENQUEUERS) {
+                  long due = t0 + (long) (seq * nanosPerTask);
+                  long wait = due - System.nanoTime();
+                  if (wait > 0) {
+                    sleepNanos(wait);
+                  }
+                  before.set(seq, System.nanoTime());
+                  try {
+                    system.enqueue(seq);
+                  } catch (Exception e) {
+                    if (failures.getAndIncrement() == 0) {
+                      firstFailure[0] = e;
+                    }
+                    return;
+                  }
+                }
+              },
+              "bench-enqueuer-" + k);
       t.setDaemon(true);
       t.start();
       enqueuers.add(t);

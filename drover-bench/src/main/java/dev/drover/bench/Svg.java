@@ -29,17 +29,28 @@ final class Svg {
     int y = 0;
     for (Workload w : workloads) {
       for (Workload.Plot plot : settings == null ? List.of(w.plot()) : w.plots(settings)) {
-        List<Result> rows = results.stream()
-            .filter(r -> r.ok() && r.workload().equals(w.name()) && Double.isFinite(value(r, plot.barKey())))
-            .toList();
+        List<Result> rows =
+            results.stream()
+                .filter(
+                    r ->
+                        r.ok()
+                            && r.workload().equals(w.name())
+                            && Double.isFinite(value(r, plot.barKey())))
+                .toList();
         if (!rows.isEmpty()) {
           y = panel(body, plot, rows, y);
         }
       }
     }
-    return String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-        + "font-family=\"sans-serif\" font-size=\"12\">%n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>%n",
-        WIDTH, Math.max(y, 40)) + body + "</svg>\n";
+    return String.format(
+            Locale.ROOT,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                + "font-family=\"sans-serif\" font-size=\"12\">%n<rect width=\"100%%\" "
+                + "height=\"100%%\" fill=\"white\"/>%n",
+            WIDTH,
+            Math.max(y, 40))
+        + body
+        + "</svg>\n";
   }
 
   /** Draws one workload's panel from {@code top} and returns where the next one starts. */
@@ -57,8 +68,14 @@ final class Svg {
     int plotBottom = plotTop + rows.size() * ROW;
     for (double tick : scale.ticks()) {
       double x = scale.x(tick);
-      svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>%n",
-          x, plotTop - 4, x, plotBottom));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>%n",
+              x,
+              plotTop - 4,
+              x,
+              plotBottom));
       String label = tick == Math.rint(tick) ? Long.toString((long) tick) : Report.format(tick);
       text(svg, x, plotBottom + 16, "middle", "fill=\"#555\"", label);
     }
@@ -69,10 +86,17 @@ final class Svg {
       text(svg, LABEL - 8, mid + 4, "end", "", r.system() + " · " + r.db());
       double x0 = scale.x(scale.lo());
       double x1 = scale.x(bar);
-      // One colour per database across all panels, so a panel of PostgreSQL rows alone matches the others.
+      // One colour per database across all panels, so a panel of PostgreSQL rows alone matches the
+      // others.
       String colour = COLOURS[Databases.Kind.parse(r.db()).ordinal() % COLOURS.length];
-      svg.append(String.format(Locale.ROOT,
-          "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"14\" fill=\"%s\"/>%n", x0, mid - 7, x1 - x0, colour));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"14\" fill=\"%s\"/>%n",
+              x0,
+              mid - 7,
+              x1 - x0,
+              colour));
       String label = Report.format(bar);
       Number finished = r.figures().get(plot.barKey() + "_finished");
       if (finished != null && finished.intValue() == 0) {
@@ -82,9 +106,19 @@ final class Svg {
       if (plot.whiskerKey() != null) {
         double whisker = value(r, plot.whiskerKey());
         double xw = scale.x(whisker);
-        svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#333\"/>%n"
-            + "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#333\"/>%n",
-            x1, mid, xw, mid, xw, mid - 5, xw, mid + 5));
+        svg.append(
+            String.format(
+                Locale.ROOT,
+                "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#333\"/>%n"
+                    + "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#333\"/>%n",
+                x1,
+                mid,
+                xw,
+                mid,
+                xw,
+                mid - 5,
+                xw,
+                mid + 5));
         label += " / " + Report.format(whisker);
         end = Math.max(end, xw);
       }
@@ -98,16 +132,25 @@ final class Svg {
     return n == null ? Double.NaN : n.doubleValue();
   }
 
-  private static void text(StringBuilder svg, double x, int y, String anchor, String attributes, String text) {
+  private static void text(
+      StringBuilder svg, double x, int y, String anchor, String attributes, String text) {
     String escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
-    svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\" %s>%s</text>%n",
-        x, y, anchor, attributes, escaped));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\" %s>%s</text>%n",
+            x,
+            y,
+            anchor,
+            attributes,
+            escaped));
   }
 
   /** Maps values onto the plot's width, linearly from zero or by decades. */
   private record Scale(double lo, double hi, boolean log) {
     static Scale linear(List<Double> values) {
-      double max = values.stream().filter(Double::isFinite).mapToDouble(Double::doubleValue).max().orElse(1);
+      double max =
+          values.stream().filter(Double::isFinite).mapToDouble(Double::doubleValue).max().orElse(1);
       // The axis ends at the next 1, 2 or 5 times a power of ten.
       double decade = Math.pow(10, Math.floor(Math.log10(Math.max(max, 1e-9))));
       double hi = decade;

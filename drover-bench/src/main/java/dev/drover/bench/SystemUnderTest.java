@@ -7,12 +7,12 @@ import java.util.Map;
 
 /**
  * A task scheduler as the workloads drive it: Drover and its peers (db-scheduler, JobRunr, Quartz,
- * graphile-worker), each as one class. Every task is a no-op numbered by a sequence number;
- * the system's handler calls {@link Probe#started} with it first thing, and does nothing else.
+ * graphile-worker), each as one class. Every task is a no-op numbered by a sequence number; the
+ * system's handler calls {@link Probe#started} with it first thing, and does nothing else.
  *
  * <p>A workload makes a new instance for each database and calls, in order: {@link #open}, then
- * {@link #insertBatch} (burn-down) or nothing, {@link #startWorkers}, {@link #enqueue} and
- * {@link #completed} as it needs, and {@link #close}.
+ * {@link #insertBatch} (burn-down) or nothing, {@link #startWorkers}, {@link #enqueue} and {@link
+ * #completed} as it needs, and {@link #close}.
  */
 interface SystemUnderTest extends AutoCloseable {
   /** What the no-op handler reports. Implementations must be thread-safe. */
@@ -42,13 +42,15 @@ interface SystemUnderTest extends AutoCloseable {
   }
 
   /**
-   * The pickup workload spreads its pauses between samples over this long, so that enqueues land
-   * at random phases of the system's idle poll loop instead of locking onto one. A system woken by
+   * The pickup workload spreads its pauses between samples over this long, so that enqueues land at
+   * random phases of the system's idle poll loop instead of locking onto one. A system woken by
    * every enqueue can say zero.
    */
   Duration pickupPauseSpread(Settings settings);
 
-  /** Connects to a fresh, empty database and creates the schema and task type; no worker runs yet. */
+  /**
+   * Connects to a fresh, empty database and creates the schema and task type; no worker runs yet.
+   */
   void open(BenchDb db, Settings settings, Probe probe) throws Exception;
 
   /** Inserts tasks {@code from .. from + count - 1} as fast as the system's API allows. */

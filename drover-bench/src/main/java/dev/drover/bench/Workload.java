@@ -41,7 +41,9 @@ interface Workload {
 
   List<Column> columns();
 
-  /** The columns for this run's settings (a workload whose columns depend on them overrides this). */
+  /**
+   * The columns for this run's settings (a workload whose columns depend on them overrides this).
+   */
   default List<Column> columns(Settings settings) {
     return columns();
   }
@@ -68,7 +70,10 @@ interface Workload {
     return List.of();
   }
 
-  /** Whether this workload runs on {@code kind} (the database-cost workload reads PostgreSQL's statistics). */
+  /**
+   * Whether this workload runs on {@code kind} (the database-cost workload reads PostgreSQL's
+   * statistics).
+   */
   default boolean supports(Databases.Kind kind) {
     return true;
   }
@@ -77,7 +82,8 @@ interface Workload {
   Measurement run(SystemUnderTest system, BenchDb db, Settings settings) throws Exception;
 
   /** Waits until the system records at least {@code n} tasks done, checking every {@code every}. */
-  static void awaitCompleted(SystemUnderTest system, long n, Duration every, Duration timeout) throws Exception {
+  static void awaitCompleted(SystemUnderTest system, long n, Duration every, Duration timeout)
+      throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     long done;
     while ((done = system.completed()) < n) {

@@ -30,17 +30,37 @@ class BenchSmokeTest {
 
   @Test
   void smokeRunWritesAFigurePerSystemDatabaseAndWorkload(@TempDir Path out) throws Exception {
-    List<String> systems = Bench.SYSTEMS.keySet().stream()
-        .filter(name -> !name.equals(GraphileWorkerSystem.NAME)).toList();
-    assertThat(smokeRun(out, systems)).contains("quartz/postgres/burndown", "db-scheduler/sqlite/scaling",
-        "jobrunr/sqlite/sustained", "drover/postgres/dbcost").doesNotContain("quartz/sqlite/pickup");
+    List<String> systems =
+        Bench.SYSTEMS.keySet().stream()
+            .filter(name -> !name.equals(GraphileWorkerSystem.NAME))
+            .toList();
+    assertThat(smokeRun(out, systems))
+        .contains(
+            "quartz/postgres/burndown",
+            "db-scheduler/sqlite/scaling",
+            "jobrunr/sqlite/sustained",
+            "drover/postgres/dbcost")
+        .doesNotContain("quartz/sqlite/pickup");
     String md = Files.readString(out.resolve(Report.MARKDOWN));
-    assertThat(md).contains("## pickup", "## burndown", "## sustained", "## scaling", "## dbcost",
-        "| drover | postgres |", "| drover | sqlite |", "| quartz | postgres |",
-        "Drover's advantage over each peer", "## Configuration", "acquireTriggersWithinLock")
+    assertThat(md)
+        .contains(
+            "## pickup",
+            "## burndown",
+            "## sustained",
+            "## scaling",
+            "## dbcost",
+            "| drover | postgres |",
+            "| drover | sqlite |",
+            "| quartz | postgres |",
+            "Drover's advantage over each peer",
+            "## Configuration",
+            "acquireTriggersWithinLock")
         .doesNotContain("failed");
     String svg = Files.readString(out.resolve(Report.SVG));
-    assertThat(svg).startsWith("<svg").contains("drover · postgres", "quartz · postgres").endsWith("</svg>\n");
+    assertThat(svg)
+        .startsWith("<svg")
+        .contains("drover · postgres", "quartz · postgres")
+        .endsWith("</svg>\n");
   }
 
   @Test
@@ -48,7 +68,8 @@ class BenchSmokeTest {
     assumeTrue(onPath("node") && onPath("npm"), "graphile-worker needs node and npm on the PATH");
     smokeRun(out, List.of("drover", GraphileWorkerSystem.NAME));
     assertThat(Files.readString(out.resolve(Report.MARKDOWN)))
-        .contains("| graphile-worker | postgres |").doesNotContain("failed");
+        .contains("| graphile-worker | postgres |")
+        .doesNotContain("failed");
   }
 
   /**
@@ -57,12 +78,22 @@ class BenchSmokeTest {
    */
   private static List<String> smokeRun(Path out, List<String> systems) throws Exception {
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
-    int code = Bench.commandLine(new PrintStream(progress, true, StandardCharsets.UTF_8)).execute(
-        "--smoke", "--samples", Integer.toString(SAMPLES), "--tasks", Integer.toString(TASKS),
-        // Only to keep CI short: the poll-only variant waits up to one poll interval per sample.
-        "--poll-interval", "250ms",
-        "--systems", String.join(",", systems),
-        "--out", out.toString());
+    int code =
+        Bench.commandLine(new PrintStream(progress, true, StandardCharsets.UTF_8))
+            .execute(
+                "--smoke",
+                "--samples",
+                Integer.toString(SAMPLES),
+                "--tasks",
+                Integer.toString(TASKS),
+                // Only to keep CI short: the poll-only variant waits up to one poll interval per
+                // sample.
+                "--poll-interval",
+                "250ms",
+                "--systems",
+                String.join(",", systems),
+                "--out",
+                out.toString());
     String log = progress.toString(StandardCharsets.UTF_8);
     assertThat(code).as(log).isZero();
 
@@ -70,7 +101,8 @@ class BenchSmokeTest {
     assertThat(json.get("smoke").asBoolean()).isTrue();
     List<String> seen = new ArrayList<>();
     for (JsonNode r : json.get("results")) {
-      String key = r.get("system").asText() + "/" + r.get("db").asText() + "/" + r.get("workload").asText();
+      String key =
+          r.get("system").asText() + "/" + r.get("db").asText() + "/" + r.get("workload").asText();
       seen.add(key);
       assertThat(r.get("error").isNull()).as(key + ": " + r.get("error")).isTrue();
       JsonNode figures = r.get("figures");
@@ -91,13 +123,19 @@ class BenchSmokeTest {
         }
         case Scaling.NAME -> {
           for (int size : List.of(100, 200)) {
-            assertThat(figures.get(Scaling.key(size) + "_finished").asInt()).as(key + " @ " + size).isEqualTo(1);
-            assertThat(figures.get(Scaling.key(size)).asDouble()).as(key + " @ " + size).isPositive();
+            assertThat(figures.get(Scaling.key(size) + "_finished").asInt())
+                .as(key + " @ " + size)
+                .isEqualTo(1);
+            assertThat(figures.get(Scaling.key(size)).asDouble())
+                .as(key + " @ " + size)
+                .isPositive();
           }
         }
         case DbCost.NAME -> {
           // Every task is at least one row inserted, whatever else the system writes.
-          assertThat(figures.get("rows_written_per_job").asDouble()).as(key).isGreaterThanOrEqualTo(1);
+          assertThat(figures.get("rows_written_per_job").asDouble())
+              .as(key)
+              .isGreaterThanOrEqualTo(1);
           assertThat(figures.get("transactions_per_job").asDouble()).as(key).isPositive();
         }
         default -> throw new AssertionError("unexpected workload in " + key);
@@ -124,33 +162,56 @@ class BenchSmokeTest {
   }
 
   @Test
-  void frontierSmokeRunGivesRecordThroughputAndAGrabLatencyPerPolicy(@TempDir Path out) throws Exception {
+  void frontierSmokeRunGivesRecordThroughputAndAGrabLatencyPerPolicy(@TempDir Path out)
+      throws Exception {
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
-    int code = Bench.commandLine(new PrintStream(progress, true, StandardCharsets.UTF_8)).execute(
-        "--smoke", "--workloads", Frontier.NAME, "--origins", "10000", "--grabs", "2", "--out", out.toString());
+    int code =
+        Bench.commandLine(new PrintStream(progress, true, StandardCharsets.UTF_8))
+            .execute(
+                "--smoke",
+                "--workloads",
+                Frontier.NAME,
+                "--origins",
+                "10000",
+                "--grabs",
+                "2",
+                "--out",
+                out.toString());
     String log = progress.toString(StandardCharsets.UTF_8);
     assertThat(code).as(log).isZero();
 
-    JsonNode results = new ObjectMapper().readTree(out.resolve(Report.JSON).toFile()).get("results");
+    JsonNode results =
+        new ObjectMapper().readTree(out.resolve(Report.JSON).toFile()).get("results");
     List<String> seen = new ArrayList<>();
     for (JsonNode r : results) {
-      String key = r.get("system").asText() + "/" + r.get("db").asText() + "/" + r.get("workload").asText();
+      String key =
+          r.get("system").asText() + "/" + r.get("db").asText() + "/" + r.get("workload").asText();
       seen.add(key);
       assertThat(r.get("error").isNull()).as(key + ": " + r.get("error")).isTrue();
       JsonNode figures = r.get("figures");
       assertThat(figures.get("origins").asInt()).as(key).isEqualTo(10000);
       assertThat(figures.get("record_per_s").asDouble()).as(key).isPositive();
       assertThat(figures.get("stats_per_s").asDouble()).as(key).isPositive();
-      for (String policy : List.of("oldest_scheduled_first", "stop_after_success", "never_visited_oldest_update_first",
-          "already_visited_order_by_lag", "origins_without_last_update", "first_visits_after_listing")) {
+      for (String policy :
+          List.of(
+              "oldest_scheduled_first",
+              "stop_after_success",
+              "never_visited_oldest_update_first",
+              "already_visited_order_by_lag",
+              "origins_without_last_update",
+              "first_visits_after_listing")) {
         assertThat(figures.get(policy + "_p50_ms").asDouble()).as(key + " " + policy).isPositive();
         assertThat(r.get("raw").get(policy + "_latencies_ms")).as(key + " " + policy).hasSize(2);
       }
       // The grabs are real: they hand origins out (a small frontier runs dry after a few rounds).
-      assertThat(r.get("raw").get("oldest_scheduled_first_returned").get(0).asInt()).as(key).isPositive();
+      assertThat(r.get("raw").get("oldest_scheduled_first_returned").get(0).asInt())
+          .as(key)
+          .isPositive();
     }
-    assertThat(seen).containsExactlyInAnyOrder("drover/sqlite/frontier", "drover/postgres/frontier");
-    assertThat(Files.readString(out.resolve(Report.MARKDOWN))).contains("## frontier", "| drover | postgres |");
+    assertThat(seen)
+        .containsExactlyInAnyOrder("drover/sqlite/frontier", "drover/postgres/frontier");
+    assertThat(Files.readString(out.resolve(Report.MARKDOWN)))
+        .contains("## frontier", "| drover | postgres |");
     assertThat(Files.readString(out.resolve(Report.SVG))).contains("drover · sqlite");
   }
 }

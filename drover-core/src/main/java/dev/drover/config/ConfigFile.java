@@ -26,8 +26,7 @@ import org.yaml.snakeyaml.nodes.Node;
 /**
  * A Drover configuration file (YAML): task types, worker groups and limits. The whole file is read
  * and validated before anything is written, so an invalid file changes nothing. Applying it is
- * idempotent: declared items are created or updated to match the file, and nothing else is
- * touched.
+ * idempotent: declared items are created or updated to match the file, and nothing else is touched.
  *
  * <pre>
  * limits:
@@ -51,20 +50,41 @@ import org.yaml.snakeyaml.nodes.Node;
  *                      origins_without_last_update: 2}}
  * </pre>
  */
-public record ConfigFile(Map<String, String> limits, List<WorkerGroup> workerGroups, List<TaskType> taskTypes,
+public record ConfigFile(
+    Map<String, String> limits,
+    List<WorkerGroup> workerGroups,
+    List<TaskType> taskTypes,
     VisitSchedulerConfig visitScheduler) {
   /** The configuration file looked for in a data directory when none is given. */
   public static final String DEFAULT_NAME = "drover.yaml";
 
-  static final List<String> TOP_LEVEL = List.of("limits", "worker_groups", "task_types", "visit_scheduler");
+  static final List<String> TOP_LEVEL =
+      List.of("limits", "worker_groups", "task_types", "visit_scheduler");
   static final List<String> VISIT_SCHEDULER_KEYS = List.of("enabled", "visit_types");
-  static final List<String> VISIT_TYPE_KEYS = List.of("enabled", "policies", "queue_full_wait", "no_origins_wait");
+  static final List<String> VISIT_TYPE_KEYS =
+      List.of("enabled", "policies", "queue_full_wait", "no_origins_wait");
   static final List<String> SHARE_KEYS = List.of("weight", "tablesample");
   static final List<String> LIMITS = List.of("total_workers");
   static final List<String> GROUP_KEYS = List.of("max_workers");
-  static final List<String> TYPE_KEYS = List.of("description", "default_interval", "min_interval",
-      "max_interval", "backoff_factor", "max_queue_length", "num_retries", "retry_delay", "lease",
-      "timeout", "max_workers", "group", "command", "working_dir", "env", "concurrency_key", "max_per_key");
+  static final List<String> TYPE_KEYS =
+      List.of(
+          "description",
+          "default_interval",
+          "min_interval",
+          "max_interval",
+          "backoff_factor",
+          "max_queue_length",
+          "num_retries",
+          "retry_delay",
+          "lease",
+          "timeout",
+          "max_workers",
+          "group",
+          "command",
+          "working_dir",
+          "env",
+          "concurrency_key",
+          "max_per_key");
 
   /** Reads and validates {@code file}; throws a {@link ConfigException} naming line and setting. */
   public static ConfigFile read(Path file) {
@@ -72,9 +92,12 @@ public record ConfigFile(Map<String, String> limits, List<WorkerGroup> workerGro
     try (Reader reader = Files.newBufferedReader(file)) {
       root = new Yaml(new LoaderOptions()).compose(reader);
     } catch (MarkedYAMLException e) {
-      String context = e.getContextMark() == null ? ""
-          : " (" + e.getContext() + " from line " + (e.getContextMark().getLine() + 1) + ")";
-      throw new ConfigException(file, e.getProblemMark().getLine() + 1, "yaml", e.getProblem() + context);
+      String context =
+          e.getContextMark() == null
+              ? ""
+              : " (" + e.getContext() + " from line " + (e.getContextMark().getLine() + 1) + ")";
+      throw new ConfigException(
+          file, e.getProblemMark().getLine() + 1, "yaml", e.getProblem() + context);
     } catch (YAMLException e) {
       throw new ValidationException("config", file + ": " + e.getMessage());
     } catch (IOException e) {
@@ -90,44 +113,54 @@ public record ConfigFile(Map<String, String> limits, List<WorkerGroup> workerGro
     Map<String, Node> top = yaml.mapping(root, "", TOP_LEVEL);
     Map<String, String> limits = new LinkedHashMap<>();
     if (top.containsKey("limits")) {
-      yaml.mapping(top.get("limits"), "limits", LIMITS).forEach((key, node) -> {
-        int value = yaml.convert(node, "limits." + key, Integer::parseInt);
-        if (value <= 0) {
-          throw yaml.error(node, "limits." + key, "must be positive, got " + value);
-        }
-        limits.put(key, Integer.toString(value));
-      });
+      yaml.mapping(top.get("limits"), "limits", LIMITS)
+          .forEach(
+              (key, node) -> {
+                int value = yaml.convert(node, "limits." + key, Integer::parseInt);
+                if (value <= 0) {
+                  throw yaml.error(node, "limits." + key, "must be positive, got " + value);
+                }
+                limits.put(key, Integer.toString(value));
+              });
     }
     List<WorkerGroup> groups = new ArrayList<>();
     if (top.containsKey("worker_groups")) {
-      yaml.mapping(top.get("worker_groups"), "worker_groups", null).forEach((name, node) -> {
-        String path = "worker_groups." + name;
-        Map<String, Node> g = yaml.mapping(node, path, GROUP_KEYS);
-        Node max = g.get("max_workers");
-        if (max == null) {
-          throw yaml.error(node, path + ".max_workers", "is required");
-        }
-        int maxWorkers = yaml.convert(max, path + ".max_workers", Integer::parseInt);
-        groups.add(yaml.build(node, g, path, () -> new WorkerGroup(name, maxWorkers)));
-      });
+      yaml.mapping(top.get("worker_groups"), "worker_groups", null)
+          .forEach(
+              (name, node) -> {
+                String path = "worker_groups." + name;
+                Map<String, Node> g = yaml.mapping(node, path, GROUP_KEYS);
+                Node max = g.get("max_workers");
+                if (max == null) {
+                  throw yaml.error(node, path + ".max_workers", "is required");
+                }
+                int maxWorkers = yaml.convert(max, path + ".max_workers", Integer::parseInt);
+                groups.add(yaml.build(node, g, path, () -> new WorkerGroup(name, maxWorkers)));
+              });
     }
     List<TaskType> types = new ArrayList<>();
     if (top.containsKey("task_types")) {
-      yaml.mapping(top.get("task_types"), "task_types", null).forEach((name, node) ->
-          types.add(taskType(yaml, name, node, groups)));
+      yaml.mapping(top.get("task_types"), "task_types", null)
+          .forEach((name, node) -> types.add(taskType(yaml, name, node, groups)));
     }
-    VisitSchedulerConfig visits = top.containsKey("visit_scheduler")
-        ? visitScheduler(yaml, top.get("visit_scheduler")) : VisitSchedulerConfig.NONE;
+    VisitSchedulerConfig visits =
+        top.containsKey("visit_scheduler")
+            ? visitScheduler(yaml, top.get("visit_scheduler"))
+            : VisitSchedulerConfig.NONE;
     return new ConfigFile(limits, groups, types, visits);
   }
 
   private static VisitSchedulerConfig visitScheduler(YamlNodes yaml, Node node) {
     Map<String, Node> s = yaml.mapping(node, "visit_scheduler", VISIT_SCHEDULER_KEYS);
-    Boolean enabled = s.containsKey("enabled") ? yaml.bool(s.get("enabled"), "visit_scheduler.enabled") : null;
+    Boolean enabled =
+        s.containsKey("enabled") ? yaml.bool(s.get("enabled"), "visit_scheduler.enabled") : null;
     Map<String, VisitSchedulerConfig.VisitType> types = new LinkedHashMap<>();
     if (s.containsKey("visit_types")) {
-      yaml.mapping(s.get("visit_types"), "visit_scheduler.visit_types", null).forEach((name, typeNode) ->
-          types.put(name, visitType(yaml, "visit_scheduler.visit_types." + name, typeNode)));
+      yaml.mapping(s.get("visit_types"), "visit_scheduler.visit_types", null)
+          .forEach(
+              (name, typeNode) ->
+                  types.put(
+                      name, visitType(yaml, "visit_scheduler.visit_types." + name, typeNode)));
     }
     return new VisitSchedulerConfig(enabled, types);
   }
@@ -137,76 +170,106 @@ public record ConfigFile(Map<String, String> limits, List<WorkerGroup> workerGro
     boolean enabled = !s.containsKey("enabled") || yaml.bool(s.get("enabled"), path + ".enabled");
     List<VisitSchedulerConfig.Share> shares = new ArrayList<>();
     if (s.containsKey("policies")) {
-      yaml.mapping(s.get("policies"), path + ".policies", null).forEach((policy, value) -> {
-        String at = path + ".policies." + policy;
-        VisitPolicy p;
-        try {
-          p = VisitPolicy.parse(policy);
-        } catch (ValidationException e) {
-          throw yaml.error(value, at, e.getMessage());
-        }
-        double weight;
-        Double sample = null;
-        if (value instanceof MappingNode) {
-          Map<String, Node> w = yaml.mapping(value, at, SHARE_KEYS);
-          if (!w.containsKey("weight")) {
-            throw yaml.error(value, at + ".weight", "is required");
-          }
-          weight = yaml.convert(w.get("weight"), at + ".weight", Double::parseDouble);
-          if (w.containsKey("tablesample")) {
-            sample = yaml.convert(w.get("tablesample"), at + ".tablesample", Double::parseDouble);
-          }
-        } else {
-          weight = yaml.convert(value, at, Double::parseDouble);
-        }
-        try {
-          shares.add(new VisitSchedulerConfig.Share(p, weight, sample));
-        } catch (ValidationException e) {
-          boolean own = e.field().equals("weight") || e.field().equals("tablesample");
-          throw yaml.error(value, own ? at + "." + e.field() : at, YamlNodes.problemOf(e));
-        }
-      });
+      yaml.mapping(s.get("policies"), path + ".policies", null)
+          .forEach(
+              (policy, value) -> {
+                String at = path + ".policies." + policy;
+                VisitPolicy p;
+                try {
+                  p = VisitPolicy.parse(policy);
+                } catch (ValidationException e) {
+                  throw yaml.error(value, at, e.getMessage());
+                }
+                double weight;
+                Double sample = null;
+                if (value instanceof MappingNode) {
+                  Map<String, Node> w = yaml.mapping(value, at, SHARE_KEYS);
+                  if (!w.containsKey("weight")) {
+                    throw yaml.error(value, at + ".weight", "is required");
+                  }
+                  weight = yaml.convert(w.get("weight"), at + ".weight", Double::parseDouble);
+                  if (w.containsKey("tablesample")) {
+                    sample =
+                        yaml.convert(
+                            w.get("tablesample"), at + ".tablesample", Double::parseDouble);
+                  }
+                } else {
+                  weight = yaml.convert(value, at, Double::parseDouble);
+                }
+                try {
+                  shares.add(new VisitSchedulerConfig.Share(p, weight, sample));
+                } catch (ValidationException e) {
+                  boolean own = e.field().equals("weight") || e.field().equals("tablesample");
+                  throw yaml.error(value, own ? at + "." + e.field() : at, YamlNodes.problemOf(e));
+                }
+              });
     }
-    Duration queueFull = s.containsKey("queue_full_wait") ? yaml.convert(s.get("queue_full_wait"),
-        path + ".queue_full_wait", t -> DurationText.parse("queue_full_wait", t)) : null;
-    Duration noOrigins = s.containsKey("no_origins_wait") ? yaml.convert(s.get("no_origins_wait"),
-        path + ".no_origins_wait", t -> DurationText.parse("no_origins_wait", t)) : null;
-    return yaml.build(node, s, path, () -> new VisitSchedulerConfig.VisitType(enabled, shares, queueFull, noOrigins));
+    Duration queueFull =
+        s.containsKey("queue_full_wait")
+            ? yaml.convert(
+                s.get("queue_full_wait"),
+                path + ".queue_full_wait",
+                t -> DurationText.parse("queue_full_wait", t))
+            : null;
+    Duration noOrigins =
+        s.containsKey("no_origins_wait")
+            ? yaml.convert(
+                s.get("no_origins_wait"),
+                path + ".no_origins_wait",
+                t -> DurationText.parse("no_origins_wait", t))
+            : null;
+    return yaml.build(
+        node,
+        s,
+        path,
+        () -> new VisitSchedulerConfig.VisitType(enabled, shares, queueFull, noOrigins));
   }
 
-  private static TaskType taskType(YamlNodes yaml, String name, Node node, List<WorkerGroup> groups) {
+  private static TaskType taskType(
+      YamlNodes yaml, String name, Node node, List<WorkerGroup> groups) {
     String path = "task_types." + name;
     Map<String, Node> s = yaml.mapping(node, path, TYPE_KEYS);
     TaskType.Builder b = TaskType.builder(name);
-    s.forEach((key, value) -> {
-      String setting = path + "." + key;
-      switch (key) {
-        case "description" -> b.description(yaml.scalar(value, setting));
-        case "default_interval" -> b.defaultInterval(yaml.convert(value, setting, t -> DurationText.parse(key, t)));
-        case "min_interval" -> b.minInterval(yaml.convert(value, setting, t -> DurationText.parse(key, t)));
-        case "max_interval" -> b.maxInterval(yaml.convert(value, setting, t -> DurationText.parse(key, t)));
-        case "retry_delay" -> b.retryDelay(yaml.convert(value, setting, t -> DurationText.parse(key, t)));
-        case "lease" -> b.lease(yaml.convert(value, setting, t -> DurationText.parse(key, t)));
-        case "timeout" -> b.timeout(yaml.convert(value, setting, t -> DurationText.parse(key, t)));
-        case "backoff_factor" -> b.backoffFactor(yaml.convert(value, setting, Double::parseDouble));
-        case "max_queue_length" -> b.maxQueueLength(yaml.convert(value, setting, Long::parseLong));
-        case "num_retries" -> b.numRetries(yaml.convert(value, setting, Integer::parseInt));
-        case "max_workers" -> b.maxWorkers(yaml.convert(value, setting, Integer::parseInt));
-        case "group" -> {
-          String group = yaml.scalar(value, setting);
-          if (groups.stream().noneMatch(g -> g.name().equals(group))) {
-            throw yaml.error(value, setting, "unknown worker group '" + group + "' (declare it under worker_groups)");
+    s.forEach(
+        (key, value) -> {
+          String setting = path + "." + key;
+          switch (key) {
+            case "description" -> b.description(yaml.scalar(value, setting));
+            case "default_interval" ->
+                b.defaultInterval(yaml.convert(value, setting, t -> DurationText.parse(key, t)));
+            case "min_interval" ->
+                b.minInterval(yaml.convert(value, setting, t -> DurationText.parse(key, t)));
+            case "max_interval" ->
+                b.maxInterval(yaml.convert(value, setting, t -> DurationText.parse(key, t)));
+            case "retry_delay" ->
+                b.retryDelay(yaml.convert(value, setting, t -> DurationText.parse(key, t)));
+            case "lease" -> b.lease(yaml.convert(value, setting, t -> DurationText.parse(key, t)));
+            case "timeout" ->
+                b.timeout(yaml.convert(value, setting, t -> DurationText.parse(key, t)));
+            case "backoff_factor" ->
+                b.backoffFactor(yaml.convert(value, setting, Double::parseDouble));
+            case "max_queue_length" ->
+                b.maxQueueLength(yaml.convert(value, setting, Long::parseLong));
+            case "num_retries" -> b.numRetries(yaml.convert(value, setting, Integer::parseInt));
+            case "max_workers" -> b.maxWorkers(yaml.convert(value, setting, Integer::parseInt));
+            case "group" -> {
+              String group = yaml.scalar(value, setting);
+              if (groups.stream().noneMatch(g -> g.name().equals(group))) {
+                throw yaml.error(
+                    value,
+                    setting,
+                    "unknown worker group '" + group + "' (declare it under worker_groups)");
+              }
+              b.workerGroup(group);
+            }
+            case "command" -> b.command(yaml.strings(value, setting));
+            case "working_dir" -> b.workingDir(yaml.scalar(value, setting));
+            case "env" -> b.env(yaml.stringMap(value, setting));
+            case "concurrency_key" -> b.concurrencyKey(yaml.scalar(value, setting));
+            case "max_per_key" -> b.maxPerKey(yaml.convert(value, setting, Integer::parseInt));
+            default -> throw new IllegalStateException("unhandled setting " + key);
           }
-          b.workerGroup(group);
-        }
-        case "command" -> b.command(yaml.strings(value, setting));
-        case "working_dir" -> b.workingDir(yaml.scalar(value, setting));
-        case "env" -> b.env(yaml.stringMap(value, setting));
-        case "concurrency_key" -> b.concurrencyKey(yaml.scalar(value, setting));
-        case "max_per_key" -> b.maxPerKey(yaml.convert(value, setting, Integer::parseInt));
-        default -> throw new IllegalStateException("unhandled setting " + key);
-      }
-    });
+        });
     return yaml.build(node, s, path, b::build);
   }
 
@@ -215,32 +278,48 @@ public record ConfigFile(Map<String, String> limits, List<WorkerGroup> workerGro
     List<String> lines = new ArrayList<>();
     int[] counts = new int[UpsertResult.values().length];
     Map<String, String> storedSettings = store.settingList();
-    limits.forEach((key, value) -> {
-      String name = "limits." + key;
-      UpsertResult r = value.equals(storedSettings.get(name)) ? UpsertResult.UNCHANGED
-          : storedSettings.containsKey(name) ? UpsertResult.UPDATED : UpsertResult.CREATED;
-      store.settingPut(name, value);
-      record(lines, counts, "limit " + key + " = " + value, r);
-    });
+    limits.forEach(
+        (key, value) -> {
+          String name = "limits." + key;
+          UpsertResult r =
+              value.equals(storedSettings.get(name))
+                  ? UpsertResult.UNCHANGED
+                  : storedSettings.containsKey(name) ? UpsertResult.UPDATED : UpsertResult.CREATED;
+          store.settingPut(name, value);
+          record(lines, counts, "limit " + key + " = " + value, r);
+        });
     Map<String, WorkerGroup> storedGroups = new LinkedHashMap<>();
     store.workerGroupList().forEach(g -> storedGroups.put(g.name(), g));
     for (WorkerGroup g : workerGroups) {
       WorkerGroup old = storedGroups.get(g.name());
-      UpsertResult r = g.equals(old) ? UpsertResult.UNCHANGED : old == null ? UpsertResult.CREATED : UpsertResult.UPDATED;
+      UpsertResult r =
+          g.equals(old)
+              ? UpsertResult.UNCHANGED
+              : old == null ? UpsertResult.CREATED : UpsertResult.UPDATED;
       store.workerGroupUpsert(g);
       record(lines, counts, "worker group " + g.name(), r);
     }
     for (TaskType t : taskTypes) {
       record(lines, counts, "task type " + t.name(), store.taskTypeUpsert(t));
     }
-    visitScheduler.settings().forEach((name, value) -> {
-      UpsertResult r = value.equals(storedSettings.get(name)) ? UpsertResult.UNCHANGED
-          : storedSettings.containsKey(name) ? UpsertResult.UPDATED : UpsertResult.CREATED;
-      store.settingPut(name, value);
-      record(lines, counts, "setting " + name, r);
-    });
-    return new ConfigReport(lines, counts[UpsertResult.CREATED.ordinal()],
-        counts[UpsertResult.UPDATED.ordinal()], counts[UpsertResult.UNCHANGED.ordinal()]);
+    visitScheduler
+        .settings()
+        .forEach(
+            (name, value) -> {
+              UpsertResult r =
+                  value.equals(storedSettings.get(name))
+                      ? UpsertResult.UNCHANGED
+                      : storedSettings.containsKey(name)
+                          ? UpsertResult.UPDATED
+                          : UpsertResult.CREATED;
+              store.settingPut(name, value);
+              record(lines, counts, "setting " + name, r);
+            });
+    return new ConfigReport(
+        lines,
+        counts[UpsertResult.CREATED.ordinal()],
+        counts[UpsertResult.UPDATED.ordinal()],
+        counts[UpsertResult.UNCHANGED.ordinal()]);
   }
 
   private static void record(List<String> lines, int[] counts, String what, UpsertResult r) {

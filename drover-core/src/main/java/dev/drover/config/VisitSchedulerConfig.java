@@ -4,9 +4,9 @@ import static dev.drover.ValidationException.check;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.Json;
 import dev.drover.ValidationException;
 import dev.drover.frontier.VisitPolicy;
-import dev.drover.Json;
 import dev.drover.model.DurationText;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,10 +18,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * How the leader schedules visits: the {@code visit_scheduler} section of a configuration file.
- * It is kept in the store's settings ({@code visit_scheduler.enabled} and one JSON setting per
- * visit type, {@code visit_scheduler.visit_types.<type>}), so whichever runner leads reads the
- * same. A visit type that is not mentioned is scheduled with the default policies.
+ * How the leader schedules visits: the {@code visit_scheduler} section of a configuration file. It
+ * is kept in the store's settings ({@code visit_scheduler.enabled} and one JSON setting per visit
+ * type, {@code visit_scheduler.visit_types.<type>}), so whichever runner leads reads the same. A
+ * visit type that is not mentioned is scheduled with the default policies.
  *
  * <pre>
  * visit_scheduler:
@@ -62,10 +62,15 @@ public record VisitSchedulerConfig(Boolean enabled, Map<String, VisitType> visit
   public record Share(VisitPolicy policy, double weight, Double tablesample) {
     public Share {
       check(policy != null, "policy", "a share needs a policy");
-      check(policy != VisitPolicy.FIRST_VISITS_AFTER_LISTING, "policies",
+      check(
+          policy != VisitPolicy.FIRST_VISITS_AFTER_LISTING,
+          "policies",
           "first_visits_after_listing is scheduled per lister, not by weight");
-      check(weight >= 0 && Double.isFinite(weight), "weight", "must not be negative, got " + weight);
-      check(tablesample == null || (tablesample > 0 && tablesample <= 100), "tablesample",
+      check(
+          weight >= 0 && Double.isFinite(weight), "weight", "must not be negative, got " + weight);
+      check(
+          tablesample == null || (tablesample > 0 && tablesample <= 100),
+          "tablesample",
           "must be a percentage in (0, 100], got " + tablesample);
     }
   }
@@ -78,18 +83,26 @@ public record VisitSchedulerConfig(Boolean enabled, Map<String, VisitType> visit
    * @param queueFullWait null for the default
    * @param noOriginsWait null for the default
    */
-  public record VisitType(boolean enabled, List<Share> policies, Duration queueFullWait, Duration noOriginsWait) {
+  public record VisitType(
+      boolean enabled, List<Share> policies, Duration queueFullWait, Duration noOriginsWait) {
     public VisitType {
       policies = List.copyOf(policies);
       Set<VisitPolicy> seen = new HashSet<>();
       for (Share s : policies) {
-        check(seen.add(s.policy()), "policies", "policy " + s.policy().dbName() + " is given twice");
+        check(
+            seen.add(s.policy()), "policies", "policy " + s.policy().dbName() + " is given twice");
       }
-      check(policies.isEmpty() || policies.stream().mapToDouble(Share::weight).sum() > 0, "policies",
+      check(
+          policies.isEmpty() || policies.stream().mapToDouble(Share::weight).sum() > 0,
+          "policies",
           "the weights add up to zero");
-      check(queueFullWait == null || (!queueFullWait.isNegative() && !queueFullWait.isZero()), "queue_full_wait",
+      check(
+          queueFullWait == null || (!queueFullWait.isNegative() && !queueFullWait.isZero()),
+          "queue_full_wait",
           "must be a positive duration");
-      check(noOriginsWait == null || (!noOriginsWait.isNegative() && !noOriginsWait.isZero()), "no_origins_wait",
+      check(
+          noOriginsWait == null || (!noOriginsWait.isNegative() && !noOriginsWait.isZero()),
+          "no_origins_wait",
           "must be a positive duration");
     }
 
@@ -118,10 +131,16 @@ public record VisitSchedulerConfig(Boolean enabled, Map<String, VisitType> visit
       for (Iterator<Map.Entry<String, JsonNode>> it = o.path("policies").fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
         JsonNode sample = e.getValue().get("tablesample");
-        shares.add(new Share(VisitPolicy.parse(e.getKey()), e.getValue().path("weight").asDouble(),
-            sample == null || sample.isNull() ? null : sample.asDouble()));
+        shares.add(
+            new Share(
+                VisitPolicy.parse(e.getKey()),
+                e.getValue().path("weight").asDouble(),
+                sample == null || sample.isNull() ? null : sample.asDouble()));
       }
-      return new VisitType(o.path("enabled").asBoolean(true), shares, duration(o, "queue_full_wait"),
+      return new VisitType(
+          o.path("enabled").asBoolean(true),
+          shares,
+          duration(o, "queue_full_wait"),
           duration(o, "no_origins_wait"));
     }
 
@@ -137,24 +156,33 @@ public record VisitSchedulerConfig(Boolean enabled, Map<String, VisitType> visit
     if (enabled != null) {
       out.put(ENABLED_SETTING, Boolean.toString(enabled));
     }
-    visitTypes.entrySet().stream().sorted(Map.Entry.comparingByKey())
-        .forEach(e -> out.put(TYPE_SETTING_PREFIX + e.getKey(), Json.canonical(e.getValue().toJson())));
+    visitTypes.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
+        .forEach(
+            e -> out.put(TYPE_SETTING_PREFIX + e.getKey(), Json.canonical(e.getValue().toJson())));
     return out;
   }
 
   /** Reads the section back from the store's settings; settings it cannot read are refused. */
   public static VisitSchedulerConfig fromSettings(Map<String, String> settings) {
-    Boolean enabled = settings.containsKey(ENABLED_SETTING) ? Boolean.parseBoolean(settings.get(ENABLED_SETTING)) : null;
+    Boolean enabled =
+        settings.containsKey(ENABLED_SETTING)
+            ? Boolean.parseBoolean(settings.get(ENABLED_SETTING))
+            : null;
     Map<String, VisitType> types = new LinkedHashMap<>();
-    settings.forEach((name, value) -> {
-      if (name.startsWith(TYPE_SETTING_PREFIX)) {
-        try {
-          types.put(name.substring(TYPE_SETTING_PREFIX.length()), VisitType.fromJson(Json.read(value)));
-        } catch (RuntimeException e) {
-          throw new ValidationException(name, "cannot read the stored setting: " + e.getMessage());
-        }
-      }
-    });
+    settings.forEach(
+        (name, value) -> {
+          if (name.startsWith(TYPE_SETTING_PREFIX)) {
+            try {
+              types.put(
+                  name.substring(TYPE_SETTING_PREFIX.length()),
+                  VisitType.fromJson(Json.read(value)));
+            } catch (RuntimeException e) {
+              throw new ValidationException(
+                  name, "cannot read the stored setting: " + e.getMessage());
+            }
+          }
+        });
     return new VisitSchedulerConfig(enabled, types);
   }
 }

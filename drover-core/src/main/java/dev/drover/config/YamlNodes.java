@@ -13,8 +13,8 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /**
- * Reads YAML nodes while keeping their line numbers, so every error names the line and the
- * setting ({@code task_types.load-git.min_interval}) it comes from.
+ * Reads YAML nodes while keeping their line numbers, so every error names the line and the setting
+ * ({@code task_types.load-git.min_interval}) it comes from.
  */
 final class YamlNodes {
   private final Path file;
@@ -37,7 +37,10 @@ final class YamlNodes {
       String key = scalar(tuple.getKeyNode(), setting);
       String path = setting.isEmpty() ? key : setting + "." + key;
       if (allowed != null && !allowed.contains(key)) {
-        throw error(tuple.getKeyNode(), path, "unknown setting (expected one of " + String.join(", ", allowed) + ")");
+        throw error(
+            tuple.getKeyNode(),
+            path,
+            "unknown setting (expected one of " + String.join(", ", allowed) + ")");
       }
       if (entries.put(key, tuple.getValueNode()) != null) {
         throw error(tuple.getKeyNode(), path, "given twice");
@@ -91,7 +94,8 @@ final class YamlNodes {
    * Builds a value from already read {@code fields}; a validation failure is reported at the line
    * of the field it names, or at {@code whole} when the field is not in the file.
    */
-  <T> T build(Node whole, Map<String, Node> fields, String setting, java.util.function.Supplier<T> build) {
+  <T> T build(
+      Node whole, Map<String, Node> fields, String setting, java.util.function.Supplier<T> build) {
     try {
       return build.get();
     } catch (ConfigException e) {

@@ -9,10 +9,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Notices that a configuration file changed (its modification time or size), or is told to
- * re-read it (SIGHUP), and reads it again. A change counts as seen only once the caller says so
- * ({@link #seen()}): after the file was applied, or found invalid (so a broken file is reported
- * once, not at every check), but not when applying it failed for want of the database.
+ * Notices that a configuration file changed (its modification time or size), or is told to re-read
+ * it (SIGHUP), and reads it again. A change counts as seen only once the caller says so ({@link
+ * #seen()}): after the file was applied, or found invalid (so a broken file is reported once, not
+ * at every check), but not when applying it failed for want of the database.
  */
 final class ConfigReloader {
   private final Path file;

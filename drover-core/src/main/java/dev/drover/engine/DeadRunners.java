@@ -1,10 +1,10 @@
 package dev.drover.engine;
 
-import dev.drover.model.EventKind;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.Json;
 import dev.drover.engine.command.Orphans;
 import dev.drover.engine.command.ProcessTree;
-import dev.drover.Json;
+import dev.drover.model.EventKind;
 import dev.drover.model.RunnerRecord;
 import dev.drover.store.Store;
 import java.time.Duration;
@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * Tells dead runners from live ones, and clears what a dead one left behind. On this host a runner
  * is dead when its process is (pid and start time); elsewhere when its heartbeat is older than the
  * runner timeout. Clearing kills the command processes it left running here, takes back its leases,
- * gives up its leadership and removes its row, in that order, so its tasks are never executed by
- * it and by a successor at once.
+ * gives up its leadership and removes its row, in that order, so its tasks are never executed by it
+ * and by a successor at once.
  */
 final class DeadRunners {
   private static final Logger log = LoggerFactory.getLogger(DeadRunners.class);
@@ -44,7 +44,10 @@ final class DeadRunners {
     return r.heartbeat().plus(runnerTimeout).isBefore(now);
   }
 
-  /** Clears after a dead runner; its leases are rescued as failed attempts (it may have died of them). */
+  /**
+   * Clears after a dead runner; its leases are rescued as failed attempts (it may have died of
+   * them).
+   */
   void bury(RunnerRecord r, Instant now) {
     log.warn("runner {} (pid {} on {}) is gone; rescuing its tasks", r.name(), r.pid(), r.host());
     clear(r, now, true, EventKind.RUNNER_PRUNED);
@@ -57,10 +60,11 @@ final class DeadRunners {
   void kill(RunnerRecord r, Instant now) {
     Optional<ProcessHandle> process = ProcessIdentity.alive(r);
     log.warn("runner {} (pid {}) did not stop in time; killing it", r.name(), r.pid());
-    process.ifPresent(p -> {
-      p.destroyForcibly();
-      ProcessTree.awaitExit(p, KILL_WAIT);
-    });
+    process.ifPresent(
+        p -> {
+          p.destroyForcibly();
+          ProcessTree.awaitExit(p, KILL_WAIT);
+        });
     clear(r, now, false, EventKind.RUNNER_KILLED);
   }
 
@@ -76,6 +80,7 @@ final class DeadRunners {
     d.put(charge ? "rescued" : "released", taken.size());
     d.put("orphans_killed", orphans);
     events.add(kind, null, d);
-    taken.forEach(id -> events.add(charge ? EventKind.TASK_RESCUED : EventKind.TASK_RELEASED, id, null));
+    taken.forEach(
+        id -> events.add(charge ? EventKind.TASK_RESCUED : EventKind.TASK_RELEASED, id, null));
   }
 }

@@ -20,11 +20,17 @@ final class Execution {
   private final RunnerOptions options;
   private final Signals signals;
   private final WorkerPool workers;
+
   /** Set when the loop is gone: workers take no further queued run. */
   private volatile boolean closed;
 
-  Execution(Map<String, TaskHandler> handlers, CommandRunner commands, Clock clock,
-      RunnerOptions options, Signals signals, WorkerPool workers) {
+  Execution(
+      Map<String, TaskHandler> handlers,
+      CommandRunner commands,
+      Clock clock,
+      RunnerOptions options,
+      Signals signals,
+      WorkerPool workers) {
     this.handlers = Map.copyOf(handlers);
     this.commands = commands;
     this.clock = clock;
@@ -77,9 +83,10 @@ final class Execution {
     try {
       outcome = attempt(r);
     } catch (InterruptedException e) {
-      outcome = r.cancelled() == HeldRun.Cancel.TIMEOUT
-          ? Outcome.failed("timed out after " + r.type.timeout())
-          : null; // lease lost or given back: the loop handles the lease
+      outcome =
+          r.cancelled() == HeldRun.Cancel.TIMEOUT
+              ? Outcome.failed("timed out after " + r.type.timeout())
+              : null; // lease lost or given back: the loop handles the lease
     } catch (Exception e) {
       outcome = Outcome.failed(String.valueOf(e));
     } finally {
@@ -93,10 +100,14 @@ final class Execution {
     String runId = r.claim.run().backendId();
     Path runDir = options.runsDir().resolve(r.type.name()).resolve(runId);
     if (r.type.command() != null) {
-      Map<String, String> env = Map.of(
-          "DROVER_TASK_ID", Long.toString(r.taskId()),
-          "DROVER_RUN_ID", runId,
-          Orphans.RUNNER_ENV, options.owner());
+      Map<String, String> env =
+          Map.of(
+              "DROVER_TASK_ID",
+              Long.toString(r.taskId()),
+              "DROVER_RUN_ID",
+              runId,
+              Orphans.RUNNER_ENV,
+              options.owner());
       return commands.run(r.type, r.claim.task().arguments(), runDir, env);
     }
     TaskContext context =

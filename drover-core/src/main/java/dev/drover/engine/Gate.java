@@ -1,8 +1,8 @@
 package dev.drover.engine;
 
-import dev.drover.model.EventKind;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
+import dev.drover.model.EventKind;
 import dev.drover.model.RunnerRecord;
 import dev.drover.store.RunnerTable;
 import java.time.Clock;
@@ -16,17 +16,19 @@ import org.slf4j.LoggerFactory;
 /**
  * One data dir, one active runner. A newcomer registers as waiting and becomes active only when no
  * runner is active at its gate; the unique index {@code runner_one_active_per_gate} makes that hold
- * under any race. If one is active, the newcomer either takes over — asks it to stop, and waits
- * for it to drain and leave within the takeover grace, killing it after that if it is on this
- * host — or, as a standby, waits for it to leave on its own. An active runner found dead (its
- * process gone, or its heartbeat too old on another host) is cleared away at once, so a runner
- * killed with SIGKILL never blocks its successor.
+ * under any race. If one is active, the newcomer either takes over — asks it to stop, and waits for
+ * it to drain and leave within the takeover grace, killing it after that if it is on this host —
+ * or, as a standby, waits for it to leave on its own. An active runner found dead (its process
+ * gone, or its heartbeat too old on another host) is cleared away at once, so a runner killed with
+ * SIGKILL never blocks its successor.
  */
 final class Gate {
   private static final Logger log = LoggerFactory.getLogger(Gate.class);
   private static final Duration POLL = Duration.ofMillis(100);
+
   /** A waiting runner heartbeats too, so a leader elsewhere does not take it for dead. */
   private static final Duration HEARTBEAT = Duration.ofSeconds(1);
+
   /** How long past its deadline a runner that was asked to stop gets before it is killed. */
   private static final Duration KILL_MARGIN = Duration.ofSeconds(1);
 
@@ -38,7 +40,13 @@ final class Gate {
   private final DeadRunners dead;
   private final EventLog events;
 
-  Gate(RunnerTable table, Clock clock, RunnerOptions options, ProcessIdentity self, DeadRunners dead, EventLog events) {
+  Gate(
+      RunnerTable table,
+      Clock clock,
+      RunnerOptions options,
+      ProcessIdentity self,
+      DeadRunners dead,
+      EventLog events) {
     this.table = table;
     this.clock = clock;
     this.me = options.owner();
@@ -77,11 +85,15 @@ final class Gate {
         }
         if (options.standby()) {
           if (!toldStandby) {
-            log.info("standing by: runner {} (pid {}) is active on this data dir", a.name(), a.pid());
+            log.info(
+                "standing by: runner {} (pid {}) is active on this data dir", a.name(), a.pid());
             toldStandby = true;
           }
         } else if (!me.equals(a.stopRequestedBy())) {
-          log.info("taking over from runner {} (pid {}): it has {} to finish its work", a.name(), a.pid(),
+          log.info(
+              "taking over from runner {} (pid {}): it has {} to finish its work",
+              a.name(),
+              a.pid(),
               options.takeoverGrace());
           table.requestStop(a.name(), me, now.plus(options.takeoverGrace()));
           ObjectNode d = Json.object();
@@ -89,7 +101,9 @@ final class Gate {
           d.put("grace_ms", options.takeoverGrace().toMillis());
           events.add(EventKind.TAKEOVER_REQUESTED, null, d);
           displaced = a.name();
-        } else if (self.sameHost(a) && a.pid() != self.pid() && now.isAfter(a.stopDeadline().plus(KILL_MARGIN))) {
+        } else if (self.sameHost(a)
+            && a.pid() != self.pid()
+            && now.isAfter(a.stopDeadline().plus(KILL_MARGIN))) {
           dead.kill(a, now);
           continue;
         }

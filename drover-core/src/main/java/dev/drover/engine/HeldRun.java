@@ -6,14 +6,14 @@ import dev.drover.store.Lease;
 import java.time.Instant;
 
 /**
- * A lease the runner holds: claimed, then queued until a worker begins it, then executing until
- * its outcome is written. The loop thread owns the heartbeat fields; the worker and the loop meet
- * on the synchronized methods, so a cancel interrupts a worker only while it executes this run.
+ * A lease the runner holds: claimed, then queued until a worker begins it, then executing until its
+ * outcome is written. The loop thread owns the heartbeat fields; the worker and the loop meet on
+ * the synchronized methods, so a cancel interrupts a worker only while it executes this run.
  *
  * <p>A worker begins a run only while its lease is known to hold ({@link #leaseUntil}, moved on by
- * each committed heartbeat): when the runner cannot reach the database for longer than a lease,
- * a queued run's lease may have been rescued by another runner, and beginning it then could run
- * the task twice at once.
+ * each committed heartbeat): when the runner cannot reach the database for longer than a lease, a
+ * queued run's lease may have been rescued by another runner, and beginning it then could run the
+ * task twice at once.
  */
 final class HeldRun {
   /** Why the loop cancelled a run. */

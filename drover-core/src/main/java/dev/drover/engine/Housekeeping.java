@@ -36,8 +36,12 @@ final class Housekeeping {
   private final EventLog events;
   private Instant next = Instant.MIN;
 
-  Housekeeping(Store store, RunnerOptions options, TaskTypes types,
-      IntConsumer totalWorkersChanged, EventLog events) {
+  Housekeeping(
+      Store store,
+      RunnerOptions options,
+      TaskTypes types,
+      IntConsumer totalWorkersChanged,
+      EventLog events) {
     this.store = store;
     this.owner = options.owner();
     this.types = types;
@@ -76,8 +80,10 @@ final class Housekeeping {
     }
     Duration grace = Duration.between(now, r.stopDeadline());
     grace = grace.isNegative() ? Duration.ZERO : grace;
-    log.info("runner {} takes over this data dir; finishing running work within {}",
-        r.stopRequestedBy(), grace);
+    log.info(
+        "runner {} takes over this data dir; finishing running work within {}",
+        r.stopRequestedBy(),
+        grace);
     return Optional.of(new StopRequest("taken over by runner " + r.stopRequestedBy(), grace));
   }
 
@@ -109,8 +115,12 @@ final class Housekeeping {
     if (total != null && !totalWorkersFixed) {
       totalWorkersChanged.accept(Integer.parseInt(total));
     }
-    log.info("reloaded {}: {} created, {} updated, {} unchanged", reloader.file(),
-        report.created(), report.updated(), report.unchanged());
+    log.info(
+        "reloaded {}: {} created, {} updated, {} unchanged",
+        reloader.file(),
+        report.created(),
+        report.updated(),
+        report.unchanged());
     ObjectNode d = Json.object();
     d.put("file", reloader.file().toString());
     d.put("created", report.created());

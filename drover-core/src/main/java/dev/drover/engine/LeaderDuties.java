@@ -17,8 +17,8 @@ final class LeaderDuties {
   private final RunnerPruner pruner;
   private final VisitSchedulers visits;
 
-  LeaderDuties(Leadership leadership, Rescuer rescuer, RunnerPruner pruner,
-      VisitSchedulers visits) {
+  LeaderDuties(
+      Leadership leadership, Rescuer rescuer, RunnerPruner pruner, VisitSchedulers visits) {
     this.leadership = leadership;
     this.rescuer = rescuer;
     this.pruner = pruner;

@@ -1,10 +1,10 @@
 package dev.drover.engine;
 
-import dev.drover.model.EventKind;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
-import dev.drover.store.LeaderLease;
+import dev.drover.model.EventKind;
 import dev.drover.model.RunnerRecord;
+import dev.drover.store.LeaderLease;
 import dev.drover.store.RunnerTable;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,13 +12,14 @@ import java.util.Optional;
 
 /**
  * The leader lease: of all runners on one database, the holder alone runs the singleton services
- * (the rescuer, pruning of dead runners). The holder renews at a third of the lease; the others
- * try ten times per lease, so one of them leads within about a lease of the leader's death — at
- * once when the dead leader ran on their host, since its process is seen gone.
+ * (the rescuer, pruning of dead runners). The holder renews at a third of the lease; the others try
+ * ten times per lease, so one of them leads within about a lease of the leader's death — at once
+ * when the dead leader ran on their host, since its process is seen gone.
  */
 final class Leadership {
   /** The lease's name in the leader table. */
   static final String SERVICE = "runner";
+
   private static final Duration MIN_RETRY = Duration.ofMillis(50);
 
   private final RunnerTable table;
@@ -65,7 +66,8 @@ final class Leadership {
     }
     Optional<RunnerRecord> holder = table.get(current.get().holder());
     if (holder.isEmpty()) {
-      // Runners give leadership up before they remove their row: this one vanished without doing so.
+      // Runners give leadership up before they remove their row: this one vanished without doing
+      // so.
       table.leaderRelease(SERVICE, current.get().holder());
       return true;
     }

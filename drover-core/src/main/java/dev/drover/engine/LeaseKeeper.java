@@ -17,10 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the runner's leases: heartbeats each at a third of its length (queued or executing), cancels
- * a run whose heartbeat finds its lease gone, times out handler runs, and gives leases back without
- * charge (when stopping, or when a run's lease ran out before a worker began it). Each store call
- * is its own transaction; the book and the runs change only after it committed. Loop thread only.
+ * Keeps the runner's leases: heartbeats each at a third of its length (queued or executing),
+ * cancels a run whose heartbeat finds its lease gone, times out handler runs, and gives leases back
+ * without charge (when stopping, or when a run's lease ran out before a worker began it). Each
+ * store call is its own transaction; the book and the runs change only after it committed. Loop
+ * thread only.
  */
 final class LeaseKeeper {
   private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
@@ -79,12 +80,17 @@ final class LeaseKeeper {
     return due;
   }
 
-  /** Cancels handler runs past their type's timeout; command runs time out in the command runner. */
+  /**
+   * Cancels handler runs past their type's timeout; command runs time out in the command runner.
+   */
   void enforceTimeouts(Instant now) {
     for (HeldRun r : book.held()) {
       Instant started = r.started();
-      if (started != null && r.type.command() == null && r.type.timeout() != null
-          && r.cancelled() == HeldRun.Cancel.NONE && now.isAfter(started.plus(r.type.timeout()))) {
+      if (started != null
+          && r.type.command() == null
+          && r.type.timeout() != null
+          && r.cancelled() == HeldRun.Cancel.NONE
+          && now.isAfter(started.plus(r.type.timeout()))) {
         r.cancel(HeldRun.Cancel.TIMEOUT);
       }
     }

@@ -13,16 +13,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Failed passes in a row, most often because the database is away (a restart, a fail-over, a
- * lock held by another process). Work in hand goes on meanwhile; its leases are safe until they
- * expire, and fencing rejects results that come too late. The runner backs off, doubling from
- * {@code first} up to {@code longest}, says once that it lost the database and once that it has it
- * back (both go to the event log once it can be written), and sums a long outage up once a minute
- * in between. A daemon never gives up; a one-off run
- * gives up after {@link #ONE_OFF_LIMIT} failed passes in a row. Loop thread only.
+ * Failed passes in a row, most often because the database is away (a restart, a fail-over, a lock
+ * held by another process). Work in hand goes on meanwhile; its leases are safe until they expire,
+ * and fencing rejects results that come too late. The runner backs off, doubling from {@code first}
+ * up to {@code longest}, says once that it lost the database and once that it has it back (both go
+ * to the event log once it can be written), and sums a long outage up once a minute in between. A
+ * daemon never gives up; a one-off run gives up after {@link #ONE_OFF_LIMIT} failed passes in a
+ * row. Loop thread only.
  */
 final class Outage {
   private static final Logger log = LoggerFactory.getLogger(Outage.class);
+
   /** Failed passes in a row after which a one-off run (not a daemon) gives up. */
   static final int ONE_OFF_LIMIT = 20;
 
@@ -32,6 +33,7 @@ final class Outage {
   private final Duration longest;
   private final boolean daemon;
   private final EventLog events;
+
   /** How often a long outage is summed up in the log. */
   static final Duration SUMMARY_EVERY = Duration.ofMinutes(1);
 
@@ -39,7 +41,12 @@ final class Outage {
   private Instant since;
   private Instant lastSummary;
 
-  Outage(Clock clock, String owner, Duration first, Duration longest, boolean daemon,
+  Outage(
+      Clock clock,
+      String owner,
+      Duration first,
+      Duration longest,
+      boolean daemon,
       EventLog events) {
     this.clock = clock;
     this.owner = owner;
@@ -58,15 +65,23 @@ final class Outage {
     if (failures == 1) {
       since = now;
       lastSummary = now;
-      log.error("runner {} lost the database (a pass failed); work in hand goes on, retrying with"
-          + " backoff up to {}", owner, longest, e);
+      log.error(
+          "runner {} lost the database (a pass failed); work in hand goes on, retrying with"
+              + " backoff up to {}",
+          owner,
+          longest,
+          e);
       ObjectNode d = Json.object();
       d.put("error", String.valueOf(e.getMessage()));
       events.add(EventKind.DATABASE_LOST, d);
     } else if (!now.isBefore(lastSummary.plus(SUMMARY_EVERY))) {
       lastSummary = now;
-      log.warn("runner {}: the database is still away after {} ({} failed passes); last error: {}",
-          owner, Duration.between(since, now), failures, e.toString());
+      log.warn(
+          "runner {}: the database is still away after {} ({} failed passes); last error: {}",
+          owner,
+          Duration.between(since, now),
+          failures,
+          e.toString());
     } else {
       log.debug("runner {}: pass {} in a row failed: {}", owner, failures, e.toString());
     }
@@ -85,8 +100,8 @@ final class Outage {
       return;
     }
     Duration lasted = Duration.between(since, now);
-    log.info("runner {} has the database back after {} ({} failed passes)", owner, lasted,
-        failures);
+    log.info(
+        "runner {} has the database back after {} ({} failed passes)", owner, lasted, failures);
     ObjectNode d = Json.object();
     d.put("failed_passes", failures);
     d.put("outage_ms", lasted.toMillis());
@@ -98,8 +113,9 @@ final class Outage {
    * Waits {@code backoff} after a failed pass, or until asked to stop, heartbeating the leases the
    * runner holds when they are due meanwhile (each may fail again: the database may still be away).
    */
-  void waitOut(Duration backoff, LeaseKeeper leases, BooleanSupplier stopRequested,
-      Semaphore stopSignal) throws InterruptedException {
+  void waitOut(
+      Duration backoff, LeaseKeeper leases, BooleanSupplier stopRequested, Semaphore stopSignal)
+      throws InterruptedException {
     Instant until = clock.instant().plus(backoff);
     while (!stopRequested.getAsBoolean()) {
       Instant now = clock.instant();

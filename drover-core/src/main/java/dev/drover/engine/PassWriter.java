@@ -43,8 +43,14 @@ final class PassWriter {
   private final RunnerStats stats;
   private final EventLog events;
 
-  PassWriter(Store store, String owner, RunBook book, Slots slots, ClaimAhead ahead,
-      RunnerStats stats, EventLog events) {
+  PassWriter(
+      Store store,
+      String owner,
+      RunBook book,
+      Slots slots,
+      ClaimAhead ahead,
+      RunnerStats stats,
+      EventLog events) {
     this.store = store;
     this.owner = owner;
     this.book = book;
@@ -74,8 +80,10 @@ final class PassWriter {
 
   private int countWritten(List<Completion> completions, List<Lease> rejected) {
     for (Lease l : rejected) {
-      log.warn("task {} attempt {}: lease lost before its result was written; result discarded",
-          l.taskId(), l.attempt());
+      log.warn(
+          "task {} attempt {}: lease lost before its result was written; result discarded",
+          l.taskId(),
+          l.attempt());
       ObjectNode d = Json.object();
       d.put("attempt", l.attempt());
       events.add(EventKind.LEASE_LOST, l.taskId(), d);

@@ -12,7 +12,9 @@ import java.util.Optional;
  * time matters because pids are reused: a row whose pid now belongs to a younger process is dead.
  */
 public record ProcessIdentity(String host, long pid, Instant started) {
-  /** Start times are read from /proc in clock ticks; two readings of one process agree within this. */
+  /**
+   * Start times are read from /proc in clock ticks; two readings of one process agree within this.
+   */
   private static final Duration START_TOLERANCE = Duration.ofSeconds(1);
 
   public static ProcessIdentity current() {
@@ -28,12 +30,24 @@ public record ProcessIdentity(String host, long pid, Instant started) {
     return host.equals(runner.host());
   }
 
-  /** The live process of a runner on this host, if it is still running (not a zombie, pid not reused). */
+  /**
+   * The live process of a runner on this host, if it is still running (not a zombie, pid not
+   * reused).
+   */
   public static Optional<ProcessHandle> alive(RunnerRecord runner) {
     return ProcessHandle.of(runner.pid())
         .filter(ProcessTree::isRunning)
-        .filter(p -> runner.pidStarted() == null || p.info().startInstant()
-            .map(s -> Duration.between(s, runner.pidStarted()).abs().compareTo(START_TOLERANCE) <= 0)
-            .orElse(true));
+        .filter(
+            p ->
+                runner.pidStarted() == null
+                    || p.info()
+                        .startInstant()
+                        .map(
+                            s ->
+                                Duration.between(s, runner.pidStarted())
+                                        .abs()
+                                        .compareTo(START_TOLERANCE)
+                                    <= 0)
+                        .orElse(true));
   }
 }

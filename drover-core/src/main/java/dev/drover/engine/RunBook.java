@@ -1,8 +1,8 @@
 package dev.drover.engine;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
 import dev.drover.Outcome;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.engine.Signals.Finished;
 import dev.drover.engine.Signals.Signal;
 import dev.drover.engine.Signals.SlotFreed;
@@ -22,23 +22,24 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * The runner's book of what it holds: every lease (queued or executing), the claimed runs no
- * worker has begun yet, the worker slots taken per type, the outcomes not yet written and the
- * leases to give back.
+ * The runner's book of what it holds: every lease (queued or executing), the claimed runs no worker
+ * has begun yet, the worker slots taken per type, the outcomes not yet written and the leases to
+ * give back.
  *
- * <p>Why it is safe: the book follows the database. A run leaves it only once the transaction
- * that wrote its end (or gave its lease back) has committed ({@link #written}, {@link
- * #released}); a claim enters it only once its pass committed ({@link #claimed}). If a pass
- * fails, nothing here has moved: the next pass carries the same outcomes and starts, and the
- * failed pass's claims were never seen. Loop thread only, except the per-type queues, which
- * workers take runs from.
+ * <p>Why it is safe: the book follows the database. A run leaves it only once the transaction that
+ * wrote its end (or gave its lease back) has committed ({@link #written}, {@link #released}); a
+ * claim enters it only once its pass committed ({@link #claimed}). If a pass fails, nothing here
+ * has moved: the next pass carries the same outcomes and starts, and the failed pass's claims were
+ * never seen. Loop thread only, except the per-type queues, which workers take runs from.
  */
 final class RunBook {
   private final Map<Lease, HeldRun> held = new HashMap<>();
   private final Map<String, Queue<HeldRun>> queued = new ConcurrentHashMap<>();
   private final Map<String, Integer> slotsTaken = new HashMap<>();
+
   /** Outcomes of runs that ended, in the order they ended, until a pass writes them. */
   private final Map<Lease, Outcome> unwritten = new LinkedHashMap<>();
+
   private final Set<HeldRun> toRelease = new LinkedHashSet<>();
 
   /** Takes in what workers signalled: outcomes to write, runs to give back, slots freed. */
@@ -75,13 +76,15 @@ final class RunBook {
   /** The ends of the runs that finished and are not written yet. */
   List<Completion> completionsToWrite() {
     List<Completion> completions = new ArrayList<>(unwritten.size());
-    unwritten.forEach((lease, outcome) -> {
-      HeldRun r = held.get(lease);
-      ObjectNode meta = Json.object();
-      meta.set("result", outcome.result());
-      completions.add(new Completion(lease, outcome.status(), meta,
-          r.startWritten ? null : r.started(), r.claim));
-    });
+    unwritten.forEach(
+        (lease, outcome) -> {
+          HeldRun r = held.get(lease);
+          ObjectNode meta = Json.object();
+          meta.set("result", outcome.result());
+          completions.add(
+              new Completion(
+                  lease, outcome.status(), meta, r.startWritten ? null : r.started(), r.claim));
+        });
     return completions;
   }
 

@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,29 +22,28 @@ import org.slf4j.LoggerFactory;
  * Claims due work and executes it: one loop thread talks to the store, worker threads execute.
  * Build one with {@link RunnerBuilder} (or {@code Drover.runner()}).
  *
- * <p>One task, from claim to end. A pass of the loop ({@link #runOnce}) first heartbeats the
- * leases it holds ({@link LeaseKeeper}) and does the housekeeping ({@link Housekeeping}: the
- * runner's row, takeovers, configuration reloads, the task types). Then {@link PassWriter}
- * builds one immutable {@link dev.drover.store.Pass}: the starts and outcomes its workers
- * reported since the last pass, and claims for the free worker slots of each type ({@link
- * Slots}), and the store commits it in one transaction. Only then does the {@link RunBook} move:
- * the written outcomes leave it, the claimed runs enter it, queued per type — claim before you
- * act. The loop puts a worker on each queued run that has a free slot; the worker ({@link
- * Execution}) begins the run, executes its handler or command, and signals its outcome ({@link
- * Signals}), which wakes the loop; the next pass writes it, fenced by the lease, so a run whose
- * lease was rescued meanwhile cannot overwrite the newer attempt. The leader among runners also
- * rescues expired leases, clears dead runners away and schedules origin visits ({@link
- * LeaderDuties}). No transaction is open while work executes.
+ * <p>One task, from claim to end. A pass of the loop ({@link #runOnce}) first heartbeats the leases
+ * it holds ({@link LeaseKeeper}) and does the housekeeping ({@link Housekeeping}: the runner's row,
+ * takeovers, configuration reloads, the task types). Then {@link PassWriter} builds one immutable
+ * {@link dev.drover.store.Pass}: the starts and outcomes its workers reported since the last pass,
+ * and claims for the free worker slots of each type ({@link Slots}), and the store commits it in
+ * one transaction. Only then does the {@link RunBook} move: the written outcomes leave it, the
+ * claimed runs enter it, queued per type — claim before you act. The loop puts a worker on each
+ * queued run that has a free slot; the worker ({@link Execution}) begins the run, executes its
+ * handler or command, and signals its outcome ({@link Signals}), which wakes the loop; the next
+ * pass writes it, fenced by the lease, so a run whose lease was rescued meanwhile cannot overwrite
+ * the newer attempt. The leader among runners also rescues expired leases, clears dead runners away
+ * and schedules origin visits ({@link LeaderDuties}). No transaction is open while work executes.
  *
  * <p>When a pass fails (the database is away, a deadlock), nothing in memory has moved: the next
  * pass carries the same outcomes, and the failed pass's claims were never seen. The runner backs
  * off ({@link Outage}) and keeps heartbeating what it can meanwhile; workers keep executing what
  * they hold, and begin a queued run only while its lease is known to hold ({@link HeldRun}).
  *
- * <p>Around the loop: the runner registers in the process table and passes its {@link Gate}
- * before it claims anything, and stops when asked ({@link #stop}), taken over or pruned: it claims
- * nothing more, gives back what no worker began, lets running work finish within the grace, then
- * gives back the rest without charging an attempt.
+ * <p>Around the loop: the runner registers in the process table and passes its {@link Gate} before
+ * it claims anything, and stops when asked ({@link #stop}), taken over or pruned: it claims nothing
+ * more, gives back what no worker began, lets running work finish within the grace, then gives back
+ * the rest without charging an attempt.
  */
 public final class Runner {
   private static final Logger log = LoggerFactory.getLogger(Runner.class);
@@ -68,16 +66,23 @@ public final class Runner {
   private final LeaderDuties leader;
   private final Execution execution;
   private final Outage outage;
+
   /** Released by {@link #stop}, so a backoff ends at once. */
   private final Semaphore stopSignal = new Semaphore(0);
+
   /** Types that had a free slot left after the last claim, so may be waiting for future work. */
   private java.util.List<String> unsaturated = java.util.List.of();
+
   private volatile boolean stopRequested;
   private volatile Instant stopDeadline;
   private volatile String stopReason = "stopped on request";
   private volatile boolean reloadRequested;
 
-  Runner(Store store, Clock clock, RunnerOptions options, Map<String, TaskHandler> handlers,
+  Runner(
+      Store store,
+      Clock clock,
+      RunnerOptions options,
+      Map<String, TaskHandler> handlers,
       CommandRunner commands) {
     this.store = store;
     this.clock = clock;
@@ -94,11 +99,20 @@ public final class Runner {
     this.housekeeping = new Housekeeping(store, options, types, this::resize, events);
     Leadership leadership =
         new Leadership(store.runners(), options.owner(), options.leaderLease(), dead, events);
-    this.leader = new LeaderDuties(leadership, new Rescuer(store, stats, events),
-        new RunnerPruner(store, options.owner(), dead),
-        new VisitSchedulers(store, clock, new SplittableRandom(), events));
-    this.outage = new Outage(clock, options.owner(), options.outageBackoff(),
-        options.outageBackoffMax(), !options.exitOnIdle(), events);
+    this.leader =
+        new LeaderDuties(
+            leadership,
+            new Rescuer(store, stats, events),
+            new RunnerPruner(store, options.owner(), dead),
+            new VisitSchedulers(store, clock, new SplittableRandom(), events));
+    this.outage =
+        new Outage(
+            clock,
+            options.owner(),
+            options.outageBackoff(),
+            options.outageBackoffMax(),
+            !options.exitOnIdle(),
+            events);
   }
 
   /** Counters of what this runner did so far, as committed to the database. */
@@ -137,13 +151,25 @@ public final class Runner {
   }
 
   /**
-   * Runs until stopped, or, with {@code exitOnIdle}, until nothing is due, running or waiting for
-   * a retry. Returns what it did.
+   * Runs until stopped, or, with {@code exitOnIdle}, until nothing is due, running or waiting for a
+   * retry. Returns what it did.
    */
   public RunnerStats run() throws InterruptedException {
     Instant now = clock.instant();
-    store.runners().register(new RunnerRecord(options.owner(), self.host(), self.pid(),
-        self.started(), options.gate(), RunnerState.WAITING, now, now, null, null));
+    store
+        .runners()
+        .register(
+            new RunnerRecord(
+                options.owner(),
+                self.host(),
+                self.pid(),
+                self.started(),
+                options.gate(),
+                RunnerState.WAITING,
+                now,
+                now,
+                null,
+                null));
     try (AutoCloseable subscription = store.onWork(this::wake)) {
       if (!admitted()) {
         log.info("runner {} stopped before it became active", options.owner());
@@ -172,8 +198,10 @@ public final class Runner {
       store.runners().remove(options.owner());
       events.flush();
     } catch (RuntimeException e) {
-      log.warn("runner {} could not leave its row and events in the database: {}",
-          options.owner(), e.toString());
+      log.warn(
+          "runner {} could not leave its row and events in the database: {}",
+          options.owner(),
+          e.toString());
     }
   }
 
@@ -200,8 +228,8 @@ public final class Runner {
       try {
         PassReport report = runOnce();
         outage.succeeded(clock.instant());
-        if (book.isEmpty() && (stopRequested || (options.exitOnIdle() && report.claimed() == 0
-            && idle()))) {
+        if (book.isEmpty()
+            && (stopRequested || (options.exitOnIdle() && report.claimed() == 0 && idle()))) {
           return;
         }
         awaitWork();
@@ -210,8 +238,10 @@ public final class Runner {
         if (stopRequested && clock.instant().isAfter(stopDeadline.plus(backoff))) {
           // Asked to stop and the database stays away: leave; the leases held run out and the
           // tasks are rescued by whichever runner leads next.
-          log.warn("runner {} stops without the database; {} leases left to expire",
-              options.owner(), book.held().size());
+          log.warn(
+              "runner {} stops without the database; {} leases left to expire",
+              options.owner(),
+              book.held().size());
           return;
         }
         outage.waitOut(backoff, leases, () -> stopRequested, stopSignal);
@@ -225,8 +255,8 @@ public final class Runner {
   /**
    * One pass: heartbeat leases and housekeeping; write the outcomes and starts and claim (one
    * transaction), give back what is to be given back, put workers on the queued runs; the leader's
-   * duties; time out handler runs; write the events. Any store failure throws, and whatever had
-   * not committed is retried by the next pass.
+   * duties; time out handler runs; write the events. Any store failure throws, and whatever had not
+   * committed is retried by the next pass.
    */
   PassReport runOnce() {
     Instant now = clock.instant();

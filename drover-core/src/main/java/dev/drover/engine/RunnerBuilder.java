@@ -10,12 +10,13 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Builds a {@link Runner} over a store: its options (defaults from {@link RunnerOptions}), the
- * Java handlers it executes by task type, and how it runs command task types.
+ * Builds a {@link Runner} over a store: its options (defaults from {@link RunnerOptions}), the Java
+ * handlers it executes by task type, and how it runs command task types.
  *
  * <pre>{@code
- * Runner runner = drover.runner()
- *     .handler("fetch-page", ctx -> fetch(ctx.arguments()) ? Outcome.eventful() : Outcome.uneventful())
+ * Runner runner = drover.runner(Path.of("drover-data/runs"))
+ *     .handler("fetch-page", ctx -> fetch(ctx.arguments())
+ *         ? Outcome.eventful() : Outcome.uneventful())
  *     .options(o -> o.withTotalWorkers(4).withExitOnIdle(false))
  *     .build();
  * runner.run();
@@ -51,8 +52,8 @@ public final class RunnerBuilder {
 
   /** Executes tasks of {@code type} with {@code handler}, in the runner's JVM. */
   public RunnerBuilder handler(String type, TaskHandler handler) {
-    handlers.put(Objects.requireNonNull(type, "null type"),
-        Objects.requireNonNull(handler, "null handler"));
+    handlers.put(
+        Objects.requireNonNull(type, "null type"), Objects.requireNonNull(handler, "null handler"));
     return this;
   }
 

@@ -17,8 +17,8 @@ import java.util.UUID;
  *   <li>{@code pollInterval}: longest wait between looks for due work when nothing wakes the runner
  *   <li>{@code exitOnIdle}: stop once nothing is due, running or waiting for a retry
  *   <li>{@code types}: the task types this runner claims; empty for every type it can execute
- *   <li>{@code gate}: what this runner guards, e.g. host and data dir: at most one active runner per
- *       gate; null for none (many runners sharing a PostgreSQL)
+ *   <li>{@code gate}: what this runner guards, e.g. host and data dir: at most one active runner
+ *       per gate; null for none (many runners sharing a PostgreSQL)
  *   <li>{@code takeoverGrace}: how long an active runner at the gate gets to drain and leave when a
  *       newcomer takes over; past it, it is killed if on this host
  *   <li>{@code standby}: at a busy gate, wait for the active runner to leave instead of taking over
@@ -28,9 +28,11 @@ import java.util.UUID;
  *   <li>{@code workerIdle}: an idle worker thread ends after this long
  *   <li>{@code configFile}: a configuration file re-applied when it changes or on {@link
  *       Runner#requestReload()}; null for none
- *   <li>{@code totalWorkersFixed}: a reloaded {@code limits.total_workers} does not change the total
- *   <li>{@code claimAhead}: beyond its free slots, a runner keeps claimed as many tasks of a type as
- *       its workers finished of it in the last {@code claimAhead}; zero claims for free slots only
+ *   <li>{@code totalWorkersFixed}: a reloaded {@code limits.total_workers} does not change the
+ *       total
+ *   <li>{@code claimAhead}: beyond its free slots, a runner keeps claimed as many tasks of a type
+ *       as its workers finished of it in the last {@code claimAhead}; zero claims for free slots
+ *       only
  *   <li>{@code outageBackoff}, {@code outageBackoffMax}: after a failed pass (the database is away)
  *       the runner waits {@code outageBackoff}, doubling with each failure up to the max
  * </ul>
@@ -69,8 +71,12 @@ public final class RunnerOptions {
   /** Options with the defaults and an owner name made of host, pid and a random suffix. */
   public static RunnerOptions defaults(Path runsDir) {
     RunnerOptions o = new RunnerOptions();
-    o.owner = ProcessIdentity.current().host() + ":" + ProcessHandle.current().pid() + ":"
-        + UUID.randomUUID().toString().substring(0, 8);
+    o.owner =
+        ProcessIdentity.current().host()
+            + ":"
+            + ProcessHandle.current().pid()
+            + ":"
+            + UUID.randomUUID().toString().substring(0, 8);
     o.runsDir = runsDir;
     o.validate();
     return o;
@@ -81,7 +87,10 @@ public final class RunnerOptions {
     check(runsDir != null, "runs_dir", "a runner needs a directory for run output");
     check(totalWorkers > 0, "total_workers", "must be positive, got " + totalWorkers);
     positive("poll_interval", pollInterval);
-    check(takeoverGrace != null && !takeoverGrace.isNegative(), "takeover_grace", "must not be negative");
+    check(
+        takeoverGrace != null && !takeoverGrace.isNegative(),
+        "takeover_grace",
+        "must not be negative");
     positive("leader_lease", leaderLease);
     positive("runner_timeout", runnerTimeout);
     positive("worker_idle", workerIdle);
@@ -89,7 +98,9 @@ public final class RunnerOptions {
     check(claimAhead != null && !claimAhead.isNegative(), "claim_ahead", "must not be negative");
     positive("outage_backoff", outageBackoff);
     positive("outage_backoff_max", outageBackoffMax);
-    check(outageBackoffMax.compareTo(outageBackoff) >= 0, "outage_backoff_max",
+    check(
+        outageBackoffMax.compareTo(outageBackoff) >= 0,
+        "outage_backoff_max",
         "must not be shorter than outage_backoff (" + outageBackoff + ")");
   }
 
@@ -144,11 +155,12 @@ public final class RunnerOptions {
 
   /** Guards {@code gate} (null for none); see {@link Gate}. */
   public RunnerOptions withGate(String gate, Duration takeoverGrace, boolean standby) {
-    return copy(o -> {
-      o.gate = gate;
-      o.takeoverGrace = takeoverGrace;
-      o.standby = standby;
-    });
+    return copy(
+        o -> {
+          o.gate = gate;
+          o.takeoverGrace = takeoverGrace;
+          o.standby = standby;
+        });
   }
 
   public RunnerOptions withLeaderLease(Duration d) {
@@ -165,10 +177,11 @@ public final class RunnerOptions {
 
   /** Re-applies {@code file} on change; with {@code totalFixed}, its worker total is ignored. */
   public RunnerOptions withConfigFile(Path file, boolean totalFixed) {
-    return copy(o -> {
-      o.configFile = file;
-      o.totalWorkersFixed = totalFixed;
-    });
+    return copy(
+        o -> {
+          o.configFile = file;
+          o.totalWorkersFixed = totalFixed;
+        });
   }
 
   public RunnerOptions withClaimAhead(Duration d) {
@@ -177,43 +190,78 @@ public final class RunnerOptions {
 
   /** Waits {@code first} after a failed pass, doubling with each failure up to {@code max}. */
   public RunnerOptions withOutageBackoff(Duration first, Duration max) {
-    return copy(o -> {
-      o.outageBackoff = first;
-      o.outageBackoffMax = max;
-    });
+    return copy(
+        o -> {
+          o.outageBackoff = first;
+          o.outageBackoffMax = max;
+        });
   }
 
-  public String owner() { return owner; }
+  public String owner() {
+    return owner;
+  }
 
-  public Path runsDir() { return runsDir; }
+  public Path runsDir() {
+    return runsDir;
+  }
 
-  public int totalWorkers() { return totalWorkers; }
+  public int totalWorkers() {
+    return totalWorkers;
+  }
 
-  public Duration pollInterval() { return pollInterval; }
+  public Duration pollInterval() {
+    return pollInterval;
+  }
 
-  public boolean exitOnIdle() { return exitOnIdle; }
+  public boolean exitOnIdle() {
+    return exitOnIdle;
+  }
 
-  public Set<String> types() { return types; }
+  public Set<String> types() {
+    return types;
+  }
 
-  public String gate() { return gate; }
+  public String gate() {
+    return gate;
+  }
 
-  public Duration takeoverGrace() { return takeoverGrace; }
+  public Duration takeoverGrace() {
+    return takeoverGrace;
+  }
 
-  public boolean standby() { return standby; }
+  public boolean standby() {
+    return standby;
+  }
 
-  public Duration leaderLease() { return leaderLease; }
+  public Duration leaderLease() {
+    return leaderLease;
+  }
 
-  public Duration runnerTimeout() { return runnerTimeout; }
+  public Duration runnerTimeout() {
+    return runnerTimeout;
+  }
 
-  public Duration workerIdle() { return workerIdle; }
+  public Duration workerIdle() {
+    return workerIdle;
+  }
 
-  public Path configFile() { return configFile; }
+  public Path configFile() {
+    return configFile;
+  }
 
-  public boolean totalWorkersFixed() { return totalWorkersFixed; }
+  public boolean totalWorkersFixed() {
+    return totalWorkersFixed;
+  }
 
-  public Duration claimAhead() { return claimAhead; }
+  public Duration claimAhead() {
+    return claimAhead;
+  }
 
-  public Duration outageBackoff() { return outageBackoff; }
+  public Duration outageBackoff() {
+    return outageBackoff;
+  }
 
-  public Duration outageBackoffMax() { return outageBackoffMax; }
+  public Duration outageBackoffMax() {
+    return outageBackoffMax;
+  }
 }

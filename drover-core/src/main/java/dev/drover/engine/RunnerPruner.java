@@ -5,7 +5,9 @@ import dev.drover.store.Store;
 import java.time.Duration;
 import java.time.Instant;
 
-/** The leader's pruner: clears after dead runners every {@link #INTERVAL} (see {@link DeadRunners}). */
+/**
+ * The leader's pruner: clears after dead runners every {@link #INTERVAL} (see {@link DeadRunners}).
+ */
 final class RunnerPruner {
   static final Duration INTERVAL = Duration.ofSeconds(2);
 

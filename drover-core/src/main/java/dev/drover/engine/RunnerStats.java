@@ -21,14 +21,34 @@ public final class RunnerStats {
     }
   }
 
-  public long claimed() { return claimed.get(); }
-  public long eventful() { return eventful.get(); }
-  public long uneventful() { return uneventful.get(); }
+  public long claimed() {
+    return claimed.get();
+  }
+
+  public long eventful() {
+    return eventful.get();
+  }
+
+  public long uneventful() {
+    return uneventful.get();
+  }
+
   /** Runs that ended failed or permfailed. */
-  public long failed() { return failed.get(); }
-  public long rescued() { return rescued.get(); }
-  public long leasesLost() { return leasesLost.get(); }
-  public long released() { return released.get(); }
+  public long failed() {
+    return failed.get();
+  }
+
+  public long rescued() {
+    return rescued.get();
+  }
+
+  public long leasesLost() {
+    return leasesLost.get();
+  }
+
+  public long released() {
+    return released.get();
+  }
 
   /** The counters by name, for JSON and the event log. */
   public java.util.Map<String, Long> asMap() {
@@ -45,7 +65,19 @@ public final class RunnerStats {
 
   @Override
   public String toString() {
-    return "claimed " + claimed + ", eventful " + eventful + ", uneventful " + uneventful + ", failed " + failed
-        + ", rescued " + rescued + ", leases lost " + leasesLost + ", released " + released;
+    return "claimed "
+        + claimed
+        + ", eventful "
+        + eventful
+        + ", uneventful "
+        + uneventful
+        + ", failed "
+        + failed
+        + ", rescued "
+        + rescued
+        + ", leases lost "
+        + leasesLost
+        + ", released "
+        + released;
   }
 }

@@ -15,8 +15,8 @@ final class Signals {
   sealed interface Signal permits Finished, SlotFreed, WakeUp {}
 
   /**
-   * A worker is done with {@code run}; a null outcome means there is nothing to write (its lease
-   * is gone or to be given back, or it never began).
+   * A worker is done with {@code run}; a null outcome means there is nothing to write (its lease is
+   * gone or to be given back, or it never began).
    */
   record Finished(HeldRun run, Outcome outcome) implements Signal {}
 

@@ -46,8 +46,8 @@ final class Slots {
   }
 
   /**
-   * How many of {@code type} to claim now. A type with a per-key limit claims for free slots
-   * only, so that the limit, which counts leases, stays a limit on what executes.
+   * How many of {@code type} to claim now. A type with a per-key limit claims for free slots only,
+   * so that the limit, which counts leases, stays a limit on what executes.
    */
   private int toClaim(TaskType type, Instant now) {
     int keepAhead = type.maxPerKey() == null ? ahead.target(type.name(), now) : 0;
@@ -56,12 +56,13 @@ final class Slots {
 
   /** Slots of {@code type} no worker holds, under its own cap, its group's and the runner's. */
   int free(TaskType type) {
-    int free = Math.min(type.maxWorkers() - book.slotsTaken(type.name()),
-        totalWorkers - book.slotsTaken());
+    int free =
+        Math.min(
+            type.maxWorkers() - book.slotsTaken(type.name()), totalWorkers - book.slotsTaken());
     Integer groupCap = types.groupCap(type.workerGroup()).orElse(null);
     if (groupCap != null) {
-      int takenInGroup = types.inGroup(type.workerGroup()).stream()
-          .mapToInt(t -> book.slotsTaken(t.name())).sum();
+      int takenInGroup =
+          types.inGroup(type.workerGroup()).stream().mapToInt(t -> book.slotsTaken(t.name())).sum();
       free = Math.min(free, groupCap - takenInGroup);
     }
     return Math.max(0, free);

@@ -11,9 +11,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The task types and worker group caps as the runner last read them, and which types it can
- * execute (a command, or a handler registered in this process, among the types it was asked to
- * run). Re-read with the housekeeping rather than on every pass; loop thread only.
+ * The task types and worker group caps as the runner last read them, and which types it can execute
+ * (a command, or a handler registered in this process, among the types it was asked to run).
+ * Re-read with the housekeeping rather than on every pass; loop thread only.
  */
 final class TaskTypes {
   private final Store store;

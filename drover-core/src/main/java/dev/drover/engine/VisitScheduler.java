@@ -1,11 +1,11 @@
 package dev.drover.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.Json;
 import dev.drover.ValidationException;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
 import dev.drover.frontier.VisitRequest;
-import dev.drover.Json;
 import dev.drover.model.NewTask;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskType;
@@ -27,10 +27,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the visit queue of one visit type fed (reference section 3, "schedule-recurrent"): each
- * pass counts the free slots of the {@code load-<visit type>} task queue, lets every policy grab its
- * weighted share of them, shuffles what came back and enqueues one one-shot task per origin, with
- * keyword arguments {@code url}, {@code lister_name}, {@code lister_instance_name} and the origin's
- * extra loader arguments.
+ * pass counts the free slots of the {@code load-<visit type>} task queue, lets every policy grab
+ * its weighted share of them, shuffles what came back and enqueues one one-shot task per origin,
+ * with keyword arguments {@code url}, {@code lister_name}, {@code lister_instance_name} and the
+ * origin's extra loader arguments.
  *
  * <p>The grab records the scheduling before the tasks are created, in two transactions: if the
  * process dies in between, those origins wait out the scheduled cooldown (7 days) instead of being
@@ -38,8 +38,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class VisitScheduler {
   private static final Logger log = LoggerFactory.getLogger(VisitScheduler.class);
+
   /** As the reference: at most this many slots per pass, and 5 % of the queue must be free. */
   static final int MAX_SLOTS = 10_000;
+
   static final double MIN_FREE_SHARE = 0.05;
 
   private final Store store;
@@ -49,7 +51,8 @@ public final class VisitScheduler {
   private final Object wakeup = new Object();
   private volatile boolean stopRequested;
 
-  public VisitScheduler(Store store, Clock clock, RandomGenerator random, VisitSchedulerOptions options) {
+  public VisitScheduler(
+      Store store, Clock clock, RandomGenerator random, VisitSchedulerOptions options) {
     this.store = store;
     this.clock = clock;
     this.random = random;
@@ -65,7 +68,12 @@ public final class VisitScheduler {
    * @param tasksCreated visit tasks enqueued
    * @param nextWait how long to wait before the next pass (before splay)
    */
-  record Pass(int slots, Map<String, Integer> wanted, Map<String, Integer> grabbed, int tasksCreated, Duration nextWait) {}
+  record Pass(
+      int slots,
+      Map<String, Integer> wanted,
+      Map<String, Integer> grabbed,
+      int tasksCreated,
+      Duration nextWait) {}
 
   /** Runs passes until {@link #stop()}. */
   public void run() throws InterruptedException {
@@ -95,25 +103,49 @@ public final class VisitScheduler {
 
   Pass runOnce() {
     Instant now = clock.instant();
-    TaskType type = store.taskTypeGet(options.taskType()).orElseThrow(() -> new ValidationException("visit_type",
-        "no task type '" + options.taskType() + "' to run visits of type '" + options.visitType() + "'"));
+    TaskType type =
+        store
+            .taskTypeGet(options.taskType())
+            .orElseThrow(
+                () ->
+                    new ValidationException(
+                        "visit_type",
+                        "no task type '"
+                            + options.taskType()
+                            + "' to run visits of type '"
+                            + options.visitType()
+                            + "'"));
     long queued = store.taskCountOutstanding(List.of(type.name()), now);
     int slots = (int) Math.max(0, Math.min(type.maxQueueLength() - queued, MAX_SLOTS));
     if (slots < type.maxQueueLength() * MIN_FREE_SHARE) {
       return new Pass(slots, Map.of(), Map.of(), 0, options.queueFullWait());
     }
-    double totalWeight = options.shares().stream().mapToDouble(VisitSchedulerOptions.Share::weight).sum();
+    double totalWeight =
+        options.shares().stream().mapToDouble(VisitSchedulerOptions.Share::weight).sum();
     Map<String, Integer> wanted = new LinkedHashMap<>();
     Map<String, Integer> grabbed = new LinkedHashMap<>();
     List<ListedOrigin> chosen = new ArrayList<>();
     for (VisitSchedulerOptions.Share share : options.shares()) {
       int count = (int) (slots * share.weight() / totalWeight);
-      List<ListedOrigin> got = count == 0 ? List.of() : store.frontier().originGrabNextVisits(
-          VisitRequest.builder(options.visitType(), count, share.policy()).tablesample(share.tablesample()).build(), now);
+      List<ListedOrigin> got =
+          count == 0
+              ? List.of()
+              : store
+                  .frontier()
+                  .originGrabNextVisits(
+                      VisitRequest.builder(options.visitType(), count, share.policy())
+                          .tablesample(share.tablesample())
+                          .build(),
+                      now);
       wanted.put(share.policy().dbName(), count);
       grabbed.put(share.policy().dbName(), got.size());
       if (count > 0 && Math.abs(got.size() - count) > count * 0.05) {
-        log.debug("{} policy {} got {} of {} origins", options.visitType(), share.policy().dbName(), got.size(), count);
+        log.debug(
+            "{} policy {} got {} of {} origins",
+            options.visitType(),
+            share.policy().dbName(),
+            got.size(),
+            count);
       }
       chosen.addAll(got);
     }
@@ -134,17 +166,23 @@ public final class VisitScheduler {
 
   private List<NewTask> tasks(String type, List<ListedOrigin> origins, Instant now) {
     List<UUID> ids = origins.stream().map(ListedOrigin::listerId).distinct().toList();
-    Map<UUID, Lister> listers = store.frontier().listerGetByIds(ids).stream()
-        .collect(Collectors.toMap(Lister::id, Function.identity()));
-    return origins.stream().map(o -> {
-      Lister l = listers.get(o.listerId());
-      ObjectNode kwargs = Json.object();
-      kwargs.put("url", o.url());
-      kwargs.put("lister_name", l == null ? null : l.name());
-      kwargs.put("lister_instance_name", l == null || l.instanceName().isEmpty() ? null : l.instanceName());
-      // As the reference: the origin's extra loader arguments come last and win.
-      kwargs.setAll(o.extraLoaderArguments());
-      return NewTask.oneshot(type, new TaskArguments(null, kwargs)).withNextRun(now);
-    }).toList();
+    Map<UUID, Lister> listers =
+        store.frontier().listerGetByIds(ids).stream()
+            .collect(Collectors.toMap(Lister::id, Function.identity()));
+    return origins.stream()
+        .map(
+            o -> {
+              Lister l = listers.get(o.listerId());
+              ObjectNode kwargs = Json.object();
+              kwargs.put("url", o.url());
+              kwargs.put("lister_name", l == null ? null : l.name());
+              kwargs.put(
+                  "lister_instance_name",
+                  l == null || l.instanceName().isEmpty() ? null : l.instanceName());
+              // As the reference: the origin's extra loader arguments come last and win.
+              kwargs.setAll(o.extraLoaderArguments());
+              return NewTask.oneshot(type, new TaskArguments(null, kwargs)).withNextRun(now);
+            })
+        .toList();
   }
 }

@@ -1,10 +1,10 @@
 package dev.drover.engine;
 
-import dev.drover.model.EventKind;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.DroverException;
-import dev.drover.config.VisitSchedulerConfig;
 import dev.drover.Json;
+import dev.drover.config.VisitSchedulerConfig;
+import dev.drover.model.EventKind;
 import dev.drover.model.TaskType;
 import dev.drover.store.Store;
 import java.time.Clock;
@@ -44,6 +44,7 @@ final class VisitSchedulers {
     final VisitScheduler scheduler;
     final VisitSchedulerOptions options;
     Instant nextPass;
+
     /** The last pass found the queue nearly full, so origins may be left to schedule. */
     boolean queueFull;
 
@@ -114,7 +115,8 @@ final class VisitSchedulers {
 
   static String visitTypeOf(String taskType) {
     return taskType.startsWith(TYPE_PREFIX) && taskType.length() > TYPE_PREFIX.length()
-        ? taskType.substring(TYPE_PREFIX.length()) : null;
+        ? taskType.substring(TYPE_PREFIX.length())
+        : null;
   }
 
   private int pass(Scheduled s, Instant now) {
@@ -124,7 +126,10 @@ final class VisitSchedulers {
       pass = s.scheduler.runOnce();
     } catch (RuntimeException e) {
       // A pass that fails (the database is away) is tried again later; the runner goes on.
-      log.warn("visit scheduling of {} failed; trying again in {}: {}", visitType, s.options.queueFullWait(),
+      log.warn(
+          "visit scheduling of {} failed; trying again in {}: {}",
+          visitType,
+          s.options.queueFullWait(),
           e.getMessage());
       ObjectNode d = Json.object();
       d.put("visit_type", visitType);
@@ -162,14 +167,19 @@ final class VisitSchedulers {
     }
   }
 
-  private static VisitSchedulerOptions options(String visitType, VisitSchedulerConfig.VisitType settings) {
+  private static VisitSchedulerOptions options(
+      String visitType, VisitSchedulerConfig.VisitType settings) {
     VisitSchedulerOptions options = VisitSchedulerOptions.defaults(visitType);
     if (settings == null) {
       return options;
     }
     if (!settings.policies().isEmpty()) {
-      options = options.withShares(settings.policies().stream()
-          .map(s -> new VisitSchedulerOptions.Share(s.policy(), s.weight(), s.tablesample())).toList());
+      options =
+          options.withShares(
+              settings.policies().stream()
+                  .map(
+                      s -> new VisitSchedulerOptions.Share(s.policy(), s.weight(), s.tablesample()))
+                  .toList());
     }
     return options.withWaits(settings.queueFullWait(), settings.noOriginsWait(), null);
   }

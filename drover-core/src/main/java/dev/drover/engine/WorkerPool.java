@@ -1,8 +1,8 @@
 package dev.drover.engine;
 
-import dev.drover.model.EventKind;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
+import dev.drover.model.EventKind;
 import java.time.Duration;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -12,10 +12,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The runner's worker threads. The pool grows lazily: a thread is started only when a claimed task
- * finds every thread busy, so there are never more threads than work that ran at once, and a
- * thread idle for {@code idle} ends. Each start and end is an event ({@code worker_spawned},
- * {@code worker_pruned}). How many tasks run at once is the runner's business (it claims no more
- * than its caps allow); the pool's size is only the ceiling.
+ * finds every thread busy, so there are never more threads than work that ran at once, and a thread
+ * idle for {@code idle} ends. Each start and end is an event ({@code worker_spawned}, {@code
+ * worker_pruned}). How many tasks run at once is the runner's business (it claims no more than its
+ * caps allow); the pool's size is only the ceiling.
  */
 final class WorkerPool {
   private final ThreadPoolExecutor executor;
@@ -28,23 +28,32 @@ final class WorkerPool {
     this.events = events;
     // Core = max with core threads timing out: below the size, a new task starts a thread even
     // if others are idle, so a worker that just posted its result never causes a rejection.
-    this.executor = new ThreadPoolExecutor(size, size, idle.toMillis(), TimeUnit.MILLISECONDS,
-        new LinkedBlockingQueue<>(), this::thread);
+    this.executor =
+        new ThreadPoolExecutor(
+            size,
+            size,
+            idle.toMillis(),
+            TimeUnit.MILLISECONDS,
+            new LinkedBlockingQueue<>(),
+            this::thread);
     this.executor.allowCoreThreadTimeOut(true);
   }
 
   private Thread thread(Runnable work) {
-    Thread t = new Thread(() -> {
-      changed(EventKind.WORKER_SPAWNED, live.incrementAndGet());
-      try {
-        work.run();
-      } finally {
-        int left = live.decrementAndGet();
-        if (!closing) {
-          changed(EventKind.WORKER_PRUNED, left);
-        }
-      }
-    }, "drover-worker-" + names.incrementAndGet());
+    Thread t =
+        new Thread(
+            () -> {
+              changed(EventKind.WORKER_SPAWNED, live.incrementAndGet());
+              try {
+                work.run();
+              } finally {
+                int left = live.decrementAndGet();
+                if (!closing) {
+                  changed(EventKind.WORKER_PRUNED, left);
+                }
+              }
+            },
+            "drover-worker-" + names.incrementAndGet());
     t.setDaemon(true);
     return t;
   }

@@ -15,7 +15,8 @@ import java.time.Duration;
  */
 public record Cooldowns(Duration absolute, Duration scheduled, Duration failed, Duration notFound) {
   public static final Cooldowns DEFAULT =
-      new Cooldowns(Duration.ofHours(12), Duration.ofDays(7), Duration.ofDays(14), Duration.ofDays(31));
+      new Cooldowns(
+          Duration.ofHours(12), Duration.ofDays(7), Duration.ofDays(14), Duration.ofDays(31));
   public static final Cooldowns NONE = new Cooldowns(null, null, null, null);
 
   public Cooldowns {

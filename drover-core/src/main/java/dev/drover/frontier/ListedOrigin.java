@@ -15,7 +15,8 @@ import java.util.UUID;
  * @param url where the origin lives
  * @param visitType the kind of visit (loader), e.g. {@code git}
  * @param extraLoaderArguments passed to the visit as keyword arguments
- * @param enabled whether it is visited; disabled after repeated failures, enabled again by a listing
+ * @param enabled whether it is visited; disabled after repeated failures, enabled again by a
+ *     listing
  * @param firstSeen when it was first listed (set by the store, never changed)
  * @param lastSeen when it was last listed (set by the store)
  * @param lastUpdate when the forge says it last changed, or null when the forge does not say
@@ -37,8 +38,12 @@ public record ListedOrigin(
   public ListedOrigin {
     check(listerId != null, "lister_id", "a listed origin needs a lister");
     check(url != null && !url.isBlank(), "url", "a listed origin needs a url");
-    check(visitType != null && !visitType.isBlank(), "visit_type", "a listed origin needs a visit type");
-    extraLoaderArguments = extraLoaderArguments == null ? Json.object() : extraLoaderArguments.deepCopy();
+    check(
+        visitType != null && !visitType.isBlank(),
+        "visit_type",
+        "a listed origin needs a visit type");
+    extraLoaderArguments =
+        extraLoaderArguments == null ? Json.object() : extraLoaderArguments.deepCopy();
   }
 
   /** An enabled origin to record, with no forge details. */
@@ -51,22 +56,58 @@ public record ListedOrigin(
   }
 
   public ListedOrigin withLastUpdate(Instant t) {
-    return new ListedOrigin(listerId, url, visitType, extraLoaderArguments, enabled, firstSeen, lastSeen, t,
-        isFork, forkedFromUrl);
+    return new ListedOrigin(
+        listerId,
+        url,
+        visitType,
+        extraLoaderArguments,
+        enabled,
+        firstSeen,
+        lastSeen,
+        t,
+        isFork,
+        forkedFromUrl);
   }
 
   public ListedOrigin withEnabled(boolean e) {
-    return new ListedOrigin(listerId, url, visitType, extraLoaderArguments, e, firstSeen, lastSeen, lastUpdate,
-        isFork, forkedFromUrl);
+    return new ListedOrigin(
+        listerId,
+        url,
+        visitType,
+        extraLoaderArguments,
+        e,
+        firstSeen,
+        lastSeen,
+        lastUpdate,
+        isFork,
+        forkedFromUrl);
   }
 
   public ListedOrigin withExtraLoaderArguments(ObjectNode args) {
-    return new ListedOrigin(listerId, url, visitType, args, enabled, firstSeen, lastSeen, lastUpdate,
-        isFork, forkedFromUrl);
+    return new ListedOrigin(
+        listerId,
+        url,
+        visitType,
+        args,
+        enabled,
+        firstSeen,
+        lastSeen,
+        lastUpdate,
+        isFork,
+        forkedFromUrl);
   }
 
   public ListedOrigin withFork(Boolean fork, String fromUrl) {
-    return new ListedOrigin(listerId, url, visitType, extraLoaderArguments, enabled, firstSeen, lastSeen,
-        lastUpdate, fork, fromUrl);
+    return new ListedOrigin(
+        listerId,
+        url,
+        visitType,
+        extraLoaderArguments,
+        enabled,
+        firstSeen,
+        lastSeen,
+        lastUpdate,
+        fork,
+        fromUrl);
   }
 }

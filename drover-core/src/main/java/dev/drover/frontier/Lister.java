@@ -6,9 +6,9 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * A lister: something that enumerates origins of one forge instance, and keeps its own progress
- * in {@code currentState}. {@code updated} is its version for optimistic locking: an update must
- * carry the value it read, and a stale one is refused.
+ * A lister: something that enumerates origins of one forge instance, and keeps its own progress in
+ * {@code currentState}. {@code updated} is its version for optimistic locking: an update must carry
+ * the value it read, and a stale one is refused.
  *
  * @param id assigned by the store
  * @param name kind of lister, e.g. {@code github}
@@ -18,7 +18,8 @@ import java.util.UUID;
  * @param updated the version; moved forward by every update
  * @param lastListingFinishedAt when the last full listing ended, or null
  * @param firstVisitsQueuePrefix queue prefix for first visits after a listing, or null
- * @param firstVisitsScheduledAt when first visits after the last listing were all scheduled, or null
+ * @param firstVisitsScheduledAt when first visits after the last listing were all scheduled, or
+ *     null
  */
 public record Lister(
     UUID id,
@@ -37,22 +38,54 @@ public record Lister(
   }
 
   public Lister withCurrentState(ObjectNode state) {
-    return new Lister(id, name, instanceName, created, state, updated, lastListingFinishedAt,
-        firstVisitsQueuePrefix, firstVisitsScheduledAt);
+    return new Lister(
+        id,
+        name,
+        instanceName,
+        created,
+        state,
+        updated,
+        lastListingFinishedAt,
+        firstVisitsQueuePrefix,
+        firstVisitsScheduledAt);
   }
 
   public Lister withLastListingFinishedAt(Instant t) {
-    return new Lister(id, name, instanceName, created, currentState, updated, t,
-        firstVisitsQueuePrefix, firstVisitsScheduledAt);
+    return new Lister(
+        id,
+        name,
+        instanceName,
+        created,
+        currentState,
+        updated,
+        t,
+        firstVisitsQueuePrefix,
+        firstVisitsScheduledAt);
   }
 
   public Lister withFirstVisitsQueuePrefix(String prefix) {
-    return new Lister(id, name, instanceName, created, currentState, updated, lastListingFinishedAt,
-        prefix, firstVisitsScheduledAt);
+    return new Lister(
+        id,
+        name,
+        instanceName,
+        created,
+        currentState,
+        updated,
+        lastListingFinishedAt,
+        prefix,
+        firstVisitsScheduledAt);
   }
 
   public Lister withFirstVisitsScheduledAt(Instant t) {
-    return new Lister(id, name, instanceName, created, currentState, updated, lastListingFinishedAt,
-        firstVisitsQueuePrefix, t);
+    return new Lister(
+        id,
+        name,
+        instanceName,
+        created,
+        currentState,
+        updated,
+        lastListingFinishedAt,
+        firstVisitsQueuePrefix,
+        t);
   }
 }

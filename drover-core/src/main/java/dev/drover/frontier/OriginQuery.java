@@ -6,21 +6,25 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Which listed origins to read, one page at a time. Filters are ANDed; {@code url} wins over
- * {@code urls}. Pages follow (lister, url, visit type) order; pass the previous page's token to
- * read the next.
+ * Which listed origins to read, one page at a time. Filters are ANDed; {@code url} wins over {@code
+ * urls}. Pages follow (lister, url, visit type) order; pass the previous page's token to read the
+ * next.
  *
  * @param listerId only this lister's origins, or null for all
  * @param url only this url, or null
  * @param urls only these urls (ignored when empty or when {@code url} is set)
  * @param enabled only enabled (true) or disabled (false) origins; null for both
  * @param limit page size, positive
- * @param pageToken the previous page's {@link OriginPage#nextPageToken()}, or null for the first page
+ * @param pageToken the previous page's {@link OriginPage#nextPageToken()}, or null for the first
+ *     page
  */
-public record OriginQuery(UUID listerId, String url, List<String> urls, Boolean enabled, int limit, String pageToken) {
+public record OriginQuery(
+    UUID listerId, String url, List<String> urls, Boolean enabled, int limit, String pageToken) {
   public static final int DEFAULT_LIMIT = 1000;
+
   /** Enabled origins of every lister, 1000 a page. */
-  public static final OriginQuery ENABLED = new OriginQuery(null, null, List.of(), true, DEFAULT_LIMIT, null);
+  public static final OriginQuery ENABLED =
+      new OriginQuery(null, null, List.of(), true, DEFAULT_LIMIT, null);
 
   public OriginQuery {
     urls = urls == null ? List.of() : List.copyOf(urls);

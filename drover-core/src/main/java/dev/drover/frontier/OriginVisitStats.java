@@ -14,7 +14,8 @@ import java.time.Instant;
  * @param lastVisit when its last (final) visit happened, or null
  * @param lastVisitStatus how that visit ended, or null
  * @param lastScheduled when it was last handed out by a grab, or null
- * @param lastSnapshot an opaque id of what the last successful visit archived (e.g. a hex sha1), or null
+ * @param lastSnapshot an opaque id of what the last successful visit archived (e.g. a hex sha1), or
+ *     null
  * @param nextVisitQueuePosition its place in the visit queue, in virtual seconds, or null
  * @param nextPositionOffset how far ahead its next place is: {@link VisitQueue#days(int)} of it
  * @param successiveVisits how many visits in a row ended with the same status
@@ -34,15 +35,21 @@ public record OriginVisitStats(
   public OriginVisitStats {
     check(url != null && !url.isBlank(), "url", "visit stats need a url");
     check(visitType != null && !visitType.isBlank(), "visit_type", "visit stats need a visit type");
-    check(nextPositionOffset >= 0, "next_position_offset", "must not be negative, got " + nextPositionOffset);
-    check(successiveVisits >= 0, "successive_visits", "must not be negative, got " + successiveVisits);
+    check(
+        nextPositionOffset >= 0,
+        "next_position_offset",
+        "must not be negative, got " + nextPositionOffset);
+    check(
+        successiveVisits >= 0,
+        "successive_visits",
+        "must not be negative, got " + successiveVisits);
     check(lastSnapshot == null || !lastSnapshot.isBlank(), "last_snapshot", "must not be blank");
   }
 
   /** The stats of an origin never visited nor scheduled. */
   public static OriginVisitStats initial(String url, String visitType) {
-    return new OriginVisitStats(url, visitType, null, null, null, null, null, null,
-        VisitQueue.DEFAULT_OFFSET, 1);
+    return new OriginVisitStats(
+        url, visitType, null, null, null, null, null, null, VisitQueue.DEFAULT_OFFSET, 1);
   }
 
   public OriginKey key() {
@@ -50,29 +57,74 @@ public record OriginVisitStats(
   }
 
   public OriginVisitStats withLastScheduled(Instant t) {
-    return new OriginVisitStats(url, visitType, lastSuccessful, lastVisit, lastVisitStatus, t, lastSnapshot,
-        nextVisitQueuePosition, nextPositionOffset, successiveVisits);
+    return new OriginVisitStats(
+        url,
+        visitType,
+        lastSuccessful,
+        lastVisit,
+        lastVisitStatus,
+        t,
+        lastSnapshot,
+        nextVisitQueuePosition,
+        nextPositionOffset,
+        successiveVisits);
   }
 
   /** The last visit, at {@code at}, ended with {@code status}. */
   public OriginVisitStats withLastVisit(Instant at, LastVisitStatus status) {
-    return new OriginVisitStats(url, visitType, lastSuccessful, at, status, lastScheduled, lastSnapshot,
-        nextVisitQueuePosition, nextPositionOffset, successiveVisits);
+    return new OriginVisitStats(
+        url,
+        visitType,
+        lastSuccessful,
+        at,
+        status,
+        lastScheduled,
+        lastSnapshot,
+        nextVisitQueuePosition,
+        nextPositionOffset,
+        successiveVisits);
   }
 
   /** The last successful visit, at {@code at}, archived {@code snapshot}. */
   public OriginVisitStats withLastSuccess(Instant at, String snapshot) {
-    return new OriginVisitStats(url, visitType, at, lastVisit, lastVisitStatus, lastScheduled, snapshot,
-        nextVisitQueuePosition, nextPositionOffset, successiveVisits);
+    return new OriginVisitStats(
+        url,
+        visitType,
+        at,
+        lastVisit,
+        lastVisitStatus,
+        lastScheduled,
+        snapshot,
+        nextVisitQueuePosition,
+        nextPositionOffset,
+        successiveVisits);
   }
 
   public OriginVisitStats withQueue(Long position, int offset) {
-    return new OriginVisitStats(url, visitType, lastSuccessful, lastVisit, lastVisitStatus, lastScheduled,
-        lastSnapshot, position, offset, successiveVisits);
+    return new OriginVisitStats(
+        url,
+        visitType,
+        lastSuccessful,
+        lastVisit,
+        lastVisitStatus,
+        lastScheduled,
+        lastSnapshot,
+        position,
+        offset,
+        successiveVisits);
   }
 
   public OriginVisitStats withSuccessiveVisits(int n) {
-    return new OriginVisitStats(url, visitType, lastSuccessful, lastVisit, lastVisitStatus, lastScheduled,
-        lastSnapshot, nextVisitQueuePosition, nextPositionOffset, n);
+    return new OriginVisitStats(
+        url,
+        visitType,
+        lastSuccessful,
+        lastVisit,
+        lastVisitStatus,
+        lastScheduled,
+        lastSnapshot,
+        nextVisitQueuePosition,
+        nextPositionOffset,
+        n);
   }
 }

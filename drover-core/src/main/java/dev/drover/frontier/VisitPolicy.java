@@ -16,7 +16,9 @@ public enum VisitPolicy implements Named {
   NEVER_VISITED_OLDEST_UPDATE_FIRST,
   /** Visited origins updated since their last successful visit, the longest-lagging first. */
   ALREADY_VISITED_ORDER_BY_LAG,
-  /** Origins whose forge reports no update time, in visit-queue order. Advances the queue position. */
+  /**
+   * Origins whose forge reports no update time, in visit-queue order. Advances the queue position.
+   */
   ORIGINS_WITHOUT_LAST_UPDATE,
   /** One lister's origins not scheduled since its last listing finished. Needs a lister. */
   FIRST_VISITS_AFTER_LISTING;
@@ -36,7 +38,9 @@ public enum VisitPolicy implements Named {
         }
       }
     }
-    String known = Arrays.stream(values()).map(VisitPolicy::dbName).collect(Collectors.joining(", "));
-    throw new ValidationException("policy", "unknown scheduling policy '" + text + "' (expected one of " + known + ")");
+    String known =
+        Arrays.stream(values()).map(VisitPolicy::dbName).collect(Collectors.joining(", "));
+    throw new ValidationException(
+        "policy", "unknown scheduling policy '" + text + "' (expected one of " + known + ")");
   }
 }

@@ -11,9 +11,12 @@ import java.util.random.RandomGenerator;
 public final class VisitQueue {
   /** The offset of an origin never visited. */
   public static final int DEFAULT_OFFSET = 4;
+
   public static final int MAX_OFFSET = 10;
+
   /** Visits in a row that failed (or found nothing) the same way before an origin is disabled. */
   public static final int DISABLE_THRESHOLD = 3;
+
   static final double JITTER = 0.1;
   private static final long SECONDS_PER_DAY = 86_400;
 
@@ -36,8 +39,8 @@ public final class VisitQueue {
   }
 
   /**
-   * The next place in the queue: {@code base + days(offset) × 86400 × (1 + u)}, u uniform in
-   * [−0.1, 0.1) drawn from {@code random}, truncated to whole seconds.
+   * The next place in the queue: {@code base + days(offset) × 86400 × (1 + u)}, u uniform in [−0.1,
+   * 0.1) drawn from {@code random}, truncated to whole seconds.
    */
   public static long nextPosition(long base, int offset, RandomGenerator random) {
     double u = (random.nextDouble() * 2 - 1) * JITTER;

@@ -32,14 +32,22 @@ public record VisitRequest(
     boolean dryRun) {
 
   public VisitRequest {
-    check(visitType != null && !visitType.isBlank(), "visit_type", "a visit request needs a visit type");
+    check(
+        visitType != null && !visitType.isBlank(),
+        "visit_type",
+        "a visit request needs a visit type");
     check(count >= 0, "count", "must not be negative, got " + count);
     check(policy != null, "policy", "a visit request needs a policy");
     cooldowns = cooldowns == null ? Cooldowns.DEFAULT : cooldowns;
-    check(tablesample == null || (tablesample > 0 && tablesample <= 100), "tablesample",
+    check(
+        tablesample == null || (tablesample > 0 && tablesample <= 100),
+        "tablesample",
         "must be a percentage in (0, 100], got " + tablesample);
-    check(policy != VisitPolicy.FIRST_VISITS_AFTER_LISTING || listerId != null
-            || (listerName != null && listerInstanceName != null), "lister",
+    check(
+        policy != VisitPolicy.FIRST_VISITS_AFTER_LISTING
+            || listerId != null
+            || (listerName != null && listerInstanceName != null),
+        "lister",
         "policy first_visits_after_listing needs a lister id, or a lister name and instance");
   }
 
@@ -81,17 +89,50 @@ public record VisitRequest(
       this.policy = policy;
     }
 
-    public Builder enabled(boolean v) { enabled = v; return this; }
-    public Builder lister(UUID id) { listerId = id; return this; }
+    public Builder enabled(boolean v) {
+      enabled = v;
+      return this;
+    }
+
+    public Builder lister(UUID id) {
+      listerId = id;
+      return this;
+    }
+
     /** Listers of this name and, if not null, this instance. */
-    public Builder lister(String name, String instance) { listerName = name; listerInstanceName = instance; return this; }
-    public Builder cooldowns(Cooldowns v) { cooldowns = v; return this; }
-    public Builder tablesample(Double percent) { tablesample = percent; return this; }
-    public Builder dryRun(boolean v) { dryRun = v; return this; }
+    public Builder lister(String name, String instance) {
+      listerName = name;
+      listerInstanceName = instance;
+      return this;
+    }
+
+    public Builder cooldowns(Cooldowns v) {
+      cooldowns = v;
+      return this;
+    }
+
+    public Builder tablesample(Double percent) {
+      tablesample = percent;
+      return this;
+    }
+
+    public Builder dryRun(boolean v) {
+      dryRun = v;
+      return this;
+    }
 
     public VisitRequest build() {
-      return new VisitRequest(visitType, count, policy, enabled, listerId, listerName, listerInstanceName,
-          cooldowns, tablesample, dryRun);
+      return new VisitRequest(
+          visitType,
+          count,
+          policy,
+          enabled,
+          listerId,
+          listerName,
+          listerInstanceName,
+          cooldowns,
+          tablesample,
+          dryRun);
     }
   }
 }

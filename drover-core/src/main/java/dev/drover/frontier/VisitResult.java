@@ -14,10 +14,14 @@ import java.time.Instant;
  * @param snapshot an opaque id of what it archived, or null (a full or partial visit without one
  *     counts as failed)
  */
-public record VisitResult(String url, String visitType, Instant date, VisitStatus status, String snapshot) {
+public record VisitResult(
+    String url, String visitType, Instant date, VisitStatus status, String snapshot) {
   public VisitResult {
     check(url != null && !url.isBlank(), "url", "a visit result needs a url");
-    check(visitType != null && !visitType.isBlank(), "visit_type", "a visit result needs a visit type");
+    check(
+        visitType != null && !visitType.isBlank(),
+        "visit_type",
+        "a visit result needs a visit type");
     check(date != null, "date", "a visit result needs a date");
     check(status != null, "status", "a visit result needs a status");
   }

@@ -1,14 +1,13 @@
 package dev.drover.frontier;
 
 import dev.drover.Outcome;
-
 import java.util.Optional;
 import java.util.random.RandomGenerator;
 
 /**
- * How one visit result changes an origin's visit stats (reference section 4, steps 2 to 8).
- * Results arrive out of order and more than once, so a result not newer than the last visit
- * recorded changes nothing.
+ * How one visit result changes an origin's visit stats (reference section 4, steps 2 to 8). Results
+ * arrive out of order and more than once, so a result not newer than the last visit recorded
+ * changes nothing.
  */
 public final class VisitStatsRules {
   private VisitStatsRules() {}
@@ -23,8 +22,8 @@ public final class VisitStatsRules {
    * @param globalPosition the visit type's queue position, the base for an origin without its own
    * @param random draws the jitter of the next queue position
    */
-  public static Optional<Outcome> apply(OriginVisitStats current, VisitResult result, long globalPosition,
-      RandomGenerator random) {
+  public static Optional<Outcome> apply(
+      OriginVisitStats current, VisitResult result, long globalPosition, RandomGenerator random) {
     if (!result.status().isFinal()
         || (current.lastVisit() != null && !result.date().isAfter(current.lastVisit()))) {
       return Optional.empty();
@@ -46,8 +45,10 @@ public final class VisitStatsRules {
     }
     boolean visitedBefore = current.lastVisit() != null;
     // The first visit leaves the offset where it starts; failures count as uneventful.
-    int offset = visitedBefore ? VisitQueue.nextOffset(current.nextPositionOffset(), eventful)
-        : current.nextPositionOffset();
+    int offset =
+        visitedBefore
+            ? VisitQueue.nextOffset(current.nextPositionOffset(), eventful)
+            : current.nextPositionOffset();
     boolean sameStatus = visitedBefore && status == current.lastVisitStatus();
     int successive = sameStatus ? current.successiveVisits() + 1 : 1;
 
@@ -56,13 +57,19 @@ public final class VisitStatsRules {
     long base = own != null && own != 0 ? own : globalPosition;
     long position = VisitQueue.nextPosition(base, offset, random);
 
-    OriginVisitStats next = current.withLastVisit(result.date(), status).withQueue(position, offset)
-        .withSuccessiveVisits(successive);
+    OriginVisitStats next =
+        current
+            .withLastVisit(result.date(), status)
+            .withQueue(position, offset)
+            .withSuccessiveVisits(successive);
     if (status == LastVisitStatus.SUCCESSFUL) {
-      boolean newer = current.lastSuccessful() == null || result.date().isAfter(current.lastSuccessful());
-      next = next.withLastSuccess(newer ? result.date() : current.lastSuccessful(), result.snapshot());
+      boolean newer =
+          current.lastSuccessful() == null || result.date().isAfter(current.lastSuccessful());
+      next =
+          next.withLastSuccess(newer ? result.date() : current.lastSuccessful(), result.snapshot());
     }
-    boolean disable = status != LastVisitStatus.SUCCESSFUL && successive >= VisitQueue.DISABLE_THRESHOLD;
+    boolean disable =
+        status != LastVisitStatus.SUCCESSFUL && successive >= VisitQueue.DISABLE_THRESHOLD;
     return Optional.of(new Outcome(next, disable));
   }
 }

@@ -7,7 +7,10 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Reads and writes durations as people type them: {@code 500ms}, {@code 90s}, {@code 12h}, {@code 64d} or ISO-8601. */
+/**
+ * Reads and writes durations as people type them: {@code 500ms}, {@code 90s}, {@code 12h}, {@code
+ * 64d} or ISO-8601.
+ */
 public final class DurationText {
   private static final Pattern SIMPLE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h|d|w)?");
 

@@ -12,13 +12,15 @@ import java.time.Instant;
  * @param runner the runner it concerns, or null
  * @param taskId the task it concerns, or null
  */
-public record Event(long id, Instant at, String kind, String runner, Long taskId, ObjectNode detail) {
+public record Event(
+    long id, Instant at, String kind, String runner, Long taskId, ObjectNode detail) {
   public Event {
     detail = detail == null ? Json.object() : detail;
   }
 
   /** An event to append. */
-  public static Event of(Instant at, EventKind kind, String runner, Long taskId, ObjectNode detail) {
+  public static Event of(
+      Instant at, EventKind kind, String runner, Long taskId, ObjectNode detail) {
     return new Event(0, at, kind.dbName(), runner, taskId, detail);
   }
 

@@ -39,8 +39,8 @@ public enum EventKind {
   /** A visit scheduler pass failed. */
   VISIT_SCHEDULING_FAILED,
   /**
-   * A runner lost the database: a pass failed. Written once the database is back, with the time
-   * it was lost and the error.
+   * A runner lost the database: a pass failed. Written once the database is back, with the time it
+   * was lost and the error.
    */
   DATABASE_LOST,
   /** A runner reached the database again after it had lost it; detail: failed passes, seconds. */

@@ -22,6 +22,7 @@ public interface Named {
     }
     String choices =
         Arrays.stream(type.getEnumConstants()).map(Named::dbName).collect(Collectors.joining(", "));
-    throw new ValidationException(field, "unknown value '" + text + "' (expected one of " + choices + ")");
+    throw new ValidationException(
+        field, "unknown value '" + text + "' (expected one of " + choices + ")");
   }
 }

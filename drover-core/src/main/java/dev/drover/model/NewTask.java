@@ -26,7 +26,9 @@ public record NewTask(
     check(type != null && !type.isBlank(), "type", "a task needs a task type");
     arguments = arguments == null ? TaskArguments.empty() : arguments;
     policy = policy == null ? TaskPolicy.RECURRING : policy;
-    check(retriesLeft == null || retriesLeft >= 0, "retries_left",
+    check(
+        retriesLeft == null || retriesLeft >= 0,
+        "retries_left",
         "must not be negative, got " + retriesLeft);
   }
 

@@ -4,4 +4,5 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 
 /** A task run to open in the {@code scheduled} state. */
-public record RunToSchedule(long taskId, String backendId, ObjectNode metadata, Instant scheduled) {}
+public record RunToSchedule(
+    long taskId, String backendId, ObjectNode metadata, Instant scheduled) {}

@@ -8,7 +8,8 @@ import java.time.Instant;
  * @param name the owner name its claims are recorded under
  * @param host the host it runs on
  * @param pid its process id on that host
- * @param pidStarted when that process started, so a later process reusing the pid is not taken for it; null if unknown
+ * @param pidStarted when that process started, so a later process reusing the pid is not taken for
+ *     it; null if unknown
  * @param gate what it guards (host and data dir): one active runner per gate; null for none
  * @param state active, or waiting for the active runner of its gate to leave
  * @param started when it registered

@@ -3,8 +3,8 @@ package dev.drover.model;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.drover.ValidationException;
 import dev.drover.Json;
+import dev.drover.ValidationException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -13,7 +13,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The positional and keyword arguments of a task, stored as {@code {"args": [...], "kwargs": {...}}}.
+ * The positional and keyword arguments of a task, stored as {@code {"args": [...], "kwargs":
+ * {...}}}.
  */
 public record TaskArguments(ArrayNode args, ObjectNode kwargs) {
 
@@ -28,13 +29,15 @@ public record TaskArguments(ArrayNode args, ObjectNode kwargs) {
 
   /** Builds arguments from plain Java values (anything Jackson can write). */
   public static TaskArguments of(List<?> args, Map<String, ?> kwargs) {
-    return new TaskArguments(Json.MAPPER.valueToTree(args == null ? List.of() : args),
+    return new TaskArguments(
+        Json.MAPPER.valueToTree(args == null ? List.of() : args),
         Json.MAPPER.valueToTree(kwargs == null ? Map.of() : kwargs));
   }
 
   /** Parses the JSON texts given on the command line; either may be null for "none". */
   public static TaskArguments parse(String argsJson, String kwargsJson) {
-    return new TaskArguments(argsJson == null ? null : Json.parseArray("args", argsJson),
+    return new TaskArguments(
+        argsJson == null ? null : Json.parseArray("args", argsJson),
         kwargsJson == null ? null : Json.parseObject("kwargs", kwargsJson));
   }
 
@@ -60,8 +63,8 @@ public record TaskArguments(ArrayNode args, ObjectNode kwargs) {
   /** SHA-256 of the canonical text: the indexed key that finds duplicates. */
   public String hash() {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256")
-          .digest(toJson().getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(toJson().getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);

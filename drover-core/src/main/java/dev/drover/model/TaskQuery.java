@@ -28,7 +28,9 @@ public record TaskQuery(
     statuses = statuses == null ? List.of() : List.copyOf(statuses);
     priorities = priorities == null ? List.of() : List.copyOf(priorities);
     check(limit == null || limit > 0, "limit", "must be positive, got " + limit);
-    check(before == null || after == null || !after.isAfter(before), "after",
+    check(
+        before == null || after == null || !after.isAfter(before),
+        "after",
         "after " + after + " is later than before " + before);
   }
 

@@ -61,22 +61,42 @@ public record TaskType(
 
   public TaskType {
     check(name != null && !name.isBlank(), "name", "a task type needs a name");
-    check(name.matches("[A-Za-z0-9][A-Za-z0-9._:-]*"), "name",
+    check(
+        name.matches("[A-Za-z0-9][A-Za-z0-9._:-]*"),
+        "name",
         "'" + name + "' may hold only letters, digits and . _ : - (and must not start with them)");
     description = description == null ? "" : description;
     checkPositive("default_interval", defaultInterval);
     checkPositive("min_interval", minInterval);
     checkPositive("max_interval", maxInterval);
-    check(minInterval == null || maxInterval == null || minInterval.compareTo(maxInterval) <= 0,
-        "min_interval", "min_interval " + DurationText.format(minInterval)
-            + " is greater than max_interval " + DurationText.format(maxInterval));
-    check(defaultInterval == null || minInterval == null || minInterval.compareTo(defaultInterval) <= 0,
-        "default_interval", "default_interval " + DurationText.format(defaultInterval)
-            + " is less than min_interval " + DurationText.format(minInterval));
-    check(defaultInterval == null || maxInterval == null || defaultInterval.compareTo(maxInterval) <= 0,
-        "default_interval", "default_interval " + DurationText.format(defaultInterval)
-            + " is greater than max_interval " + DurationText.format(maxInterval));
-    check(!Double.isNaN(backoffFactor) && backoffFactor >= 1, "backoff_factor",
+    check(
+        minInterval == null || maxInterval == null || minInterval.compareTo(maxInterval) <= 0,
+        "min_interval",
+        "min_interval "
+            + DurationText.format(minInterval)
+            + " is greater than max_interval "
+            + DurationText.format(maxInterval));
+    check(
+        defaultInterval == null
+            || minInterval == null
+            || minInterval.compareTo(defaultInterval) <= 0,
+        "default_interval",
+        "default_interval "
+            + DurationText.format(defaultInterval)
+            + " is less than min_interval "
+            + DurationText.format(minInterval));
+    check(
+        defaultInterval == null
+            || maxInterval == null
+            || defaultInterval.compareTo(maxInterval) <= 0,
+        "default_interval",
+        "default_interval "
+            + DurationText.format(defaultInterval)
+            + " is greater than max_interval "
+            + DurationText.format(maxInterval));
+    check(
+        !Double.isNaN(backoffFactor) && backoffFactor >= 1,
+        "backoff_factor",
         "must be at least 1, got " + backoffFactor);
     check(maxQueueLength > 0, "max_queue_length", "must be positive, got " + maxQueueLength);
     check(numRetries >= 0, "num_retries", "must not be negative, got " + numRetries);
@@ -85,31 +105,43 @@ public record TaskType(
     checkPositive("lease", lease);
     checkPositive("timeout", timeout);
     check(maxWorkers > 0, "max_workers", "must be positive, got " + maxWorkers);
-    check(command == null || (!command.isEmpty() && command.stream().allMatch(Objects::nonNull)),
-        "command", "a command needs at least a program and no empty entries");
+    check(
+        command == null || (!command.isEmpty() && command.stream().allMatch(Objects::nonNull)),
+        "command",
+        "a command needs at least a program and no empty entries");
     command = command == null ? null : List.copyOf(command);
     env = env == null ? Map.of() : Map.copyOf(env);
-    check(concurrencyKey == null || !concurrencyKey.isBlank(), "concurrency_key", "must not be blank");
-    check(concurrencyKey == null || maxPerKey != null, "max_per_key",
+    check(
+        concurrencyKey == null || !concurrencyKey.isBlank(),
+        "concurrency_key",
+        "must not be blank");
+    check(
+        concurrencyKey == null || maxPerKey != null,
+        "max_per_key",
         "is required with concurrency_key '" + concurrencyKey + "'");
-    check(maxPerKey == null || concurrencyKey != null, "concurrency_key",
+    check(
+        maxPerKey == null || concurrencyKey != null,
+        "concurrency_key",
         "is required with max_per_key (name the keyword argument that groups the tasks)");
     check(maxPerKey == null || maxPerKey > 0, "max_per_key", "must be positive, got " + maxPerKey);
   }
 
   /**
-   * The value of this type's concurrency key in {@code arguments}: a string keyword argument as
-   * it is, any other JSON value as its JSON text; null when the type has no concurrency key. A
-   * JSON null counts as missing.
+   * The value of this type's concurrency key in {@code arguments}: a string keyword argument as it
+   * is, any other JSON value as its JSON text; null when the type has no concurrency key. A JSON
+   * null counts as missing.
    *
-   * @throws dev.drover.ValidationException when the type has a concurrency key and the argument is missing
+   * @throws dev.drover.ValidationException when the type has a concurrency key and the argument is
+   *     missing
    */
   public String concurrencyKeyOf(TaskArguments arguments) {
     if (concurrencyKey == null) {
       return null;
     }
     JsonNode value = arguments.kwargs().get(concurrencyKey);
-    check(value != null && !value.isNull(), "kwargs." + concurrencyKey,
+    check(
+        value != null && !value.isNull(),
+        "kwargs." + concurrencyKey,
         "is required: it is the concurrency_key of task type '" + name + "'");
     return value.isTextual() ? value.asText() : value.toString();
   }
@@ -129,11 +161,23 @@ public record TaskType(
 
   public Builder toBuilder() {
     return new Builder(name)
-        .description(description).defaultInterval(defaultInterval).minInterval(minInterval)
-        .maxInterval(maxInterval).backoffFactor(backoffFactor).maxQueueLength(maxQueueLength)
-        .numRetries(numRetries).retryDelay(retryDelay).lease(lease).timeout(timeout)
-        .maxWorkers(maxWorkers).workerGroup(workerGroup).command(command)
-        .workingDir(workingDir).env(env).concurrencyKey(concurrencyKey).maxPerKey(maxPerKey);
+        .description(description)
+        .defaultInterval(defaultInterval)
+        .minInterval(minInterval)
+        .maxInterval(maxInterval)
+        .backoffFactor(backoffFactor)
+        .maxQueueLength(maxQueueLength)
+        .numRetries(numRetries)
+        .retryDelay(retryDelay)
+        .lease(lease)
+        .timeout(timeout)
+        .maxWorkers(maxWorkers)
+        .workerGroup(workerGroup)
+        .command(command)
+        .workingDir(workingDir)
+        .env(env)
+        .concurrencyKey(concurrencyKey)
+        .maxPerKey(maxPerKey);
   }
 
   /** Builds a {@link TaskType} with the documented defaults for whatever is not set. */
@@ -161,34 +205,123 @@ public record TaskType(
       this.name = name;
     }
 
-    public Builder description(String v) { description = v; return this; }
-    public Builder defaultInterval(Duration v) { defaultInterval = v; return this; }
-    public Builder minInterval(Duration v) { minInterval = v; return this; }
-    public Builder maxInterval(Duration v) { maxInterval = v; return this; }
+    public Builder description(String v) {
+      description = v;
+      return this;
+    }
+
+    public Builder defaultInterval(Duration v) {
+      defaultInterval = v;
+      return this;
+    }
+
+    public Builder minInterval(Duration v) {
+      minInterval = v;
+      return this;
+    }
+
+    public Builder maxInterval(Duration v) {
+      maxInterval = v;
+      return this;
+    }
+
     /** Sets default, min and max interval at once. */
     public Builder intervals(Duration def, Duration min, Duration max) {
       return defaultInterval(def).minInterval(min).maxInterval(max);
     }
-    public Builder backoffFactor(double v) { backoffFactor = v; return this; }
-    public Builder maxQueueLength(long v) { maxQueueLength = v; return this; }
-    public Builder numRetries(int v) { numRetries = v; return this; }
-    public Builder retryDelay(Duration v) { retryDelay = v; return this; }
-    public Builder lease(Duration v) { lease = v; return this; }
-    public Builder timeout(Duration v) { timeout = v; return this; }
-    public Builder maxWorkers(int v) { maxWorkers = v; return this; }
-    public Builder workerGroup(String v) { workerGroup = v; return this; }
-    public Builder command(List<String> v) { command = v; return this; }
-    public Builder workingDir(String v) { workingDir = v; return this; }
-    public Builder env(Map<String, String> v) { env = v; return this; }
-    public Builder concurrencyKey(String v) { concurrencyKey = v; return this; }
-    public Builder maxPerKey(Integer v) { maxPerKey = v; return this; }
-    /** At most {@code max} tasks with the same value of keyword argument {@code key} run at once. */
-    public Builder perKeyLimit(String key, int max) { return concurrencyKey(key).maxPerKey(max); }
+
+    public Builder backoffFactor(double v) {
+      backoffFactor = v;
+      return this;
+    }
+
+    public Builder maxQueueLength(long v) {
+      maxQueueLength = v;
+      return this;
+    }
+
+    public Builder numRetries(int v) {
+      numRetries = v;
+      return this;
+    }
+
+    public Builder retryDelay(Duration v) {
+      retryDelay = v;
+      return this;
+    }
+
+    public Builder lease(Duration v) {
+      lease = v;
+      return this;
+    }
+
+    public Builder timeout(Duration v) {
+      timeout = v;
+      return this;
+    }
+
+    public Builder maxWorkers(int v) {
+      maxWorkers = v;
+      return this;
+    }
+
+    public Builder workerGroup(String v) {
+      workerGroup = v;
+      return this;
+    }
+
+    public Builder command(List<String> v) {
+      command = v;
+      return this;
+    }
+
+    public Builder workingDir(String v) {
+      workingDir = v;
+      return this;
+    }
+
+    public Builder env(Map<String, String> v) {
+      env = v;
+      return this;
+    }
+
+    public Builder concurrencyKey(String v) {
+      concurrencyKey = v;
+      return this;
+    }
+
+    public Builder maxPerKey(Integer v) {
+      maxPerKey = v;
+      return this;
+    }
+
+    /**
+     * At most {@code max} tasks with the same value of keyword argument {@code key} run at once.
+     */
+    public Builder perKeyLimit(String key, int max) {
+      return concurrencyKey(key).maxPerKey(max);
+    }
 
     public TaskType build() {
-      return new TaskType(name, description, defaultInterval, minInterval, maxInterval,
-          backoffFactor, maxQueueLength, numRetries, retryDelay, lease, timeout, maxWorkers,
-          workerGroup, command, workingDir, env, concurrencyKey, maxPerKey);
+      return new TaskType(
+          name,
+          description,
+          defaultInterval,
+          minInterval,
+          maxInterval,
+          backoffFactor,
+          maxQueueLength,
+          numRetries,
+          retryDelay,
+          lease,
+          timeout,
+          maxWorkers,
+          workerGroup,
+          command,
+          workingDir,
+          env,
+          concurrencyKey,
+          maxPerKey);
     }
   }
 }

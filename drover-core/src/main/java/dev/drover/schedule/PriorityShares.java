@@ -9,15 +9,17 @@ import java.util.function.BiFunction;
 
 /**
  * How a grab's priority budget is split between high, normal and low tasks, so that low never
- * starves. Each level wants {@code ceil(budget × share)}; what a level leaves unused cascades to the
- * next one down; no level takes more than what is left of the budget.
+ * starves. Each level wants {@code ceil(budget × share)}; what a level leaves unused cascades to
+ * the next one down; no level takes more than what is left of the budget.
  */
 public record PriorityShares(double high, double normal, double low) {
   public static final PriorityShares DEFAULT = new PriorityShares(0.5, 0.3, 0.2);
 
   public PriorityShares {
     check(high >= 0 && normal >= 0 && low >= 0, "priority_shares", "shares must not be negative");
-    check(Math.abs(high + normal + low - 1.0) < 1e-9, "priority_shares",
+    check(
+        Math.abs(high + normal + low - 1.0) < 1e-9,
+        "priority_shares",
         "shares must add up to 1, got " + (high + normal + low));
   }
 

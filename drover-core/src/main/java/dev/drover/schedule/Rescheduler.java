@@ -17,8 +17,8 @@ import java.time.Instant;
  *       multiplies (uneventful) its interval by the type's backoff factor, clamped to the type's
  *       bounds, comes back one interval after the run ended, and gets its retries back.
  *   <li>failed / lost: while retries are left, the task comes back one retry delay after the run
- *       ended with one retry fewer; after that a one-shot task is disabled and a recurring one comes
- *       back one (unchanged) interval later with its retries reset.
+ *       ended with one retry fewer; after that a one-shot task is disabled and a recurring one
+ *       comes back one (unchanged) interval later with its retries reset.
  * </ul>
  */
 public final class Rescheduler {
@@ -44,20 +44,29 @@ public final class Rescheduler {
       case FAILED:
       case LOST:
         if (task.retriesLeft() > 0) {
-          return new TaskUpdate(TaskStatus.NEXT_RUN_NOT_SCHEDULED,
-              ended.plus(type.effectiveRetryDelay()), task.currentInterval(), task.retriesLeft() - 1);
+          return new TaskUpdate(
+              TaskStatus.NEXT_RUN_NOT_SCHEDULED,
+              ended.plus(type.effectiveRetryDelay()),
+              task.currentInterval(),
+              task.retriesLeft() - 1);
         }
         if (task.policy() == TaskPolicy.ONESHOT) {
           return keep(task, TaskStatus.DISABLED);
         }
-        return new TaskUpdate(TaskStatus.NEXT_RUN_NOT_SCHEDULED,
-            plus(ended, task.currentInterval()), task.currentInterval(), type.numRetries());
+        return new TaskUpdate(
+            TaskStatus.NEXT_RUN_NOT_SCHEDULED,
+            plus(ended, task.currentInterval()),
+            task.currentInterval(),
+            type.numRetries());
       default:
         throw new IllegalArgumentException("run status " + status + " does not end a run");
     }
   }
 
-  /** The adaptive interval: ÷ factor when eventful, × factor otherwise, clamped to the type's bounds. */
+  /**
+   * The adaptive interval: ÷ factor when eventful, × factor otherwise, clamped to the type's
+   * bounds.
+   */
   public static Duration adapt(Duration current, TaskType type, boolean eventful) {
     if (current == null) {
       return type.defaultInterval();

@@ -2,7 +2,10 @@ package dev.drover.store;
 
 import dev.drover.ValidationException;
 
-/** Where the next archive page starts: strictly after (task id, run id). Written as {@code "12:345"}. */
+/**
+ * Where the next archive page starts: strictly after (task id, run id). Written as {@code
+ * "12:345"}.
+ */
 record ArchiveToken(long taskId, long runId) {
   private static final ArchiveToken START = new ArchiveToken(-1, -1);
 
@@ -18,7 +21,8 @@ record ArchiveToken(long taskId, long runId) {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new ValidationException("page_token", "'" + token + "' is not a page token from a previous page");
+    throw new ValidationException(
+        "page_token", "'" + token + "' is not a page token from a previous page");
   }
 
   @Override

@@ -1,8 +1,7 @@
 package dev.drover.store;
 
-import dev.drover.model.TaskRunStatus;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.model.TaskRunStatus;
 import java.time.Instant;
 
 /**
@@ -11,10 +10,12 @@ import java.time.Instant;
  * {@code claimed}, the task and run as its claim returned them, which lets the store end the run
  * without reading the task again while the task row is still exactly as claimed. Both may be null.
  */
-public record Completion(Lease lease, TaskRunStatus status, ObjectNode metadata, Instant started, Claim claimed) {
+public record Completion(
+    Lease lease, TaskRunStatus status, ObjectNode metadata, Instant started, Claim claimed) {
   public Completion {
     if (!status.isFinal()) {
-      throw new IllegalArgumentException("a completion needs a final status, not " + status.dbName());
+      throw new IllegalArgumentException(
+          "a completion needs a final status, not " + status.dbName());
     }
   }
 

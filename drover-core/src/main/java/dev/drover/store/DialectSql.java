@@ -12,15 +12,14 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.Query;
 
 /**
- * What differs between SQLite and PostgreSQL beyond the text of their SQL files, one
- * implementation per database ({@link SqliteSql}, {@link PostgresSql}), chosen once when the store
- * is opened: the shared code calls this and never asks which database it runs on.
+ * What differs between SQLite and PostgreSQL beyond the text of their SQL files, one implementation
+ * per database ({@link SqliteSql}, {@link PostgresSql}), chosen once when the store is opened: the
+ * shared code calls this and never asks which database it runs on.
  *
- * <p>Mostly it is how a batch reaches the database. Every PostgreSQL statement is a round trip,
- * so a batch goes as parallel arrays in one statement; SQLite runs in process, so a prepared
- * statement per row in a JDBC batch costs nothing more and keeps its SQL plain. The rest is how
- * instants are stored and the few things only one database has (advisory locks, NOTIFY,
- * TABLESAMPLE).
+ * <p>Mostly it is how a batch reaches the database. Every PostgreSQL statement is a round trip, so
+ * a batch goes as parallel arrays in one statement; SQLite runs in process, so a prepared statement
+ * per row in a JDBC batch costs nothing more and keeps its SQL plain. The rest is how instants are
+ * stored and the few things only one database has (advisory locks, NOTIFY, TABLESAMPLE).
  */
 interface DialectSql {
   /** Which database this is. */
@@ -52,15 +51,15 @@ interface DialectSql {
    * Writes {@code updates} to the tasks of {@code completions} that {@code owner} still holds and
    * that are still exactly as claimed ({@code taskUpdateAfterRunAsClaimed}); says which it wrote.
    */
-  boolean[] updateAsClaimed(Handle h, String owner, List<Completion> completions,
-      List<TaskUpdate> updates);
+  boolean[] updateAsClaimed(
+      Handle h, String owner, List<Completion> completions, List<TaskUpdate> updates);
 
   /**
    * Writes the ends of {@code endings}' runs at {@code at} ({@code taskRunEndMany}), each with its
    * merged {@code metadata}.
    */
-  void endRuns(Handle h, String owner, List<RunEnder.Ending> endings, List<String> metadata,
-      Instant at);
+  void endRuns(
+      Handle h, String owner, List<RunEnder.Ending> endings, List<String> metadata, Instant at);
 
   // ---- the frontier
 
@@ -71,8 +70,8 @@ interface DialectSql {
   void lockVisitTypes(Handle h, List<String> visitTypes);
 
   /** Records {@code origins} (distinct keys) and returns them as stored, in the same order. */
-  List<ListedOrigin> recordOrigins(Handle h, List<ListedOrigin> origins, Instant now,
-      FrontierRows rows);
+  List<ListedOrigin> recordOrigins(
+      Handle h, List<ListedOrigin> origins, Instant now, FrontierRows rows);
 
   /** Records that {@code urls} (distinct) of {@code visitType} were handed out at {@code now}. */
   void markScheduled(Handle h, String visitType, List<String> urls, Instant now);

@@ -1,11 +1,11 @@
 package dev.drover.store;
 
+import dev.drover.Json;
 import dev.drover.frontier.LastVisitStatus;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
 import dev.drover.frontier.OriginVisitStats;
 import dev.drover.frontier.SchedulerMetrics;
-import dev.drover.Json;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -20,57 +20,68 @@ import org.jdbi.v3.core.mapper.RowMapper;
 final class FrontierRows {
   final RowMapper<Lister> lister;
   final RowMapper<ListedOrigin> listedOrigin;
+
   /** A listed origin chosen by a grab, with its (mirrored) queue position. */
   final RowMapper<Grabbed> grabbed;
+
   final RowMapper<OriginVisitStats> visitStats;
   final RowMapper<SchedulerMetrics> metrics;
 
   FrontierRows(DialectSql dialect) {
     Columns c = new Columns(dialect);
-    lister = (rs, ctx) -> new Lister(
-        UUID.fromString(rs.getString("id")),
-        rs.getString("name"),
-        rs.getString("instance_name"),
-        c.instant(rs, "created"),
-        Json.readObject(rs.getString("current_state")),
-        c.instant(rs, "updated"),
-        c.instant(rs, "last_listing_finished_at"),
-        rs.getString("first_visits_queue_prefix"),
-        c.instant(rs, "first_visits_scheduled_at"));
-    listedOrigin = (rs, ctx) -> new ListedOrigin(
-        UUID.fromString(rs.getString("lister_id")),
-        rs.getString("url"),
-        rs.getString("visit_type"),
-        Json.readObject(rs.getString("extra_loader_arguments")),
-        rs.getBoolean("enabled"),
-        c.instant(rs, "first_seen"),
-        c.instant(rs, "last_seen"),
-        c.instant(rs, "last_update"),
-        nullableBoolean(rs, "is_fork"),
-        rs.getString("forked_from_url"));
-    grabbed = (rs, ctx) -> new Grabbed(listedOrigin.map(rs, ctx), nullableLong(rs, "next_visit_queue_position"));
-    visitStats = (rs, ctx) -> {
-      String status = rs.getString("last_visit_status");
-      return new OriginVisitStats(
-          rs.getString("url"),
-          rs.getString("visit_type"),
-          c.instant(rs, "last_successful"),
-          c.instant(rs, "last_visit"),
-          status == null ? null : LastVisitStatus.parse("last_visit_status", status),
-          c.instant(rs, "last_scheduled"),
-          rs.getString("last_snapshot"),
-          nullableLong(rs, "next_visit_queue_position"),
-          rs.getInt("next_position_offset"),
-          rs.getInt("successive_visits"));
-    };
-    metrics = (rs, ctx) -> new SchedulerMetrics(
-        UUID.fromString(rs.getString("lister_id")),
-        rs.getString("visit_type"),
-        c.instant(rs, "last_update"),
-        rs.getLong("origins_known"),
-        rs.getLong("origins_enabled"),
-        rs.getLong("origins_never_visited"),
-        rs.getLong("origins_with_pending_changes"));
+    lister =
+        (rs, ctx) ->
+            new Lister(
+                UUID.fromString(rs.getString("id")),
+                rs.getString("name"),
+                rs.getString("instance_name"),
+                c.instant(rs, "created"),
+                Json.readObject(rs.getString("current_state")),
+                c.instant(rs, "updated"),
+                c.instant(rs, "last_listing_finished_at"),
+                rs.getString("first_visits_queue_prefix"),
+                c.instant(rs, "first_visits_scheduled_at"));
+    listedOrigin =
+        (rs, ctx) ->
+            new ListedOrigin(
+                UUID.fromString(rs.getString("lister_id")),
+                rs.getString("url"),
+                rs.getString("visit_type"),
+                Json.readObject(rs.getString("extra_loader_arguments")),
+                rs.getBoolean("enabled"),
+                c.instant(rs, "first_seen"),
+                c.instant(rs, "last_seen"),
+                c.instant(rs, "last_update"),
+                nullableBoolean(rs, "is_fork"),
+                rs.getString("forked_from_url"));
+    grabbed =
+        (rs, ctx) ->
+            new Grabbed(listedOrigin.map(rs, ctx), nullableLong(rs, "next_visit_queue_position"));
+    visitStats =
+        (rs, ctx) -> {
+          String status = rs.getString("last_visit_status");
+          return new OriginVisitStats(
+              rs.getString("url"),
+              rs.getString("visit_type"),
+              c.instant(rs, "last_successful"),
+              c.instant(rs, "last_visit"),
+              status == null ? null : LastVisitStatus.parse("last_visit_status", status),
+              c.instant(rs, "last_scheduled"),
+              rs.getString("last_snapshot"),
+              nullableLong(rs, "next_visit_queue_position"),
+              rs.getInt("next_position_offset"),
+              rs.getInt("successive_visits"));
+        };
+    metrics =
+        (rs, ctx) ->
+            new SchedulerMetrics(
+                UUID.fromString(rs.getString("lister_id")),
+                rs.getString("visit_type"),
+                c.instant(rs, "last_update"),
+                rs.getLong("origins_known"),
+                rs.getLong("origins_enabled"),
+                rs.getLong("origins_never_visited"),
+                rs.getLong("origins_with_pending_changes"));
   }
 
   record Grabbed(ListedOrigin origin, Long queuePosition) {}
@@ -83,7 +94,9 @@ final class FrontierRows {
   /** How many values one IN list holds: far below either database's parameter limit. */
   static final int IN_LIST = 500;
 
-  /** {@code list} in pieces of at most {@code size}, to keep IN lists under the parameter limits. */
+  /**
+   * {@code list} in pieces of at most {@code size}, to keep IN lists under the parameter limits.
+   */
   static <T> List<List<T>> chunks(List<T> list, int size) {
     List<List<T>> out = new ArrayList<>();
     for (int i = 0; i < list.size(); i += size) {

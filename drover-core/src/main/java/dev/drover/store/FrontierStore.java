@@ -19,18 +19,19 @@ import java.util.random.RandomGenerator;
 /**
  * The durable state of the crawl frontier: listers, listed origins, visit stats, the visit queue
  * and metrics (see {@code dev.drover.frontier}). Like {@link Store}, every method is one
- * transaction, takes the time it needs as {@code now} and never reads a clock; bad input is
- * refused with a {@link dev.drover.ValidationException} before anything is written.
+ * transaction, takes the time it needs as {@code now} and never reads a clock; bad input is refused
+ * with a {@link dev.drover.ValidationException} before anything is written.
  */
 public interface FrontierStore {
 
   // ---- listers
 
   /**
-   * The lister of that name and instance ({@code null} instance = {@code ""}), created at
-   * {@code now} if absent; {@code firstVisitsQueuePrefix} is only used when creating.
+   * The lister of that name and instance ({@code null} instance = {@code ""}), created at {@code
+   * now} if absent; {@code firstVisitsQueuePrefix} is only used when creating.
    */
-  Lister listerGetOrCreate(String name, String instanceName, String firstVisitsQueuePrefix, Instant now);
+  Lister listerGetOrCreate(
+      String name, String instanceName, String firstVisitsQueuePrefix, Instant now);
 
   Optional<Lister> listerGet(String name, String instanceName);
 
@@ -41,9 +42,9 @@ public interface FrontierStore {
   List<Lister> listerList();
 
   /**
-   * Writes the lister's state, last listing, first-visits prefix and scheduling time, if it has
-   * not changed since {@code lister} was read (its {@code updated} is the version). Returns the
-   * stored lister with its new version, after {@code now}'s.
+   * Writes the lister's state, last listing, first-visits prefix and scheduling time, if it has not
+   * changed since {@code lister} was read (its {@code updated} is the version). Returns the stored
+   * lister with its new version, after {@code now}'s.
    *
    * @throws dev.drover.StaleDataException when the stored version differs; nothing is written
    * @throws dev.drover.ValidationException when there is no such lister
@@ -53,12 +54,13 @@ public interface FrontierStore {
   // ---- listed origins
 
   /**
-   * Records what listers listed, at {@code now}: new origins are inserted, known ones get the
-   * given fields (including {@code enabled}, so a listing enables an origin again) and
-   * {@code last_seen = now}, keeping {@code first_seen}. Duplicates in the batch collapse, the
-   * last one winning. Returns the stored origins, one per distinct key, in input order.
+   * Records what listers listed, at {@code now}: new origins are inserted, known ones get the given
+   * fields (including {@code enabled}, so a listing enables an origin again) and {@code last_seen =
+   * now}, keeping {@code first_seen}. Duplicates in the batch collapse, the last one winning.
+   * Returns the stored origins, one per distinct key, in input order.
    *
-   * @throws dev.drover.ValidationException when an origin names an unknown lister; nothing is written
+   * @throws dev.drover.ValidationException when an origin names an unknown lister; nothing is
+   *     written
    */
   List<ListedOrigin> originRecord(List<ListedOrigin> origins, Instant now);
 
@@ -67,10 +69,10 @@ public interface FrontierStore {
 
   /**
    * Chooses origins to visit next by the request's policy, filters and cooldowns, at {@code now},
-   * in the policy's order. Unless a dry run, in the same transaction: records {@code now} as
-   * their {@code last_scheduled}, and for {@code origins_without_last_update} advances the visit
-   * type's queue position to the furthest one chosen. Writes of one visit type take turns, so
-   * concurrent grabs never return the same row.
+   * in the policy's order. Unless a dry run, in the same transaction: records {@code now} as their
+   * {@code last_scheduled}, and for {@code origins_without_last_update} advances the visit type's
+   * queue position to the furthest one chosen. Writes of one visit type take turns, so concurrent
+   * grabs never return the same row.
    *
    * @throws dev.drover.ValidationException when a lister filter names no lister
    */
@@ -82,8 +84,8 @@ public interface FrontierStore {
   List<OriginVisitStats> visitStatsGet(List<OriginKey> keys);
 
   /**
-   * Merges stats in: a null field keeps what is stored (it never erases), other fields replace
-   * it; the offset and successive visits are always written.
+   * Merges stats in: a null field keeps what is stored (it never erases), other fields replace it;
+   * the offset and successive visits are always written.
    */
   void visitStatsUpsert(List<OriginVisitStats> stats);
 
@@ -95,8 +97,8 @@ public interface FrontierStore {
 
   /**
    * Applies visit results, in order, as {@link dev.drover.frontier.VisitStatsRules} says: stats,
-   * queue positions (jitter drawn from {@code random}) and, after repeated failures, disabling
-   * the origin's (url, visit type) under every lister.
+   * queue positions (jitter drawn from {@code random}) and, after repeated failures, disabling the
+   * origin's (url, visit type) under every lister.
    */
   IngestReport visitResultsIngest(List<VisitResult> results, RandomGenerator random);
 

@@ -9,6 +9,7 @@ import static dev.drover.store.SqlQuery.LISTER_UPDATE;
 import static dev.drover.store.SqlQuery.METRICS_UPDATE;
 import static dev.drover.store.SqlQuery.VISIT_QUEUE_POSITION_GET;
 
+import dev.drover.Json;
 import dev.drover.StaleDataException;
 import dev.drover.ValidationException;
 import dev.drover.frontier.IngestReport;
@@ -21,7 +22,6 @@ import dev.drover.frontier.OriginVisitStats;
 import dev.drover.frontier.SchedulerMetrics;
 import dev.drover.frontier.VisitRequest;
 import dev.drover.frontier.VisitResult;
-import dev.drover.Json;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -32,9 +32,9 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * The {@link FrontierStore} on either database, over the same Jdbi, dialect and SQL files as
- * {@link JdbiStore}. Listers, stats reads and metrics are here; recording and listing origins,
- * grabbing visits and ingesting results have a class each.
+ * The {@link FrontierStore} on either database, over the same Jdbi, dialect and SQL files as {@link
+ * JdbiStore}. Listers, stats reads and metrics are here; recording and listing origins, grabbing
+ * visits and ingesting results have a class each.
  */
 final class JdbiFrontierStore implements FrontierStore {
   private final Jdbi jdbi;
@@ -60,16 +60,21 @@ final class JdbiFrontierStore implements FrontierStore {
   // ---- listers
 
   @Override
-  public Lister listerGetOrCreate(String name, String instanceName, String firstVisitsQueuePrefix, Instant now) {
+  public Lister listerGetOrCreate(
+      String name, String instanceName, String firstVisitsQueuePrefix, Instant now) {
     check(name != null && !name.isBlank(), "name", "a lister needs a name");
     String instance = instanceName == null ? "" : instanceName;
-    return jdbi.inTransaction(h -> {
-      h.createUpdate(sql.get(LISTER_INSERT_IF_ABSENT))
-          .bind("id", UUID.randomUUID().toString()).bind("name", name).bind("instance_name", instance)
-          .bind("now", now).bind("first_visits_queue_prefix", firstVisitsQueuePrefix)
-          .execute();
-      return listerGet(h, name, instance).orElseThrow();
-    });
+    return jdbi.inTransaction(
+        h -> {
+          h.createUpdate(sql.get(LISTER_INSERT_IF_ABSENT))
+              .bind("id", UUID.randomUUID().toString())
+              .bind("name", name)
+              .bind("instance_name", instance)
+              .bind("now", now)
+              .bind("first_visits_queue_prefix", firstVisitsQueuePrefix)
+              .execute();
+          return listerGet(h, name, instance).orElseThrow();
+        });
   }
 
   @Override
@@ -78,8 +83,11 @@ final class JdbiFrontierStore implements FrontierStore {
   }
 
   private Optional<Lister> listerGet(Handle h, String name, String instance) {
-    return h.createQuery(sql.get(LISTER_GET_BY_NAME)).bind("name", name).bind("instance_name", instance)
-        .map(rows.lister).findOne();
+    return h.createQuery(sql.get(LISTER_GET_BY_NAME))
+        .bind("name", name)
+        .bind("instance_name", instance)
+        .map(rows.lister)
+        .findOne();
   }
 
   @Override
@@ -91,8 +99,10 @@ final class JdbiFrontierStore implements FrontierStore {
   }
 
   private List<Lister> listersById(Handle h, List<UUID> ids) {
-    return h.createQuery(sql.get(LISTER_GET_BY_IDS)).bindList("ids", ids.stream().map(FrontierRows::text).toList())
-        .map(rows.lister).list();
+    return h.createQuery(sql.get(LISTER_GET_BY_IDS))
+        .bindList("ids", ids.stream().map(FrontierRows::text).toList())
+        .map(rows.lister)
+        .list();
   }
 
   @Override
@@ -102,31 +112,47 @@ final class JdbiFrontierStore implements FrontierStore {
 
   @Override
   public Lister listerUpdate(Lister lister, Instant now) {
-    check(lister.id() != null && lister.updated() != null, "lister", "update a lister read from the store");
+    check(
+        lister.id() != null && lister.updated() != null,
+        "lister",
+        "update a lister read from the store");
     // The new version is strictly after the one read, even when now is not (same millisecond, or
     // a clock behind): otherwise a second writer holding the same old version would not be refused.
     Instant read = lister.updated();
     Instant at = now.truncatedTo(ChronoUnit.MILLIS);
     Instant version = at.isAfter(read) ? at : read.plusMillis(1);
-    return jdbi.inTransaction(h -> {
-      Optional<Lister> updated = h.createQuery(sql.get(LISTER_UPDATE))
-          .bind("id", FrontierRows.text(lister.id()))
-          .bind("expected_updated", read)
-          .bind("current_state", Json.canonical(lister.currentState()))
-          .bindByType("last_listing_finished_at", lister.lastListingFinishedAt(), Instant.class)
-          .bind("first_visits_queue_prefix", lister.firstVisitsQueuePrefix())
-          .bindByType("first_visits_scheduled_at", lister.firstVisitsScheduledAt(), Instant.class)
-          .bind("updated", version)
-          .map(rows.lister).findOne();
-      if (updated.isPresent()) {
-        return updated.get();
-      }
-      if (listersById(h, List.of(lister.id())).isEmpty()) {
-        throw new ValidationException("id", "unknown lister " + lister.id());
-      }
-      throw new StaleDataException("stale data: lister " + lister.id() + " ('" + lister.name() + "', '"
-          + lister.instanceName() + "') changed since version " + read + " was read; nothing was written");
-    });
+    return jdbi.inTransaction(
+        h -> {
+          Optional<Lister> updated =
+              h.createQuery(sql.get(LISTER_UPDATE))
+                  .bind("id", FrontierRows.text(lister.id()))
+                  .bind("expected_updated", read)
+                  .bind("current_state", Json.canonical(lister.currentState()))
+                  .bindByType(
+                      "last_listing_finished_at", lister.lastListingFinishedAt(), Instant.class)
+                  .bind("first_visits_queue_prefix", lister.firstVisitsQueuePrefix())
+                  .bindByType(
+                      "first_visits_scheduled_at", lister.firstVisitsScheduledAt(), Instant.class)
+                  .bind("updated", version)
+                  .map(rows.lister)
+                  .findOne();
+          if (updated.isPresent()) {
+            return updated.get();
+          }
+          if (listersById(h, List.of(lister.id())).isEmpty()) {
+            throw new ValidationException("id", "unknown lister " + lister.id());
+          }
+          throw new StaleDataException(
+              "stale data: lister "
+                  + lister.id()
+                  + " ('"
+                  + lister.name()
+                  + "', '"
+                  + lister.instanceName()
+                  + "') changed since version "
+                  + read
+                  + " was read; nothing was written");
+        });
   }
 
   // ---- listed origins
@@ -153,26 +179,29 @@ final class JdbiFrontierStore implements FrontierStore {
     if (keys.isEmpty()) {
       return List.of();
     }
-    return jdbi.withHandle(h -> {
-      var found = stats.get(h, keys);
-      return keys.stream().distinct().filter(found::containsKey).map(found::get).toList();
-    });
+    return jdbi.withHandle(
+        h -> {
+          var found = stats.get(h, keys);
+          return keys.stream().distinct().filter(found::containsKey).map(found::get).toList();
+        });
   }
 
   @Override
   public void visitStatsUpsert(List<OriginVisitStats> list) {
-    jdbi.useTransaction(h -> {
-      locks.lock(h, list.stream().map(OriginVisitStats::visitType).toList());
-      stats.upsert(h, list);
-    });
+    jdbi.useTransaction(
+        h -> {
+          locks.lock(h, list.stream().map(OriginVisitStats::visitType).toList());
+          stats.upsert(h, list);
+        });
   }
 
   @Override
   public void visitStatsReplace(List<OriginVisitStats> list) {
-    jdbi.useTransaction(h -> {
-      locks.lock(h, list.stream().map(OriginVisitStats::visitType).toList());
-      stats.replace(h, list);
-    });
+    jdbi.useTransaction(
+        h -> {
+          locks.lock(h, list.stream().map(OriginVisitStats::visitType).toList());
+          stats.replace(h, list);
+        });
   }
 
   @Override
@@ -182,28 +211,40 @@ final class JdbiFrontierStore implements FrontierStore {
 
   @Override
   public long visitQueuePosition(String visitType) {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(VISIT_QUEUE_POSITION_GET))
-        .bind("visit_type", visitType).map((rs, ctx) -> rs.getLong("position")).findOne().orElse(0L));
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql.get(VISIT_QUEUE_POSITION_GET))
+                .bind("visit_type", visitType)
+                .map((rs, ctx) -> rs.getLong("position"))
+                .findOne()
+                .orElse(0L));
   }
 
   // ---- metrics
 
   @Override
   public List<SchedulerMetrics> metricsUpdate(UUID listerId, Instant now) {
-    return jdbi.inTransaction(h -> {
-      List<UUID> listers;
-      if (listerId == null) {
-        listers = h.createQuery(sql.get(LISTER_LIST)).map(rows.lister).list().stream().map(Lister::id).toList();
-      } else if (listersById(h, List.of(listerId)).isEmpty()) {
-        throw new ValidationException("lister_id", "unknown lister " + listerId);
-      } else {
-        listers = List.of(listerId);
-      }
-      for (UUID id : listers) {
-        h.createUpdate(sql.get(METRICS_UPDATE)).bind("lister_id", FrontierRows.text(id)).bind("now", now).execute();
-      }
-      return metricsGet(h, listerId, null);
-    });
+    return jdbi.inTransaction(
+        h -> {
+          List<UUID> listers;
+          if (listerId == null) {
+            listers =
+                h.createQuery(sql.get(LISTER_LIST)).map(rows.lister).list().stream()
+                    .map(Lister::id)
+                    .toList();
+          } else if (listersById(h, List.of(listerId)).isEmpty()) {
+            throw new ValidationException("lister_id", "unknown lister " + listerId);
+          } else {
+            listers = List.of(listerId);
+          }
+          for (UUID id : listers) {
+            h.createUpdate(sql.get(METRICS_UPDATE))
+                .bind("lister_id", FrontierRows.text(id))
+                .bind("now", now)
+                .execute();
+          }
+          return metricsGet(h, listerId, null);
+        });
   }
 
   @Override
@@ -212,10 +253,17 @@ final class JdbiFrontierStore implements FrontierStore {
   }
 
   private List<SchedulerMetrics> metricsGet(Handle h, UUID listerId, String visitType) {
-    Where where = new Where()
-        .eq("lister_id = :lister_id", "lister_id", FrontierRows.text(listerId))
-        .eq("visit_type = :visit_type", "visit_type", visitType);
-    return where.bind(h.createQuery("SELECT * FROM scheduler_metrics" + where.sql() + " ORDER BY lister_id, visit_type"))
-        .map(rows.metrics).list();
+    Where where =
+        new Where()
+            .eq("lister_id = :lister_id", "lister_id", FrontierRows.text(listerId))
+            .eq("visit_type = :visit_type", "visit_type", visitType);
+    return where
+        .bind(
+            h.createQuery(
+                "SELECT * FROM scheduler_metrics"
+                    + where.sql()
+                    + " ORDER BY lister_id, visit_type"))
+        .map(rows.metrics)
+        .list();
   }
 }

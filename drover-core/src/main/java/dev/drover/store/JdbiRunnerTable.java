@@ -12,7 +12,6 @@ import static dev.drover.store.SqlQuery.RUNNER_INSERT;
 import static dev.drover.store.SqlQuery.RUNNER_LIST;
 import static dev.drover.store.SqlQuery.RUNNER_REQUEST_STOP;
 
-import dev.drover.store.LeaderLease;
 import dev.drover.model.RunnerRecord;
 import dev.drover.model.RunnerState;
 import java.sql.SQLException;
@@ -37,35 +36,48 @@ final class JdbiRunnerTable implements RunnerTable {
     this.jdbi = jdbi;
     this.sql = dialect.files();
     Columns c = new Columns(dialect);
-    this.runner = (rs, ctx) -> new RunnerRecord(
-        rs.getString("name"),
-        rs.getString("host"),
-        rs.getLong("pid"),
-        c.instant(rs, "pid_started"),
-        rs.getString("gate"),
-        RunnerState.parse("state", rs.getString("state")),
-        c.instant(rs, "started"),
-        c.instant(rs, "heartbeat"),
-        rs.getString("stop_requested_by"),
-        c.instant(rs, "stop_deadline"));
-    this.leader = (rs, ctx) -> new LeaderLease(rs.getString("service"), rs.getString("holder"),
-        c.instant(rs, "lease_until"));
+    this.runner =
+        (rs, ctx) ->
+            new RunnerRecord(
+                rs.getString("name"),
+                rs.getString("host"),
+                rs.getLong("pid"),
+                c.instant(rs, "pid_started"),
+                rs.getString("gate"),
+                RunnerState.parse("state", rs.getString("state")),
+                c.instant(rs, "started"),
+                c.instant(rs, "heartbeat"),
+                rs.getString("stop_requested_by"),
+                c.instant(rs, "stop_deadline"));
+    this.leader =
+        (rs, ctx) ->
+            new LeaderLease(
+                rs.getString("service"), rs.getString("holder"), c.instant(rs, "lease_until"));
   }
 
   @Override
   public void register(RunnerRecord r) {
-    jdbi.useHandle(h -> h.createUpdate(sql.get(RUNNER_INSERT))
-        .bind("name", r.name()).bind("host", r.host()).bind("pid", r.pid()).bind("pid_started", r.pidStarted())
-        .bind("gate", r.gate()).bind("state", r.state().dbName())
-        .bind("started", r.started()).bind("heartbeat", r.heartbeat())
-        .execute());
+    jdbi.useHandle(
+        h ->
+            h.createUpdate(sql.get(RUNNER_INSERT))
+                .bind("name", r.name())
+                .bind("host", r.host())
+                .bind("pid", r.pid())
+                .bind("pid_started", r.pidStarted())
+                .bind("gate", r.gate())
+                .bind("state", r.state().dbName())
+                .bind("started", r.started())
+                .bind("heartbeat", r.heartbeat())
+                .execute());
   }
 
   @Override
   public boolean activate(String name, Instant now) {
     try {
-      return jdbi.inTransaction(h -> h.createUpdate(sql.get(RUNNER_ACTIVATE))
-          .bind("name", name).bind("now", now).execute() == 1);
+      return jdbi.inTransaction(
+          h ->
+              h.createUpdate(sql.get(RUNNER_ACTIVATE)).bind("name", name).bind("now", now).execute()
+                  == 1);
     } catch (UnableToExecuteStatementException e) {
       if (e.getCause() instanceof SQLException s && UNIQUE_VIOLATION.equals(s.getSQLState())) {
         return false; // another newcomer activated between our check and our write
@@ -76,12 +88,14 @@ final class JdbiRunnerTable implements RunnerTable {
 
   @Override
   public Optional<RunnerRecord> get(String name) {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(RUNNER_GET)).bind("name", name).map(runner).findOne());
+    return jdbi.withHandle(
+        h -> h.createQuery(sql.get(RUNNER_GET)).bind("name", name).map(runner).findOne());
   }
 
   @Override
   public Optional<RunnerRecord> active(String gate) {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(RUNNER_ACTIVE)).bind("gate", gate).map(runner).findOne());
+    return jdbi.withHandle(
+        h -> h.createQuery(sql.get(RUNNER_ACTIVE)).bind("gate", gate).map(runner).findOne());
   }
 
   @Override
@@ -91,38 +105,58 @@ final class JdbiRunnerTable implements RunnerTable {
 
   @Override
   public Optional<RunnerRecord> heartbeat(String name, Instant now) {
-    return jdbi.inTransaction(h -> {
-      h.createUpdate(sql.get(RUNNER_HEARTBEAT)).bind("name", name).bind("now", now).execute();
-      return h.createQuery(sql.get(RUNNER_GET)).bind("name", name).map(runner).findOne();
-    });
+    return jdbi.inTransaction(
+        h -> {
+          h.createUpdate(sql.get(RUNNER_HEARTBEAT)).bind("name", name).bind("now", now).execute();
+          return h.createQuery(sql.get(RUNNER_GET)).bind("name", name).map(runner).findOne();
+        });
   }
 
   @Override
   public boolean requestStop(String name, String by, Instant deadline) {
-    return jdbi.withHandle(h -> h.createUpdate(sql.get(RUNNER_REQUEST_STOP))
-        .bind("name", name).bind("by", by).bind("deadline", deadline).execute() == 1);
+    return jdbi.withHandle(
+        h ->
+            h.createUpdate(sql.get(RUNNER_REQUEST_STOP))
+                    .bind("name", name)
+                    .bind("by", by)
+                    .bind("deadline", deadline)
+                    .execute()
+                == 1);
   }
 
   @Override
   public boolean remove(String name) {
-    return jdbi.withHandle(h -> h.createUpdate(sql.get(RUNNER_DELETE)).bind("name", name).execute() == 1);
+    return jdbi.withHandle(
+        h -> h.createUpdate(sql.get(RUNNER_DELETE)).bind("name", name).execute() == 1);
   }
 
   @Override
   public boolean leaderAcquire(String service, String holder, Instant now, Instant until) {
-    return jdbi.inTransaction(h -> h.createQuery(sql.get(LEADER_ACQUIRE))
-        .bind("service", service).bind("holder", holder).bind("now", now).bind("until", until)
-        .mapTo(String.class).findOne().isPresent());
+    return jdbi.inTransaction(
+        h ->
+            h.createQuery(sql.get(LEADER_ACQUIRE))
+                .bind("service", service)
+                .bind("holder", holder)
+                .bind("now", now)
+                .bind("until", until)
+                .mapTo(String.class)
+                .findOne()
+                .isPresent());
   }
 
   @Override
   public void leaderRelease(String service, String holder) {
-    jdbi.useHandle(h -> h.createUpdate(sql.get(LEADER_RELEASE)).bind("service", service).bind("holder", holder)
-        .execute());
+    jdbi.useHandle(
+        h ->
+            h.createUpdate(sql.get(LEADER_RELEASE))
+                .bind("service", service)
+                .bind("holder", holder)
+                .execute());
   }
 
   @Override
   public Optional<LeaderLease> leader(String service) {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(LEADER_GET)).bind("service", service).map(leader).findOne());
+    return jdbi.withHandle(
+        h -> h.createQuery(sql.get(LEADER_GET)).bind("service", service).map(leader).findOne());
   }
 }

@@ -29,12 +29,11 @@ import static dev.drover.store.SqlQuery.WORKER_GROUP_UPSERT;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.DroverException;
-import dev.drover.ValidationException;
 import dev.drover.Json;
+import dev.drover.ValidationException;
 import dev.drover.model.ArchivableRun;
 import dev.drover.model.ArchivePage;
 import dev.drover.model.Event;
-import dev.drover.store.Lease;
 import dev.drover.model.Named;
 import dev.drover.model.NewTask;
 import dev.drover.model.RunToSchedule;
@@ -66,8 +65,9 @@ import org.jdbi.v3.core.statement.Update;
 /**
  * The {@link Store} on either database. Dialect differences live in the SQL files, in one {@link
  * DialectSql} per database (how batches are written, how instants are stored) and in how the
- * connections are opened ({@link Stores}); everything else is shared. On SQLite every transaction begins IMMEDIATE (see {@link Stores}),
- * so a read-then-write transaction never fails half-way on a lock upgrade.
+ * connections are opened ({@link Stores}); everything else is shared. On SQLite every transaction
+ * begins IMMEDIATE (see {@link Stores}), so a read-then-write transaction never fails half-way on a
+ * lock upgrade.
  */
 final class JdbiStore implements Store {
   private static final Comparator<Task> DUE_ORDER =
@@ -90,8 +90,14 @@ final class JdbiStore implements Store {
    * @param postgresUrl the JDBC URL other processes are notified through, or null on SQLite
    * @param extraHooks run-end hooks to call after the store's own (tests watch run ends with one)
    */
-  JdbiStore(Jdbi jdbi, DialectSql dialect, AutoCloseable pool, String database, String postgresUrl,
-      StoreProbe probe, List<RunEndHook> extraHooks) {
+  JdbiStore(
+      Jdbi jdbi,
+      DialectSql dialect,
+      AutoCloseable pool,
+      String database,
+      String postgresUrl,
+      StoreProbe probe,
+      List<RunEndHook> extraHooks) {
     this.jdbi = jdbi;
     this.dialect = dialect;
     this.sql = dialect.files();
@@ -101,8 +107,7 @@ final class JdbiStore implements Store {
     this.rows = new Rows(dialect);
     this.pool = pool;
     // The run-end hooks, in the order they run: one line each.
-    List<RunEndHook> runEndHooks = new ArrayList<>(List.of(
-        VisitOutcomes.create(jdbi, dialect)));
+    List<RunEndHook> runEndHooks = new ArrayList<>(List.of(VisitOutcomes.create(jdbi, dialect)));
     runEndHooks.addAll(extraHooks);
     this.runEnder = new RunEnder(dialect, rows, runEndHooks);
     this.leases = new Leases(jdbi, dialect, rows, runEnder);
@@ -144,23 +149,25 @@ final class JdbiStore implements Store {
 
   @Override
   public boolean taskTypeCreate(TaskType type) {
-    return jdbi.withHandle(h -> bindTaskType(h.createUpdate(sql.get(TASK_TYPE_INSERT)), type).execute() == 1);
+    return jdbi.withHandle(
+        h -> bindTaskType(h.createUpdate(sql.get(TASK_TYPE_INSERT)), type).execute() == 1);
   }
 
   @Override
   public UpsertResult taskTypeUpsert(TaskType type) {
-    return jdbi.inTransaction(h -> {
-      Optional<TaskType> existing = taskTypeGet(h, type.name());
-      if (existing.isEmpty()) {
-        bindTaskType(h.createUpdate(sql.get(TASK_TYPE_INSERT)), type).execute();
-        return UpsertResult.CREATED;
-      }
-      if (existing.get().equals(type)) {
-        return UpsertResult.UNCHANGED;
-      }
-      bindTaskType(h.createUpdate(sql.get(TASK_TYPE_UPDATE)), type).execute();
-      return UpsertResult.UPDATED;
-    });
+    return jdbi.inTransaction(
+        h -> {
+          Optional<TaskType> existing = taskTypeGet(h, type.name());
+          if (existing.isEmpty()) {
+            bindTaskType(h.createUpdate(sql.get(TASK_TYPE_INSERT)), type).execute();
+            return UpsertResult.CREATED;
+          }
+          if (existing.get().equals(type)) {
+            return UpsertResult.UNCHANGED;
+          }
+          bindTaskType(h.createUpdate(sql.get(TASK_TYPE_UPDATE)), type).execute();
+          return UpsertResult.UPDATED;
+        });
   }
 
   private static Update bindTaskType(Update update, TaskType t) {
@@ -201,25 +208,39 @@ final class JdbiStore implements Store {
 
   @Override
   public void workerGroupUpsert(WorkerGroup group) {
-    jdbi.useHandle(h -> h.createUpdate(sql.get(WORKER_GROUP_UPSERT))
-        .bind("name", group.name()).bind("max_workers", group.maxWorkers()).execute());
+    jdbi.useHandle(
+        h ->
+            h.createUpdate(sql.get(WORKER_GROUP_UPSERT))
+                .bind("name", group.name())
+                .bind("max_workers", group.maxWorkers())
+                .execute());
   }
 
   @Override
   public List<WorkerGroup> workerGroupList() {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(WORKER_GROUP_LIST)).map(rows.workerGroup).list());
+    return jdbi.withHandle(
+        h -> h.createQuery(sql.get(WORKER_GROUP_LIST)).map(rows.workerGroup).list());
   }
 
   @Override
   public void settingPut(String name, String value) {
-    jdbi.useHandle(h -> h.createUpdate(sql.get(SETTING_UPSERT)).bind("name", name).bind("value", value).execute());
+    jdbi.useHandle(
+        h ->
+            h.createUpdate(sql.get(SETTING_UPSERT))
+                .bind("name", name)
+                .bind("value", value)
+                .execute());
   }
 
   @Override
   public Map<String, String> settingList() {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(SETTING_LIST))
-        .map((rs, ctx) -> Map.entry(rs.getString("name"), rs.getString("value")))
-        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> b, LinkedHashMap::new)));
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql.get(SETTING_LIST))
+                .map((rs, ctx) -> Map.entry(rs.getString("name"), rs.getString("value")))
+                .collect(
+                    Collectors.toMap(
+                        Map.Entry::getKey, Map.Entry::getValue, (a, b) -> b, LinkedHashMap::new)));
   }
 
   // ---- tasks
@@ -238,35 +259,47 @@ final class JdbiStore implements Store {
     if (ids.isEmpty()) {
       return List.of();
     }
-    return jdbi.withHandle(h -> h.createQuery(sql.get(TASK_GET)).bindList("ids", ids).map(rows.task).list());
+    return jdbi.withHandle(
+        h -> h.createQuery(sql.get(TASK_GET)).bindList("ids", ids).map(rows.task).list());
   }
 
   @Override
   public List<Task> taskSearch(TaskQuery q) {
-    Where where = new Where()
-        .in("id IN (<ids>)", "ids", q.ids())
-        .in("type IN (<types>)", "types", q.types())
-        .in("status IN (<statuses>)", "statuses", names(q.statuses()))
-        .in("priority IN (<priorities>)", "priorities", names(q.priorities()))
-        .eq("policy = :policy", "policy", dbName(q.policy()))
-        .eq("next_run <= :before", "before", q.before())
-        .eq("next_run >= :after", "after", q.after());
+    Where where =
+        new Where()
+            .in("id IN (<ids>)", "ids", q.ids())
+            .in("type IN (<types>)", "types", q.types())
+            .in("status IN (<statuses>)", "statuses", names(q.statuses()))
+            .in("priority IN (<priorities>)", "priorities", names(q.priorities()))
+            .eq("policy = :policy", "policy", dbName(q.policy()))
+            .eq("next_run <= :before", "before", q.before())
+            .eq("next_run >= :after", "after", q.after());
     String limit = q.limit() == null ? "" : " LIMIT " + q.limit();
-    return jdbi.withHandle(h -> where.bind(h.createQuery("SELECT * FROM task" + where.sql() + " ORDER BY id" + limit))
-        .map(rows.task).list());
+    return jdbi.withHandle(
+        h ->
+            where
+                .bind(h.createQuery("SELECT * FROM task" + where.sql() + " ORDER BY id" + limit))
+                .map(rows.task)
+                .list());
   }
 
   @Override
-  public int taskSetStatus(List<Long> ids, TaskStatus status, Instant nextRun, boolean exceptCompleted, Instant now) {
+  public int taskSetStatus(
+      List<Long> ids, TaskStatus status, Instant nextRun, boolean exceptCompleted, Instant now) {
     if (ids.isEmpty()) {
       return 0;
     }
     SqlQuery query = exceptCompleted ? TASK_SET_STATUS_EXCEPT_COMPLETED : TASK_SET_STATUS;
-    int changed = jdbi.withHandle(h -> {
-      Update update = h.createUpdate(sql.get(query)).bindList("ids", ids)
-          .bind("status", status.dbName()).bind("next_run", nextRun);
-      return exceptCompleted ? update.bind("now", now).execute() : update.execute();
-    });
+    int changed =
+        jdbi.withHandle(
+            h -> {
+              Update update =
+                  h.createUpdate(sql.get(query))
+                      .bindList("ids", ids)
+                      .bind("status", status.dbName())
+                      .bind("next_run", nextRun);
+              return exceptCompleted ? update.bind("now", now).execute() : update.execute();
+            });
     return signalIf(changed > 0 && status == TaskStatus.NEXT_RUN_NOT_SCHEDULED, changed);
   }
 
@@ -275,8 +308,13 @@ final class JdbiStore implements Store {
     if (ids.isEmpty()) {
       return 0;
     }
-    int enabled = jdbi.withHandle(h -> h.createUpdate(sql.get(TASK_ENABLE))
-        .bindList("ids", ids).bind("next_run", Objects.requireNonNull(nextRun, "null nextRun")).execute());
+    int enabled =
+        jdbi.withHandle(
+            h ->
+                h.createUpdate(sql.get(TASK_ENABLE))
+                    .bindList("ids", ids)
+                    .bind("next_run", Objects.requireNonNull(nextRun, "null nextRun"))
+                    .execute());
     return signalIf(enabled > 0, enabled);
   }
 
@@ -286,81 +324,114 @@ final class JdbiStore implements Store {
   }
 
   @Override
-  public List<Task> taskPeekReadyPriority(String type, Instant now, int limit, PriorityShares shares) {
-    return jdbi.withHandle(h -> shares.take(limit, (p, n) -> ready(h, TASK_PEEK_READY, type, now, p, n)));
+  public List<Task> taskPeekReadyPriority(
+      String type, Instant now, int limit, PriorityShares shares) {
+    return jdbi.withHandle(
+        h -> shares.take(limit, (p, n) -> ready(h, TASK_PEEK_READY, type, now, p, n)));
   }
 
   @Override
-  public List<Task> taskGrabReady(String type, Instant now, int limit, int priorityLimit, PriorityShares shares) {
-    return jdbi.inTransaction(h -> {
-      List<Task> grabbed = new ArrayList<>(
-          shares.take(priorityLimit, (p, n) -> ready(h, TASK_GRAB_READY, type, now, p, n)));
-      int budget = limit + (priorityLimit - grabbed.size());
-      if (budget > 0) {
-        grabbed.addAll(ready(h, TASK_GRAB_READY, type, now, null, budget));
-      }
-      return grabbed;
-    });
+  public List<Task> taskGrabReady(
+      String type, Instant now, int limit, int priorityLimit, PriorityShares shares) {
+    return jdbi.inTransaction(
+        h -> {
+          List<Task> grabbed =
+              new ArrayList<>(
+                  shares.take(priorityLimit, (p, n) -> ready(h, TASK_GRAB_READY, type, now, p, n)));
+          int budget = limit + (priorityLimit - grabbed.size());
+          if (budget > 0) {
+            grabbed.addAll(ready(h, TASK_GRAB_READY, type, now, null, budget));
+          }
+          return grabbed;
+        });
   }
 
-  private List<Task> ready(Handle h, SqlQuery query, String type, Instant now, TaskPriority priority, int limit) {
-    List<Task> tasks = new ArrayList<>(h.createQuery(sql.get(query))
-        .bind("type", type).bind("now", now).bind("priority", dbName(priority)).bind("limit", limit)
-        .map(rows.task).list());
+  private List<Task> ready(
+      Handle h, SqlQuery query, String type, Instant now, TaskPriority priority, int limit) {
+    List<Task> tasks =
+        new ArrayList<>(
+            h.createQuery(sql.get(query))
+                .bind("type", type)
+                .bind("now", now)
+                .bind("priority", dbName(priority))
+                .bind("limit", limit)
+                .map(rows.task)
+                .list());
     tasks.sort(DUE_ORDER);
     return tasks;
   }
 
   @Override
   public List<StatusCount> taskCountByTypeAndStatus() {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(TASK_COUNT_BY_TYPE_AND_STATUS))
-        .map((rs, ctx) -> new StatusCount(rs.getString("type"),
-            TaskStatus.parse("status", rs.getString("status")), rs.getLong("n")))
-        .list());
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql.get(TASK_COUNT_BY_TYPE_AND_STATUS))
+                .map(
+                    (rs, ctx) ->
+                        new StatusCount(
+                            rs.getString("type"),
+                            TaskStatus.parse("status", rs.getString("status")),
+                            rs.getLong("n")))
+                .list());
   }
 
   // ---- task runs
 
   @Override
   public List<TaskRun> taskRunSchedule(List<RunToSchedule> runs) {
-    return jdbi.inTransaction(h -> {
-      List<TaskRun> out = new ArrayList<>();
-      for (RunToSchedule r : runs) {
-        out.add(h.createQuery(sql.get(TASK_RUN_INSERT))
-            .bind("task", r.taskId())
-            .bind("backend_id", r.backendId() == null ? UUID.randomUUID().toString() : r.backendId())
-            .bind("scheduled", r.scheduled())
-            .bind("metadata", Json.canonical(r.metadata() == null ? Json.object() : r.metadata()))
-            .map(rows.taskRun).one());
-      }
-      return out;
-    });
+    return jdbi.inTransaction(
+        h -> {
+          List<TaskRun> out = new ArrayList<>();
+          for (RunToSchedule r : runs) {
+            out.add(
+                h.createQuery(sql.get(TASK_RUN_INSERT))
+                    .bind("task", r.taskId())
+                    .bind(
+                        "backend_id",
+                        r.backendId() == null ? UUID.randomUUID().toString() : r.backendId())
+                    .bind("scheduled", r.scheduled())
+                    .bind(
+                        "metadata",
+                        Json.canonical(r.metadata() == null ? Json.object() : r.metadata()))
+                    .map(rows.taskRun)
+                    .one());
+          }
+          return out;
+        });
   }
 
   @Override
   public Optional<TaskRun> taskRunStart(String backendId, ObjectNode metadata, Instant at) {
-    return jdbi.inTransaction(h -> taskRunGet(h, backendId).map(run -> h.createQuery(sql.get(TASK_RUN_START))
-        .bind("id", run.id())
-        .bind("started", at)
-        .bind("metadata", Json.canonical(Json.merge(run.metadata(), metadata)))
-        .map(rows.taskRun).one()));
+    return jdbi.inTransaction(
+        h ->
+            taskRunGet(h, backendId)
+                .map(
+                    run ->
+                        h.createQuery(sql.get(TASK_RUN_START))
+                            .bind("id", run.id())
+                            .bind("started", at)
+                            .bind("metadata", Json.canonical(Json.merge(run.metadata(), metadata)))
+                            .map(rows.taskRun)
+                            .one()));
   }
 
   @Override
-  public Optional<TaskRun> taskRunEnd(String backendId, TaskRunStatus status, ObjectNode metadata, Instant at) {
+  public Optional<TaskRun> taskRunEnd(
+      String backendId, TaskRunStatus status, ObjectNode metadata, Instant at) {
     if (!status.isFinal()) {
       throw new ValidationException("status", "'" + status.dbName() + "' does not end a run");
     }
-    return jdbi.inTransaction(h -> {
-      Optional<TaskRun> found = taskRunGet(h, backendId);
-      if (found.isEmpty()) {
-        return found;
-      }
-      List<EndedRun> ended = new ArrayList<>();
-      TaskRun run = runEnder.end(h, found.get(), status, metadata, at, ended);
-      runEnder.runHooks(h, ended, at);
-      return Optional.of(run);
-    });
+    return jdbi.inTransaction(
+        h -> {
+          Optional<TaskRun> found = taskRunGet(h, backendId);
+          if (found.isEmpty()) {
+            return found;
+          }
+          List<EndedRun> ended = new ArrayList<>();
+          TaskRun run = runEnder.end(h, found.get(), status, metadata, at, ended);
+          runEnder.runHooks(h, ended, at);
+          return Optional.of(run);
+        });
   }
 
   @Override
@@ -369,17 +440,27 @@ final class JdbiStore implements Store {
   }
 
   private Optional<TaskRun> taskRunGet(Handle h, String backendId) {
-    return h.createQuery(sql.get(TASK_RUN_GET_BY_BACKEND_ID)).bind("backend_id", backendId).map(rows.taskRun).findOne();
+    return h.createQuery(sql.get(TASK_RUN_GET_BY_BACKEND_ID))
+        .bind("backend_id", backendId)
+        .map(rows.taskRun)
+        .findOne();
   }
 
   @Override
   public List<TaskRun> taskRunList(List<Long> taskIds, TaskRunStatus status, int limit) {
-    Where where = new Where()
-        .in("task IN (<tasks>)", "tasks", taskIds)
-        .eq("status = :status", "status", dbName(status));
-    return jdbi.withHandle(h -> where.bind(h.createQuery(
-            "SELECT * FROM task_run" + where.sql() + " ORDER BY id DESC LIMIT :limit"))
-        .bind("limit", limit).map(rows.taskRun).list());
+    Where where =
+        new Where()
+            .in("task IN (<tasks>)", "tasks", taskIds)
+            .eq("status = :status", "status", dbName(status));
+    return jdbi.withHandle(
+        h ->
+            where
+                .bind(
+                    h.createQuery(
+                        "SELECT * FROM task_run" + where.sql() + " ORDER BY id DESC LIMIT :limit"))
+                .bind("limit", limit)
+                .map(rows.taskRun)
+                .list());
   }
 
   // ---- claims and leases
@@ -417,8 +498,13 @@ final class JdbiStore implements Store {
     if (types.isEmpty()) {
       return 0;
     }
-    return jdbi.withHandle(h -> h.createQuery(sql.get(TASK_COUNT_OUTSTANDING))
-        .bindList("types", types).bind("now", now).mapTo(Long.class).one());
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql.get(TASK_COUNT_OUTSTANDING))
+                .bindList("types", types)
+                .bind("now", now)
+                .mapTo(Long.class)
+                .one());
   }
 
   @Override
@@ -428,12 +514,21 @@ final class JdbiStore implements Store {
     }
     Columns columns = new Columns(dialect);
     // One query per type: each is answered from an index (see the SQL file).
-    return jdbi.withHandle(h -> types.stream()
-        .flatMap(type -> h.createQuery(sql.get(TASK_NEXT_DUE)).bind("type", type)
-            .map((rs, ctx) -> Stream.of(columns.instant(rs, "waiting"), columns.instant(rs, "leased")))
-            .one())
-        .filter(Objects::nonNull)
-        .min(Comparator.naturalOrder()));
+    return jdbi.withHandle(
+        h ->
+            types.stream()
+                .flatMap(
+                    type ->
+                        h.createQuery(sql.get(TASK_NEXT_DUE))
+                            .bind("type", type)
+                            .map(
+                                (rs, ctx) ->
+                                    Stream.of(
+                                        columns.instant(rs, "waiting"),
+                                        columns.instant(rs, "leased")))
+                            .one())
+                .filter(Objects::nonNull)
+                .min(Comparator.naturalOrder()));
   }
 
   // ---- event log
@@ -443,25 +538,37 @@ final class JdbiStore implements Store {
     if (events.isEmpty()) {
       return;
     }
-    jdbi.useTransaction(h -> {
-      var batch = h.prepareBatch(sql.get(EVENT_INSERT));
-      for (Event e : events) {
-        batch.bind("at", e.at()).bind("kind", e.kind()).bind("runner", e.runner())
-            .bind("task", e.taskId()).bind("detail", Json.canonical(e.detail())).add();
-      }
-      batch.execute();
-    });
+    jdbi.useTransaction(
+        h -> {
+          var batch = h.prepareBatch(sql.get(EVENT_INSERT));
+          for (Event e : events) {
+            batch
+                .bind("at", e.at())
+                .bind("kind", e.kind())
+                .bind("runner", e.runner())
+                .bind("task", e.taskId())
+                .bind("detail", Json.canonical(e.detail()))
+                .add();
+          }
+          batch.execute();
+        });
   }
 
   @Override
   public List<Event> eventList(long afterId, int limit) {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(EVENT_LIST)).bind("after_id", afterId).bind("limit", limit)
-        .map(rows.event).list());
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql.get(EVENT_LIST))
+                .bind("after_id", afterId)
+                .bind("limit", limit)
+                .map(rows.event)
+                .list());
   }
 
   @Override
   public List<Event> eventTail(int limit) {
-    return jdbi.withHandle(h -> h.createQuery(sql.get(EVENT_TAIL)).bind("limit", limit).map(rows.event).list());
+    return jdbi.withHandle(
+        h -> h.createQuery(sql.get(EVENT_TAIL)).bind("limit", limit).map(rows.event).list());
   }
 
   // ---- archival
@@ -469,27 +576,41 @@ final class JdbiStore implements Store {
   @Override
   public ArchivePage taskRunArchivable(Instant after, Instant before, int limit, String pageToken) {
     ArchiveToken from = ArchiveToken.parse(pageToken);
-    List<ArchivableRun> page = jdbi.withHandle(h -> h.createQuery(sql.get(TASK_RUN_ARCHIVABLE))
-        .bind("after", after).bind("before", before)
-        .bind("after_task", from.taskId()).bind("after_run", from.runId())
-        .bind("limit", limit + 1)
-        .map(rows.archivableRun).list());
+    List<ArchivableRun> page =
+        jdbi.withHandle(
+            h ->
+                h.createQuery(sql.get(TASK_RUN_ARCHIVABLE))
+                    .bind("after", after)
+                    .bind("before", before)
+                    .bind("after_task", from.taskId())
+                    .bind("after_run", from.runId())
+                    .bind("limit", limit + 1)
+                    .map(rows.archivableRun)
+                    .list());
     if (page.size() <= limit) {
       return new ArchivePage(page, null);
     }
     ArchivableRun last = page.get(limit - 1);
-    return new ArchivePage(page.subList(0, limit), new ArchiveToken(last.taskId(), last.taskRunId()).toString());
+    return new ArchivePage(
+        page.subList(0, limit), new ArchiveToken(last.taskId(), last.taskRunId()).toString());
   }
 
   @Override
   public ArchiveDeletion archiveDelete(List<Long> taskIds, List<Long> taskRunIds) {
-    return jdbi.inTransaction(h -> {
-      int runs = taskRunIds.isEmpty() ? 0
-          : h.createUpdate(sql.get(TASK_RUN_DELETE)).bindList("ids", taskRunIds).execute();
-      int tasks = taskIds.isEmpty() ? 0
-          : h.createUpdate(sql.get(TASK_DELETE_WITHOUT_RUNS)).bindList("ids", taskIds).execute();
-      return new ArchiveDeletion(runs, tasks);
-    });
+    return jdbi.inTransaction(
+        h -> {
+          int runs =
+              taskRunIds.isEmpty()
+                  ? 0
+                  : h.createUpdate(sql.get(TASK_RUN_DELETE)).bindList("ids", taskRunIds).execute();
+          int tasks =
+              taskIds.isEmpty()
+                  ? 0
+                  : h.createUpdate(sql.get(TASK_DELETE_WITHOUT_RUNS))
+                      .bindList("ids", taskIds)
+                      .execute();
+          return new ArchiveDeletion(runs, tasks);
+        });
   }
 
   @Override

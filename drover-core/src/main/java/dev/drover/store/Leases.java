@@ -14,10 +14,6 @@ import static dev.drover.store.SqlQuery.TASK_RUN_OF_ATTEMPT;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
-import dev.drover.store.Claim;
-import dev.drover.store.Completion;
-import dev.drover.store.Lease;
-import dev.drover.store.RunStarted;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskRunStatus;
@@ -37,14 +33,14 @@ import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
 /**
- * The claim protocol on the database. A claim reads the oldest due tasks of every priority level
- * in one statement, chooses by the priority shares, and claims the choice with one conditional
- * write that moves {@code next_run} to the end of the lease, records the owner and counts the
- * attempt. Claims are queued: no run is written until a later pass carries the run's start or its
- * end ({@link Store#taskPass} is the one claim and completion path). Every later write of the
- * owner is fenced by (task, owner, attempt), so after a lease is rescued or claimed again the old
- * owner's heartbeat, start, completion or release changes nothing; completions are fenced and
- * written in batches.
+ * The claim protocol on the database. A claim reads the oldest due tasks of every priority level in
+ * one statement, chooses by the priority shares, and claims the choice with one conditional write
+ * that moves {@code next_run} to the end of the lease, records the owner and counts the attempt.
+ * Claims are queued: no run is written until a later pass carries the run's start or its end
+ * ({@link Store#taskPass} is the one claim and completion path). Every later write of the owner is
+ * fenced by (task, owner, attempt), so after a lease is rescued or claimed again the old owner's
+ * heartbeat, start, completion or release changes nothing; completions are fenced and written in
+ * batches.
  *
  * <p>Each method is one short transaction; no transaction is held while work executes. On
  * PostgreSQL the fence check and the rescuer lock the rows they read ({@code FOR UPDATE}), so a
@@ -52,10 +48,10 @@ import org.jdbi.v3.core.statement.PreparedBatch;
  * single writer gives the same.
  *
  * <p>A type with a per-key limit ({@link TaskType#maxPerKey()}) is claimed by {@code
- * taskClaimPerKey} instead: keys round-robin, never more than the limit leased per key. Its
- * count of leased tasks is only right if no other claim of the type commits unseen between the
- * count and the write, so on PostgreSQL its claimers take turns on an advisory lock held until
- * commit ({@code taskClaimPerKeyLock}); claims of other types are not held up.
+ * taskClaimPerKey} instead: keys round-robin, never more than the limit leased per key. Its count
+ * of leased tasks is only right if no other claim of the type commits unseen between the count and
+ * the write, so on PostgreSQL its claimers take turns on an advisory lock held until commit ({@code
+ * taskClaimPerKeyLock}); claims of other types are not held up.
  */
 final class Leases {
   private static final int HELD_CHUNK = 1000;
@@ -75,16 +71,17 @@ final class Leases {
 
   /** See {@link Store#taskPass}. */
   PassResult pass(Pass pass) {
-    return jdbi.inTransaction(h -> {
-      markStarted(h, pass.owner(), pass.started());
-      List<Lease> rejected = complete(h, pass.owner(), pass.completions(), pass.now());
-      List<Claim> claimed = new ArrayList<>();
-      for (ClaimRequest r : pass.claims()) {
-        claimed.addAll(
-            claim(h, r.type(), pass.owner(), pass.now(), r.lease(), r.limit(), r.shares()));
-      }
-      return new PassResult(rejected, claimed);
-    });
+    return jdbi.inTransaction(
+        h -> {
+          markStarted(h, pass.owner(), pass.started());
+          List<Lease> rejected = complete(h, pass.owner(), pass.completions(), pass.now());
+          List<Claim> claimed = new ArrayList<>();
+          for (ClaimRequest r : pass.claims()) {
+            claimed.addAll(
+                claim(h, r.type(), pass.owner(), pass.now(), r.lease(), r.limit(), r.shares()));
+          }
+          return new PassResult(rejected, claimed);
+        });
   }
 
   private void markStarted(Handle h, String owner, List<RunStarted> started) {
@@ -94,7 +91,8 @@ final class Leases {
     PreparedBatch batch = h.prepareBatch(sql.get(TASK_RUN_INSERT_STARTED));
     for (RunStarted s : started) {
       TaskRun run = s.claim().run();
-      batch.bind("task", run.taskId())
+      batch
+          .bind("task", run.taskId())
           .bind("backend_id", run.backendId())
           .bind("scheduled", run.scheduled())
           .bind("started", s.at())
@@ -110,36 +108,68 @@ final class Leases {
    * Claims for {@code owner}, queued: each run is opened in memory only, 'scheduled', and written
    * once begun or with its end (see {@link Claim}).
    */
-  private List<Claim> claim(Handle h, TaskType type, String owner, Instant now, Duration lease,
-      int limit, PriorityShares shares) {
+  private List<Claim> claim(
+      Handle h,
+      TaskType type,
+      String owner,
+      Instant now,
+      Duration lease,
+      int limit,
+      PriorityShares shares) {
     if (limit <= 0) {
       return List.of();
     }
     Instant until = now.plus(lease);
-    List<Rows.Leased> claimed = type.maxPerKey() == null
-        ? claimByPriority(h, type.name(), owner, now, until, limit, shares)
-        : claimPerKey(h, type.name(), owner, now, until, limit, type.maxPerKey());
+    List<Rows.Leased> claimed =
+        type.maxPerKey() == null
+            ? claimByPriority(h, type.name(), owner, now, until, limit, shares)
+            : claimPerKey(h, type.name(), owner, now, until, limit, type.maxPerKey());
     ObjectNode meta = Json.object();
     meta.put("worker", owner);
-    return claimed.stream().map(c -> new Claim(c.task(), new TaskRun(0, c.task().id(),
-        c.task().id() + "." + c.attempt(), now, null, null, meta, TaskRunStatus.SCHEDULED),
-        c.lease())).toList();
+    return claimed.stream()
+        .map(
+            c ->
+                new Claim(
+                    c.task(),
+                    new TaskRun(
+                        0,
+                        c.task().id(),
+                        c.task().id() + "." + c.attempt(),
+                        now,
+                        null,
+                        null,
+                        meta,
+                        TaskRunStatus.SCHEDULED),
+                    c.lease()))
+        .toList();
   }
 
   /**
    * Prioritized tasks take the budget first, split by the shares; plain tasks get the rest. The
    * candidates of every level are read in one statement and the choice claimed in a second.
    */
-  private List<Rows.Leased> claimByPriority(Handle h, String type, String owner, Instant now, Instant until,
-      int limit, PriorityShares shares) {
+  private List<Rows.Leased> claimByPriority(
+      Handle h,
+      String type,
+      String owner,
+      Instant now,
+      Instant until,
+      int limit,
+      PriorityShares shares) {
     Map<String, List<Candidate>> byLevel = new HashMap<>();
     h.createQuery(sql.get(TASK_CLAIM_CANDIDATES))
-        .bind("type", type).bind("now", now).bind("limit", limit)
-        .map((rs, ctx) -> new Candidate(rs.getLong("id"), columns.instant(rs, "next_run"), rs.getString("level")))
+        .bind("type", type)
+        .bind("now", now)
+        .bind("limit", limit)
+        .map(
+            (rs, ctx) ->
+                new Candidate(
+                    rs.getLong("id"), columns.instant(rs, "next_run"), rs.getString("level")))
         .forEach(c -> byLevel.computeIfAbsent(c.level(), k -> new ArrayList<>()).add(c));
     byLevel.values().forEach(l -> l.sort(Candidate.DUE_ORDER));
     // Each level's part in id order, the levels in priority order: as the claims return them.
-    List<Long> chosen = new ArrayList<>(shares.take(limit, (p, n) -> first(byLevel.get(p.dbName()), n)));
+    List<Long> chosen =
+        new ArrayList<>(shares.take(limit, (p, n) -> first(byLevel.get(p.dbName()), n)));
     if (chosen.size() < limit) {
       chosen.addAll(first(byLevel.get(UNPRIORITIZED), limit - chosen.size()));
     }
@@ -148,7 +178,9 @@ final class Leases {
     }
     Map<Long, Rows.Leased> claimed = new HashMap<>();
     h.createQuery(sql.get(TASK_CLAIM))
-        .bindList("ids", chosen).bind("lease_until", until).bind("owner", owner)
+        .bindList("ids", chosen)
+        .bind("lease_until", until)
+        .bind("owner", owner)
         .map(rows.leased)
         .forEach(l -> claimed.put(l.task().id(), l));
     return chosen.stream().map(claimed::get).filter(Objects::nonNull).toList();
@@ -171,15 +203,24 @@ final class Leases {
     return candidates.stream().limit(n).map(Candidate::id).sorted().toList();
   }
 
-  /** Round-robin between keys, at most {@code maxPerKey} leased per key; priorities are not used. */
-  private List<Rows.Leased> claimPerKey(Handle h, String type, String owner, Instant now, Instant until,
-      int limit, int maxPerKey) {
+  /**
+   * Round-robin between keys, at most {@code maxPerKey} leased per key; priorities are not used.
+   */
+  private List<Rows.Leased> claimPerKey(
+      Handle h, String type, String owner, Instant now, Instant until, int limit, int maxPerKey) {
     // Must run before the claim reads the per-key counts; see the SQL files for why.
     h.createQuery(sql.get(TASK_CLAIM_PER_KEY_LOCK)).bind("type", type).mapTo(String.class).one();
-    List<Rows.Leased> tasks = new ArrayList<>(h.createQuery(sql.get(TASK_CLAIM_PER_KEY))
-        .bind("type", type).bind("now", now).bind("lease_until", until).bind("owner", owner)
-        .bind("max_per_key", maxPerKey).bind("limit", limit)
-        .map(rows.leased).list());
+    List<Rows.Leased> tasks =
+        new ArrayList<>(
+            h.createQuery(sql.get(TASK_CLAIM_PER_KEY))
+                .bind("type", type)
+                .bind("now", now)
+                .bind("lease_until", until)
+                .bind("owner", owner)
+                .bind("max_per_key", maxPerKey)
+                .bind("limit", limit)
+                .map(rows.leased)
+                .list());
     tasks.sort(Comparator.comparingLong((Rows.Leased l) -> l.task().id()));
     return tasks;
   }
@@ -188,24 +229,29 @@ final class Leases {
     if (leases.isEmpty()) {
       return List.of();
     }
-    return jdbi.inTransaction(h -> {
-      List<Lease> lost = new ArrayList<>();
-      for (Lease l : leases) {
-        int held = h.createUpdate(sql.get(TASK_HEARTBEAT))
-            .bind("id", l.taskId()).bind("owner", owner).bind("attempt", l.attempt())
-            .bind("lease_until", leaseUntil).execute();
-        if (held == 0) {
-          lost.add(l);
-        }
-      }
-      return lost;
-    });
+    return jdbi.inTransaction(
+        h -> {
+          List<Lease> lost = new ArrayList<>();
+          for (Lease l : leases) {
+            int held =
+                h.createUpdate(sql.get(TASK_HEARTBEAT))
+                    .bind("id", l.taskId())
+                    .bind("owner", owner)
+                    .bind("attempt", l.attempt())
+                    .bind("lease_until", leaseUntil)
+                    .execute();
+            if (held == 0) {
+              lost.add(l);
+            }
+          }
+          return lost;
+        });
   }
 
   /**
-   * Completions that carry their claim are written without reading their tasks while the rows
-   * are exactly as claimed; the others, and those whose row changed, are read (locked, on
-   * PostgreSQL) and ended if still held. The run-end hooks see all of them, last.
+   * Completions that carry their claim are written without reading their tasks while the rows are
+   * exactly as claimed; the others, and those whose row changed, are read (locked, on PostgreSQL)
+   * and ended if still held. The run-end hooks see all of them, last.
    */
   private List<Lease> complete(Handle h, String owner, List<Completion> completions, Instant at) {
     if (completions.isEmpty()) {
@@ -215,12 +261,15 @@ final class Leases {
     List<Completion> asClaimed = new ArrayList<>();
     List<Completion> toRead = new ArrayList<>();
     // In task id order, so that two transactions never wait on each other's rows in a cycle.
-    completions.stream().sorted(Comparator.comparingLong(c -> c.lease().taskId()))
+    completions.stream()
+        .sorted(Comparator.comparingLong(c -> c.lease().taskId()))
         .forEach(c -> (c.claimed() != null ? asClaimed : toRead).add(c));
     toRead.addAll(runEnder.endAsClaimed(h, owner, asClaimed, at, ended));
     toRead.sort(Comparator.comparingLong(c -> c.lease().taskId()));
-    Map<Lease, Rows.LeasedRun> held = toRead.isEmpty() ? Map.of()
-        : held(h, owner, toRead.stream().map(Completion::lease).toList());
+    Map<Lease, Rows.LeasedRun> held =
+        toRead.isEmpty()
+            ? Map.of()
+            : held(h, owner, toRead.stream().map(Completion::lease).toList());
     List<Lease> rejected = new ArrayList<>();
     List<RunEnder.Ending> endings = new ArrayList<>();
     for (Completion c : toRead) {
@@ -229,8 +278,14 @@ final class Leases {
         rejected.add(c.lease());
       } else {
         TaskRun written = run.run() != null ? run.run() : unwrittenRun(c, owner, at);
-        endings.add(new RunEnder.Ending(written, run.leased().task(), c.lease().attempt(), c.status(), c.metadata(),
-            c.started()));
+        endings.add(
+            new RunEnder.Ending(
+                written,
+                run.leased().task(),
+                c.lease().attempt(),
+                c.status(),
+                c.metadata(),
+                c.started()));
       }
     }
     runEnder.endAll(h, owner, endings, at, ended);
@@ -247,13 +302,20 @@ final class Leases {
     meta.put("worker", owner);
     Lease l = c.lease();
     Instant scheduled = c.started() != null ? c.started() : at;
-    return new TaskRun(0, l.taskId(), l.taskId() + "." + l.attempt(), scheduled, null, null, meta,
+    return new TaskRun(
+        0,
+        l.taskId(),
+        l.taskId() + "." + l.attempt(),
+        scheduled,
+        null,
+        null,
+        meta,
         TaskRunStatus.SCHEDULED);
   }
 
   /**
-   * Of {@code leases}, those {@code owner} still holds and whose run is open, with the task and
-   * the run (locking the tasks on PostgreSQL); one statement however many leases.
+   * Of {@code leases}, those {@code owner} still holds and whose run is open, with the task and the
+   * run (locking the tasks on PostgreSQL); one statement however many leases.
    */
   private Map<Lease, Rows.LeasedRun> held(Handle h, String owner, List<Lease> leases) {
     Map<Lease, Rows.LeasedRun> held = new HashMap<>();
@@ -264,42 +326,57 @@ final class Leases {
           .bindList("ids", ids.subList(from, Math.min(from + HELD_CHUNK, ids.size())))
           .bind("owner", owner)
           .map(rows.leasedRun)
-          .forEach(r -> held.put(r.leased().lease(), r)); // a lease of another attempt finds nothing
+          .forEach(
+              r -> held.put(r.leased().lease(), r)); // a lease of another attempt finds nothing
     }
     return held;
   }
 
   private Optional<TaskRun> openRun(Handle h, Lease lease) {
     return h.createQuery(sql.get(TASK_RUN_OF_ATTEMPT))
-        .bind("task", lease.taskId()).bind("attempt", lease.attempt())
-        .map(rows.taskRun).findOne();
+        .bind("task", lease.taskId())
+        .bind("attempt", lease.attempt())
+        .map(rows.taskRun)
+        .findOne();
   }
 
   List<Long> rescueExpired(Instant now, int limit) {
-    return jdbi.inTransaction(h -> rescue(h, h.createQuery(sql.get(TASK_LEASE_EXPIRED))
-        .bind("now", now).bind("limit", limit).map(rows.leased).list(), now));
+    return jdbi.inTransaction(
+        h ->
+            rescue(
+                h,
+                h.createQuery(sql.get(TASK_LEASE_EXPIRED))
+                    .bind("now", now)
+                    .bind("limit", limit)
+                    .map(rows.leased)
+                    .list(),
+                now));
   }
 
   /** Takes back the leases of a runner that is gone: rescued (charged) or released (not). */
   List<Long> rescueOwner(String owner, Instant now, boolean charge) {
-    return jdbi.inTransaction(h -> {
-      List<Rows.Leased> held = h.createQuery(sql.get(TASK_LEASED_BY)).bind("owner", owner).map(rows.leased).list();
-      if (charge) {
-        return rescue(h, held, now);
-      }
-      List<Long> released = new ArrayList<>();
-      List<EndedRun> ended = new ArrayList<>();
-      for (Rows.Leased l : held) {
-        if (release(h, owner, new Lease(l.task().id(), l.attempt()), now, ended)) {
-          released.add(l.task().id());
-        }
-      }
-      runEnder.runHooks(h, ended, now);
-      return released;
-    });
+    return jdbi.inTransaction(
+        h -> {
+          List<Rows.Leased> held =
+              h.createQuery(sql.get(TASK_LEASED_BY)).bind("owner", owner).map(rows.leased).list();
+          if (charge) {
+            return rescue(h, held, now);
+          }
+          List<Long> released = new ArrayList<>();
+          List<EndedRun> ended = new ArrayList<>();
+          for (Rows.Leased l : held) {
+            if (release(h, owner, new Lease(l.task().id(), l.attempt()), now, ended)) {
+              released.add(l.task().id());
+            }
+          }
+          runEnder.runHooks(h, ended, now);
+          return released;
+        });
   }
 
-  /** Ends the open runs of {@code leased} as {@code lost} and reschedules them as a failed attempt. */
+  /**
+   * Ends the open runs of {@code leased} as {@code lost} and reschedules them as a failed attempt.
+   */
   private List<Long> rescue(Handle h, List<Rows.Leased> leased, Instant now) {
     List<Long> rescued = new ArrayList<>();
     List<EndedRun> ended = new ArrayList<>();
@@ -324,27 +401,34 @@ final class Leases {
     if (leases.isEmpty()) {
       return 0;
     }
-    return jdbi.inTransaction(h -> {
-      List<EndedRun> ended = new ArrayList<>();
-      int released = (int) leases.stream().filter(l -> release(h, owner, l, now, ended)).count();
-      runEnder.runHooks(h, ended, now);
-      return released;
-    });
+    return jdbi.inTransaction(
+        h -> {
+          List<EndedRun> ended = new ArrayList<>();
+          int released =
+              (int) leases.stream().filter(l -> release(h, owner, l, now, ended)).count();
+          runEnder.runHooks(h, ended, now);
+          return released;
+        });
   }
 
   /** Gives one lease back without charging it; false if {@code owner} no longer holds it. */
   private boolean release(Handle h, String owner, Lease l, Instant now, List<EndedRun> ended) {
     Rows.LeasedRun held = held(h, owner, List.of(l)).get(l);
     Optional<TaskRun> run = Optional.ofNullable(held).map(Rows.LeasedRun::run);
-    if (h.createUpdate(sql.get(TASK_RELEASE)).bind("id", l.taskId()).bind("owner", owner)
-        .bind("attempt", l.attempt()).bind("now", now).execute() != 1) {
+    if (h.createUpdate(sql.get(TASK_RELEASE))
+            .bind("id", l.taskId())
+            .bind("owner", owner)
+            .bind("attempt", l.attempt())
+            .bind("now", now)
+            .execute()
+        != 1) {
       return false;
     }
     ObjectNode meta = Json.object();
     meta.put("released", true);
     // The run is closed without rescheduling through the rules: a release charges nothing.
-    run.ifPresent(r ->
-        runEnder.close(h, held.leased().task(), r, TaskRunStatus.LOST, meta, now, ended));
+    run.ifPresent(
+        r -> runEnder.close(h, held.leased().task(), r, TaskRunStatus.LOST, meta, now, ended));
     return true;
   }
 }

@@ -15,9 +15,9 @@ import org.flywaydb.core.api.MigrationState;
 /** Brings a database's schema up to this program's version with the dialect's Flyway migrations. */
 final class Migrations {
   /**
-   * The highest migration version this build ships (the {@code V<n>__} files of each dialect;
-   * a test keeps the two in step). A schema already at it skips Flyway entirely: loading and
-   * scanning Flyway costs every command-line call about half a second.
+   * The highest migration version this build ships (the {@code V<n>__} files of each dialect; a
+   * test keeps the two in step). A schema already at it skips Flyway entirely: loading and scanning
+   * Flyway costs every command-line call about half a second.
    */
   static final int LATEST = 8;
 
@@ -31,33 +31,40 @@ final class Migrations {
     } catch (SQLException e) {
       // Flyway will connect again and report what is wrong.
     }
-    Flyway flyway = Flyway.configure()
-        .dataSource(source)
-        .locations("classpath:" + dialect.migrations())
-        .loggers("slf4j")
-        .load();
-    MigrationInfo[] future = Arrays.stream(flyway.info().all())
-        .filter(m -> m.getState() == MigrationState.FUTURE_SUCCESS)
-        .toArray(MigrationInfo[]::new);
+    Flyway flyway =
+        Flyway.configure()
+            .dataSource(source)
+            .locations("classpath:" + dialect.migrations())
+            .loggers("slf4j")
+            .load();
+    MigrationInfo[] future =
+        Arrays.stream(flyway.info().all())
+            .filter(m -> m.getState() == MigrationState.FUTURE_SUCCESS)
+            .toArray(MigrationInfo[]::new);
     if (future.length > 0) {
       // Flyway would ignore these; running old code on a newer schema could corrupt it.
       String newest = future[future.length - 1].getVersion().toString();
-      throw new ValidationException(location.isSqlite() ? "data-dir" : "db", "the schema at "
-          + location.describe() + " is at version " + newest
-          + ", newer than this Drover understands; upgrade Drover");
+      throw new ValidationException(
+          location.isSqlite() ? "data-dir" : "db",
+          "the schema at "
+              + location.describe()
+              + " is at version "
+              + newest
+              + ", newer than this Drover understands; upgrade Drover");
     }
     flyway.migrate();
   }
 
   /**
-   * The schema's version if every migration recorded in Flyway's history succeeded, else empty
-   * (no history table yet, a failed migration, or a version that is not a whole number): Flyway
-   * then decides.
+   * The schema's version if every migration recorded in Flyway's history succeeded, else empty (no
+   * history table yet, a failed migration, or a version that is not a whole number): Flyway then
+   * decides.
    */
   static OptionalInt appliedVersion(Connection connection) {
     try (Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery(
-            "SELECT version, success FROM flyway_schema_history WHERE version IS NOT NULL")) {
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT version, success FROM flyway_schema_history WHERE version IS NOT NULL")) {
       int highest = -1;
       while (rows.next()) {
         if (!rows.getBoolean("success")) {

@@ -49,33 +49,45 @@ final class OriginRecords {
     // Duplicates collapse to the last one given, kept at the place of the first.
     Map<Key, ListedOrigin> distinct = new LinkedHashMap<>();
     origins.forEach(o -> distinct.put(Key.of(o), o));
-    return jdbi.inTransaction(h -> {
-      locks.lock(h, distinct.keySet().stream().map(Key::visitType).toList());
-      checkListersExist(h, distinct.values());
-      return dialect.recordOrigins(h, List.copyOf(distinct.values()), now, rows);
-    });
+    return jdbi.inTransaction(
+        h -> {
+          locks.lock(h, distinct.keySet().stream().map(Key::visitType).toList());
+          checkListersExist(h, distinct.values());
+          return dialect.recordOrigins(h, List.copyOf(distinct.values()), now, rows);
+        });
   }
 
   private void checkListersExist(Handle h, Iterable<ListedOrigin> origins) {
     Set<String> wanted = new HashSet<>();
     origins.forEach(o -> wanted.add(FrontierRows.text(o.listerId())));
-    Set<String> known = new HashSet<>(h.createQuery(sql.get(LISTER_GET_BY_IDS)).bindList("ids", List.copyOf(wanted))
-        .map(rows.lister).list().stream().map(l -> FrontierRows.text(l.id())).toList());
+    Set<String> known =
+        new HashSet<>(
+            h
+                .createQuery(sql.get(LISTER_GET_BY_IDS))
+                .bindList("ids", List.copyOf(wanted))
+                .map(rows.lister)
+                .list()
+                .stream()
+                .map(l -> FrontierRows.text(l.id()))
+                .toList());
     wanted.removeAll(known);
     if (!wanted.isEmpty()) {
-      throw new ValidationException("lister_id", "unknown lister " + wanted.stream().sorted().toList());
+      throw new ValidationException(
+          "lister_id", "unknown lister " + wanted.stream().sorted().toList());
     }
   }
 
   OriginPage list(OriginQuery q) {
     OriginListSql query = OriginListSql.of(q);
-    List<ListedOrigin> page = jdbi.withHandle(h ->
-        query.bind(h.createQuery(query.sql())).map(rows.listedOrigin).list());
+    List<ListedOrigin> page =
+        jdbi.withHandle(h -> query.bind(h.createQuery(query.sql())).map(rows.listedOrigin).list());
     if (page.size() <= q.limit()) {
       return new OriginPage(page, null);
     }
     ListedOrigin last = page.get(q.limit() - 1);
-    String next = new OriginPageToken(FrontierRows.text(last.listerId()), last.url(), last.visitType()).toString();
+    String next =
+        new OriginPageToken(FrontierRows.text(last.listerId()), last.url(), last.visitType())
+            .toString();
     return new OriginPage(page.subList(0, q.limit()), next);
   }
 }

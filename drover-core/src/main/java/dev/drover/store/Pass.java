@@ -4,10 +4,10 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * What one pass of a runner writes and claims, in one transaction ({@link Store#taskPass}):
- * the starts of queued runs its workers began, the ends of runs they finished, and claims for its
- * free slots. Immutable: the runner builds it before the transaction and changes nothing in
- * memory until the {@link PassResult} comes back, committed.
+ * What one pass of a runner writes and claims, in one transaction ({@link Store#taskPass}): the
+ * starts of queued runs its workers began, the ends of runs they finished, and claims for its free
+ * slots. Immutable: the runner builds it before the transaction and changes nothing in memory until
+ * the {@link PassResult} comes back, committed.
  *
  * @param owner the runner whose leases these are
  * @param now the time of the pass: claims lease from it, runs end at it

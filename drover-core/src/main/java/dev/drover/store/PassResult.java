@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * What a committed {@link Pass} did.
  *
- * @param rejected the completions' leases that were lost before they could be written (rescued,
- *     or claimed again): their results were not written
+ * @param rejected the completions' leases that were lost before they could be written (rescued, or
+ *     claimed again): their results were not written
  * @param claimed the tasks claimed, queued: each run is written when the pass that carries its
  *     start (or its end) commits
  */

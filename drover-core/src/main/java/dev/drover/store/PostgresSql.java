@@ -33,8 +33,8 @@ import org.jdbi.v3.core.statement.Query;
 
 /**
  * PostgreSQL's side of {@link DialectSql}. Every statement is a round trip, so a batch is sent as
- * parallel arrays (times as epoch milliseconds) in one statement, whose cost does not grow with
- * the batch. Instants are timestamptz.
+ * parallel arrays (times as epoch milliseconds) in one statement, whose cost does not grow with the
+ * batch. Instants are timestamptz.
  */
 final class PostgresSql implements DialectSql {
   private final SqlFiles sql;
@@ -78,29 +78,48 @@ final class PostgresSql implements DialectSql {
 
   /** The whole batch as arrays in one statement, which returns the ids it updated. */
   @Override
-  public boolean[] updateAsClaimed(Handle h, String owner, List<Completion> completions,
-      List<TaskUpdate> updates) {
+  public boolean[] updateAsClaimed(
+      Handle h, String owner, List<Completion> completions, List<TaskUpdate> updates) {
     List<Task> tasks = completions.stream().map(c -> c.claimed().task()).toList();
-    Set<Long> ids = new HashSet<>(h.createQuery(sql.get(TASK_UPDATE_AFTER_RUN_AS_CLAIMED))
-        .bind("owner", owner)
-        .bindArray("ids", Long.class, tasks.stream().map(Task::id).toList())
-        .bindArray("attempts", Integer.class,
-            completions.stream().map(c -> c.lease().attempt()).toList())
-        .bindArray("statuses", String.class,
-            updates.stream().map(u -> u.status().dbName()).toList())
-        .bindArray("next_run_ms", Long.class,
-            updates.stream().map(u -> millis(u.nextRun())).toList())
-        .bindArray("current_interval_ms", Long.class,
-            updates.stream().map(u -> Columns.millis(u.currentInterval())).toList())
-        .bindArray("retries_left", Integer.class,
-            updates.stream().map(TaskUpdate::retriesLeft).toList())
-        .bindArray("claimed_next_run_ms", Long.class,
-            tasks.stream().map(t -> millis(t.nextRun())).toList())
-        .bindArray("claimed_interval_ms", Long.class,
-            tasks.stream().map(t -> Columns.millis(t.currentInterval())).toList())
-        .bindArray("claimed_retries_left", Integer.class,
-            tasks.stream().map(Task::retriesLeft).toList())
-        .mapTo(Long.class).list());
+    Set<Long> ids =
+        new HashSet<>(
+            h.createQuery(sql.get(TASK_UPDATE_AFTER_RUN_AS_CLAIMED))
+                .bind("owner", owner)
+                .bindArray("ids", Long.class, tasks.stream().map(Task::id).toList())
+                .bindArray(
+                    "attempts",
+                    Integer.class,
+                    completions.stream().map(c -> c.lease().attempt()).toList())
+                .bindArray(
+                    "statuses",
+                    String.class,
+                    updates.stream().map(u -> u.status().dbName()).toList())
+                .bindArray(
+                    "next_run_ms",
+                    Long.class,
+                    updates.stream().map(u -> millis(u.nextRun())).toList())
+                .bindArray(
+                    "current_interval_ms",
+                    Long.class,
+                    updates.stream().map(u -> Columns.millis(u.currentInterval())).toList())
+                .bindArray(
+                    "retries_left",
+                    Integer.class,
+                    updates.stream().map(TaskUpdate::retriesLeft).toList())
+                .bindArray(
+                    "claimed_next_run_ms",
+                    Long.class,
+                    tasks.stream().map(t -> millis(t.nextRun())).toList())
+                .bindArray(
+                    "claimed_interval_ms",
+                    Long.class,
+                    tasks.stream().map(t -> Columns.millis(t.currentInterval())).toList())
+                .bindArray(
+                    "claimed_retries_left",
+                    Integer.class,
+                    tasks.stream().map(Task::retriesLeft).toList())
+                .mapTo(Long.class)
+                .list());
     boolean[] updated = new boolean[tasks.size()];
     for (int i = 0; i < updated.length; i++) {
       updated[i] = ids.contains(tasks.get(i).id());
@@ -109,61 +128,74 @@ final class PostgresSql implements DialectSql {
   }
 
   @Override
-  public void endRuns(Handle h, String owner, List<RunEnder.Ending> endings, List<String> metadata,
-      Instant at) {
+  public void endRuns(
+      Handle h, String owner, List<RunEnder.Ending> endings, List<String> metadata, Instant at) {
     h.createUpdate(sql.get(TASK_RUN_END_MANY))
         .bind("ended", at)
         .bind("owner", owner)
         .bindArray("tasks", Long.class, endings.stream().map(e -> e.run().taskId()).toList())
-        .bindArray("backend_ids", String.class,
-            endings.stream().map(e -> e.run().backendId()).toList())
-        .bindArray("scheduled_ms", Long.class,
+        .bindArray(
+            "backend_ids", String.class, endings.stream().map(e -> e.run().backendId()).toList())
+        .bindArray(
+            "scheduled_ms",
+            Long.class,
             endings.stream().map(e -> millis(e.run().scheduled())).toList())
-        .bindArray("started_ms", Long.class,
-            endings.stream().map(e -> millis(e.started())).toList())
+        .bindArray(
+            "started_ms", Long.class, endings.stream().map(e -> millis(e.started())).toList())
         .bindArray("metadata", String.class, metadata)
-        .bindArray("statuses", String.class,
-            endings.stream().map(e -> e.status().dbName()).toList())
-        .bindArray("attempts", Integer.class,
-            endings.stream().map(RunEnder.Ending::attempt).toList())
+        .bindArray(
+            "statuses", String.class, endings.stream().map(e -> e.status().dbName()).toList())
+        .bindArray(
+            "attempts", Integer.class, endings.stream().map(RunEnder.Ending::attempt).toList())
         .execute();
   }
 
   /** A transaction-scoped advisory lock per visit type, in the order given. */
   @Override
   public void lockVisitTypes(Handle h, List<String> visitTypes) {
-    visitTypes.forEach(type ->
-        h.createQuery(sql.get(FRONTIER_LOCK_VISIT_TYPE)).bind("visit_type", type)
-            .mapTo(Integer.class).one());
+    visitTypes.forEach(
+        type ->
+            h.createQuery(sql.get(FRONTIER_LOCK_VISIT_TYPE))
+                .bind("visit_type", type)
+                .mapTo(Integer.class)
+                .one());
   }
 
   @Override
-  public List<ListedOrigin> recordOrigins(Handle h, List<ListedOrigin> in, Instant now,
-      FrontierRows rows) {
+  public List<ListedOrigin> recordOrigins(
+      Handle h, List<ListedOrigin> in, Instant now, FrontierRows rows) {
     Map<OriginRecords.Key, ListedOrigin> stored = new LinkedHashMap<>();
     h.createQuery(sql.get(ORIGIN_RECORD))
-        .bindArray("lister_ids", String.class,
+        .bindArray(
+            "lister_ids",
+            String.class,
             in.stream().map(o -> FrontierRows.text(o.listerId())).toList())
         .bindArray("urls", String.class, in.stream().map(ListedOrigin::url).toList())
         .bindArray("visit_types", String.class, in.stream().map(ListedOrigin::visitType).toList())
-        .bindArray("extra_loader_arguments", String.class,
+        .bindArray(
+            "extra_loader_arguments",
+            String.class,
             in.stream().map(o -> Json.canonical(o.extraLoaderArguments())).toList())
         .bindArray("enabled", Boolean.class, in.stream().map(ListedOrigin::enabled).toList())
-        .bindArray("last_update_ms", Long.class,
-            in.stream().map(o -> millis(o.lastUpdate())).toList())
+        .bindArray(
+            "last_update_ms", Long.class, in.stream().map(o -> millis(o.lastUpdate())).toList())
         .bindArray("is_fork", Boolean.class, in.stream().map(ListedOrigin::isFork).toList())
-        .bindArray("forked_from_urls", String.class,
-            in.stream().map(ListedOrigin::forkedFromUrl).toList())
+        .bindArray(
+            "forked_from_urls", String.class, in.stream().map(ListedOrigin::forkedFromUrl).toList())
         .bind("now", now)
-        .map(rows.listedOrigin).forEach(o -> stored.put(OriginRecords.Key.of(o), o));
+        .map(rows.listedOrigin)
+        .forEach(o -> stored.put(OriginRecords.Key.of(o), o));
     return in.stream().map(o -> stored.get(OriginRecords.Key.of(o))).toList();
   }
 
   /** One statement for the stats and their mirror, the urls as one array. */
   @Override
   public void markScheduled(Handle h, String visitType, List<String> urls, Instant now) {
-    h.createUpdate(sql.get(VISIT_MARK_SCHEDULED)).bind("visit_type", visitType)
-        .bindArray("urls", String.class, urls).bind("now", now).execute();
+    h.createUpdate(sql.get(VISIT_MARK_SCHEDULED))
+        .bind("visit_type", visitType)
+        .bindArray("urls", String.class, urls)
+        .bind("now", now)
+        .execute();
   }
 
   @Override
@@ -187,8 +219,8 @@ final class PostgresSql implements DialectSql {
    * One statement cannot write a row twice, so a batch's stats of one key are folded first, as
    * writing them one after the other would leave them.
    */
-  private static List<OriginVisitStats> distinct(List<OriginVisitStats> stats,
-      BinaryOperator<OriginVisitStats> fold) {
+  private static List<OriginVisitStats> distinct(
+      List<OriginVisitStats> stats, BinaryOperator<OriginVisitStats> fold) {
     Map<OriginKey, OriginVisitStats> byKey = new LinkedHashMap<>();
     stats.forEach(s -> byKey.merge(s.key(), s, fold));
     return List.copyOf(byKey.values());
@@ -196,14 +228,17 @@ final class PostgresSql implements DialectSql {
 
   /** {@code later} upserted over {@code earlier}: later values win, nulls keep earlier ones. */
   private static OriginVisitStats merge(OriginVisitStats earlier, OriginVisitStats later) {
-    return new OriginVisitStats(later.url(), later.visitType(),
+    return new OriginVisitStats(
+        later.url(),
+        later.visitType(),
         orElse(later.lastSuccessful(), earlier.lastSuccessful()),
         orElse(later.lastVisit(), earlier.lastVisit()),
         orElse(later.lastVisitStatus(), earlier.lastVisitStatus()),
         orElse(later.lastScheduled(), earlier.lastScheduled()),
         orElse(later.lastSnapshot(), earlier.lastSnapshot()),
         orElse(later.nextVisitQueuePosition(), earlier.nextVisitQueuePosition()),
-        later.nextPositionOffset(), later.successiveVisits());
+        later.nextPositionOffset(),
+        later.successiveVisits());
   }
 
   private static <T> T orElse(T value, T otherwise) {
@@ -219,21 +254,27 @@ final class PostgresSql implements DialectSql {
         .bindArray("visit_types", String.class, column(stats, OriginVisitStats::visitType))
         .bindArray("last_successful_ms", Long.class, column(stats, s -> millis(s.lastSuccessful())))
         .bindArray("last_visit_ms", Long.class, column(stats, s -> millis(s.lastVisit())))
-        .bindArray("last_visit_statuses", String.class,
+        .bindArray(
+            "last_visit_statuses",
+            String.class,
             column(stats, s -> s.lastVisitStatus() == null ? null : s.lastVisitStatus().dbName()))
         .bindArray("last_scheduled_ms", Long.class, column(stats, s -> millis(s.lastScheduled())))
         .bindArray("last_snapshots", String.class, column(stats, OriginVisitStats::lastSnapshot))
-        .bindArray("next_visit_queue_positions", Long.class,
+        .bindArray(
+            "next_visit_queue_positions",
+            Long.class,
             column(stats, OriginVisitStats::nextVisitQueuePosition))
-        .bindArray("next_position_offsets", Integer.class,
+        .bindArray(
+            "next_position_offsets",
+            Integer.class,
             column(stats, OriginVisitStats::nextPositionOffset))
-        .bindArray("successive_visits", Integer.class,
-            column(stats, OriginVisitStats::successiveVisits))
+        .bindArray(
+            "successive_visits", Integer.class, column(stats, OriginVisitStats::successiveVisits))
         .execute();
   }
 
-  private static <T> List<T> column(List<OriginVisitStats> stats,
-      Function<OriginVisitStats, T> field) {
+  private static <T> List<T> column(
+      List<OriginVisitStats> stats, Function<OriginVisitStats, T> field) {
     List<T> values = new ArrayList<>(stats.size());
     stats.forEach(s -> values.add(field.apply(s)));
     return values;

@@ -13,8 +13,7 @@ import org.jdbi.v3.core.Handle;
  */
 interface RunEndHook {
   /**
-   * Called inside the transaction that ended {@code runs}, after their runs and tasks are
-   * written.
+   * Called inside the transaction that ended {@code runs}, after their runs and tasks are written.
    *
    * @param runs the runs the transaction ended, never empty
    * @param at when they ended

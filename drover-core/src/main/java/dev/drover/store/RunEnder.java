@@ -9,7 +9,6 @@ import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.DroverException;
 import dev.drover.Json;
-import dev.drover.store.Completion;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskRunStatus;
@@ -27,10 +26,10 @@ import org.jdbi.v3.core.statement.SqlStatement;
 
 /**
  * Ends a run and reschedules its task, inside the caller's transaction. Every way a run ends
- * (reported, completed by its owner, rescued, released) goes through here, so the rules are
- * applied once. Each method adds the runs it ended to the caller's {@code ended} list; the caller
- * hands that list to {@link #runHooks} last in the transaction, so every {@link RunEndHook} sees
- * the transaction's ends in one batch, after every task row it locks.
+ * (reported, completed by its owner, rescued, released) goes through here, so the rules are applied
+ * once. Each method adds the runs it ended to the caller's {@code ended} list; the caller hands
+ * that list to {@link #runHooks} last in the transaction, so every {@link RunEndHook} sees the
+ * transaction's ends in one batch, after every task row it locks.
  */
 final class RunEnder {
   private final DialectSql dialect;
@@ -60,13 +59,28 @@ final class RunEnder {
    * A run to end with {@code status}: the run, its task as read in this transaction, and when its
    * worker began it if that was not written yet (else null).
    */
-  record Ending(TaskRun run, Task task, int attempt, TaskRunStatus status, ObjectNode metadata, Instant started) {}
+  record Ending(
+      TaskRun run,
+      Task task,
+      int attempt,
+      TaskRunStatus status,
+      ObjectNode metadata,
+      Instant started) {}
 
   /** Ends {@code run} and reschedules its task by the rules; adds it to {@code ended}. */
-  TaskRun end(Handle h, TaskRun run, TaskRunStatus status, ObjectNode metadata, Instant at,
+  TaskRun end(
+      Handle h,
+      TaskRun run,
+      TaskRunStatus status,
+      ObjectNode metadata,
+      Instant at,
       List<EndedRun> ended) {
     TaskRun closed = closeRun(h, run, status, metadata, at);
-    Task task = h.createQuery(sql.get(TASK_GET)).bindList("ids", List.of(run.taskId())).map(rows.task).one();
+    Task task =
+        h.createQuery(sql.get(TASK_GET))
+            .bindList("ids", List.of(run.taskId()))
+            .map(rows.task)
+            .one();
     reschedule(h, task, status, at);
     ended.add(new EndedRun(task, closed, status));
     return closed;
@@ -94,11 +108,11 @@ final class RunEnder {
   /**
    * Ends, as {@link #endAll} does, the runs of {@code completions} whose task {@code owner} still
    * holds and is still exactly as {@code Completion.claimed} shows it; the update is computed from
-   * the claim, so no task is read. Returns the completions it could not end that way (the lease
-   * was lost, or the row changed since the claim): the caller reads those and ends them, or not.
+   * the claim, so no task is read. Returns the completions it could not end that way (the lease was
+   * lost, or the row changed since the claim): the caller reads those and ends them, or not.
    */
-  List<Completion> endAsClaimed(Handle h, String owner, List<Completion> completions, Instant at,
-      List<EndedRun> ended) {
+  List<Completion> endAsClaimed(
+      Handle h, String owner, List<Completion> completions, Instant at, List<EndedRun> ended) {
     if (completions.isEmpty()) {
       return List.of();
     }
@@ -115,8 +129,14 @@ final class RunEnder {
     for (int i = 0; i < completions.size(); i++) {
       Completion c = completions.get(i);
       if (updated[i]) {
-        endings.add(new Ending(c.claimed().run(), c.claimed().task(), c.lease().attempt(), c.status(), c.metadata(),
-            c.started()));
+        endings.add(
+            new Ending(
+                c.claimed().run(),
+                c.claimed().task(),
+                c.lease().attempt(),
+                c.status(),
+                c.metadata(),
+                c.started()));
       } else {
         left.add(c);
       }
@@ -129,8 +149,8 @@ final class RunEnder {
    * Writes the ends of {@code endings}' runs (whole, for queued runs never written), and adds them
    * to {@code ended}.
    */
-  private void endRuns(Handle h, String owner, List<Ending> endings, Instant at,
-      List<EndedRun> ended) {
+  private void endRuns(
+      Handle h, String owner, List<Ending> endings, Instant at, List<EndedRun> ended) {
     if (endings.isEmpty()) {
       return;
     }
@@ -140,8 +160,19 @@ final class RunEnder {
       metadata.add(Json.canonical(merged));
       TaskRun r = e.run();
       Instant started = e.started() != null ? e.started() : r.started();
-      ended.add(new EndedRun(e.task(), new TaskRun(r.id(), r.taskId(), r.backendId(), r.scheduled(),
-          started, at, merged, e.status()), e.status()));
+      ended.add(
+          new EndedRun(
+              e.task(),
+              new TaskRun(
+                  r.id(),
+                  r.taskId(),
+                  r.backendId(),
+                  r.scheduled(),
+                  started,
+                  at,
+                  merged,
+                  e.status()),
+              e.status()));
     }
     dialect.endRuns(h, owner, endings, metadata, at);
   }
@@ -150,33 +181,43 @@ final class RunEnder {
    * Ends {@code run} with its metadata merged, leaving its task as it is (a release charges
    * nothing); adds it to {@code ended}.
    */
-  TaskRun close(Handle h, Task task, TaskRun run, TaskRunStatus status, ObjectNode metadata,
-      Instant at, List<EndedRun> ended) {
+  TaskRun close(
+      Handle h,
+      Task task,
+      TaskRun run,
+      TaskRunStatus status,
+      ObjectNode metadata,
+      Instant at,
+      List<EndedRun> ended) {
     TaskRun closed = closeRun(h, run, status, metadata, at);
     ended.add(new EndedRun(task, closed, status));
     return closed;
   }
 
-  private TaskRun closeRun(Handle h, TaskRun run, TaskRunStatus status, ObjectNode metadata,
-      Instant at) {
+  private TaskRun closeRun(
+      Handle h, TaskRun run, TaskRunStatus status, ObjectNode metadata, Instant at) {
     return h.createQuery(sql.get(TASK_RUN_END))
         .bind("id", run.id())
         .bind("ended", at)
         .bind("status", status.dbName())
         .bind("metadata", Json.canonical(Json.merge(run.metadata(), metadata)))
-        .map(rows.taskRun).one();
+        .map(rows.taskRun)
+        .one();
   }
 
   /**
    * Records the lost run of a queued claim that was never written (its worker never began it) and
    * reschedules its task as a failed attempt; adds the run to {@code ended}.
    */
-  void endUnwrittenLost(Handle h, Task task, int attempt, ObjectNode metadata, Instant at,
-      List<EndedRun> ended) {
+  void endUnwrittenLost(
+      Handle h, Task task, int attempt, ObjectNode metadata, Instant at, List<EndedRun> ended) {
     h.createQuery(sql.get(TASK_RUN_INSERT_LOST))
-        .bind("task", task.id()).bind("attempt", attempt).bind("now", at)
+        .bind("task", task.id())
+        .bind("attempt", attempt)
+        .bind("now", at)
         .bind("metadata", Json.canonical(metadata))
-        .map(rows.taskRun).findOne()
+        .map(rows.taskRun)
+        .findOne()
         .ifPresent(run -> ended.add(new EndedRun(task, run, TaskRunStatus.LOST)));
     reschedule(h, task, TaskRunStatus.LOST, at);
   }
@@ -187,8 +228,12 @@ final class RunEnder {
   }
 
   private TaskType taskType(Handle h, Task task) {
-    return h.createQuery(sql.get(TASK_TYPE_GET)).bind("name", task.type()).map(rows.taskType).findOne()
-        .orElseThrow(() -> new DroverException("task " + task.id() + " has no task type " + task.type()));
+    return h.createQuery(sql.get(TASK_TYPE_GET))
+        .bind("name", task.type())
+        .map(rows.taskType)
+        .findOne()
+        .orElseThrow(
+            () -> new DroverException("task " + task.id() + " has no task type " + task.type()));
   }
 
   static <S extends SqlStatement<S>> S bindUpdate(S statement, Task task, TaskUpdate u) {

@@ -1,6 +1,5 @@
 package dev.drover.store;
 
-import dev.drover.store.LeaderLease;
 import dev.drover.model.RunnerRecord;
 import java.time.Instant;
 import java.util.List;
@@ -33,7 +32,10 @@ public interface RunnerTable {
   /** Records that the runner is alive at {@code now}; empty if its row is gone (it was pruned). */
   Optional<RunnerRecord> heartbeat(String name, Instant now);
 
-  /** Asks a runner to stop on behalf of {@code by}, who waits until {@code deadline}; true if the row exists. */
+  /**
+   * Asks a runner to stop on behalf of {@code by}, who waits until {@code deadline}; true if the
+   * row exists.
+   */
   boolean requestStop(String name, String by, Instant deadline);
 
   /** Removes a runner's row; true if it was there. */

@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Loads one {@link SqlQuery} per {@code .sql} file, from where the query says it lives: {@code
  * dev/drover/store/common/<name>.sql} when both databases share its text, else {@code
  * dev/drover/store/<dialect>/<name>.sql}. A file in a dialect's folder never overrides a common
- * one: a query has exactly one file per database, so reading the folders tells which text runs,
- * and a file that would shadow another is refused.
+ * one: a query has exactly one file per database, so reading the folders tells which text runs, and
+ * a file that would shadow another is refused.
  */
 final class SqlFiles {
   static final String ROOT = "dev/drover/store";
@@ -44,8 +44,14 @@ final class SqlFiles {
 
   private String load(SqlQuery query) {
     if (!query.runsOn(dialect)) {
-      throw new IllegalStateException("query " + query.fileName() + " is not run on " + dialect
-          + " (it is " + query.home() + ")");
+      throw new IllegalStateException(
+          "query "
+              + query.fileName()
+              + " is not run on "
+              + dialect
+              + " (it is "
+              + query.home()
+              + ")");
     }
     String name = query.fileName();
     String common = read(path(COMMON, name));
@@ -53,13 +59,20 @@ final class SqlFiles {
     String text = query.home() == SqlQuery.Home.COMMON ? common : own;
     String shadow = query.home() == SqlQuery.Home.COMMON ? own : common;
     if (shadow != null) {
-      throw new IllegalStateException("SQL file " + path(COMMON, name) + " and "
-          + path(dialect.sqlFolder(), name) + " both exist: a dialect's file may not shadow a"
-          + " common one; query " + name + " is " + query.home());
+      throw new IllegalStateException(
+          "SQL file "
+              + path(COMMON, name)
+              + " and "
+              + path(dialect.sqlFolder(), name)
+              + " both exist: a dialect's file may not shadow a"
+              + " common one; query "
+              + name
+              + " is "
+              + query.home());
     }
     if (text == null) {
-      throw new IllegalStateException("no SQL file for query " + name + " (" + query.home()
-          + ") on " + dialect);
+      throw new IllegalStateException(
+          "no SQL file for query " + name + " (" + query.home() + ") on " + dialect);
     }
     names.put(text, name);
     return text;

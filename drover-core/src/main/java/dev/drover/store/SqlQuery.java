@@ -1,11 +1,11 @@
 package dev.drover.store;
 
 /**
- * Every query the store runs, one {@code .sql} file each under {@code dev/drover/store/}, and
- * where that file lives. {@link SqlFiles} loads nothing else, so a test can load every query on
- * both databases ({@code SqlFilesTest}) and no name the store asks for can be missed. The file is
- * the constant's name in lower camel case ({@code TASK_RUN_END_MANY} is {@code taskRunEndMany}),
- * which is also the name a {@link StoreProbe} sees.
+ * Every query the store runs, one {@code .sql} file each under {@code dev/drover/store/}, and where
+ * that file lives. {@link SqlFiles} loads nothing else, so a test can load every query on both
+ * databases ({@code SqlFilesTest}) and no name the store asks for can be missed. The file is the
+ * constant's name in lower camel case ({@code TASK_RUN_END_MANY} is {@code taskRunEndMany}), which
+ * is also the name a {@link StoreProbe} sees.
  */
 enum SqlQuery {
   EVENT_INSERT(Home.COMMON),

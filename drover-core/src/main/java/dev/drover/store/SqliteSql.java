@@ -78,8 +78,8 @@ final class SqliteSql implements DialectSql {
 
   /** One fenced update per row in a JDBC batch. */
   @Override
-  public boolean[] updateAsClaimed(Handle h, String owner, List<Completion> completions,
-      List<TaskUpdate> updates) {
+  public boolean[] updateAsClaimed(
+      Handle h, String owner, List<Completion> completions, List<TaskUpdate> updates) {
     PreparedBatch batch = h.prepareBatch(sql.get(TASK_UPDATE_AFTER_RUN_AS_CLAIMED));
     for (int i = 0; i < completions.size(); i++) {
       Completion c = completions.get(i);
@@ -101,8 +101,8 @@ final class SqliteSql implements DialectSql {
   }
 
   @Override
-  public void endRuns(Handle h, String owner, List<RunEnder.Ending> endings, List<String> metadata,
-      Instant at) {
+  public void endRuns(
+      Handle h, String owner, List<RunEnder.Ending> endings, List<String> metadata, Instant at) {
     PreparedBatch runs = h.prepareBatch(sql.get(TASK_RUN_END_MANY));
     for (int i = 0; i < endings.size(); i++) {
       RunEnder.Ending e = endings.get(i);
@@ -126,11 +126,12 @@ final class SqliteSql implements DialectSql {
 
   /** A prepared statement per origin, then the stored rows read back by key. */
   @Override
-  public List<ListedOrigin> recordOrigins(Handle h, List<ListedOrigin> origins, Instant now,
-      FrontierRows rows) {
+  public List<ListedOrigin> recordOrigins(
+      Handle h, List<ListedOrigin> origins, Instant now, FrontierRows rows) {
     PreparedBatch batch = h.prepareBatch(sql.get(ORIGIN_RECORD));
     for (ListedOrigin o : origins) {
-      batch.bind("lister_id", FrontierRows.text(o.listerId()))
+      batch
+          .bind("lister_id", FrontierRows.text(o.listerId()))
           .bind("url", o.url())
           .bind("visit_type", o.visitType())
           .bind("extra_loader_arguments", Json.canonical(o.extraLoaderArguments()))
@@ -152,15 +153,17 @@ final class SqliteSql implements DialectSql {
       urlsByGroup.computeIfAbsent(group, g -> new ArrayList<>()).add(o.url());
     }
     Map<OriginRecords.Key, ListedOrigin> stored = new LinkedHashMap<>();
-    urlsByGroup.forEach((group, urls) -> {
-      for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
-        h.createQuery(sql.get(ORIGIN_GET_BY_KEYS))
-            .bind("lister_id", FrontierRows.text(group.listerId()))
-            .bind("visit_type", group.visitType())
-            .bindList("urls", chunk)
-            .map(rows.listedOrigin).forEach(o -> stored.put(OriginRecords.Key.of(o), o));
-      }
-    });
+    urlsByGroup.forEach(
+        (group, urls) -> {
+          for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
+            h.createQuery(sql.get(ORIGIN_GET_BY_KEYS))
+                .bind("lister_id", FrontierRows.text(group.listerId()))
+                .bind("visit_type", group.visitType())
+                .bindList("urls", chunk)
+                .map(rows.listedOrigin)
+                .forEach(o -> stored.put(OriginRecords.Key.of(o), o));
+          }
+        });
     return wanted.stream().map(o -> stored.get(OriginRecords.Key.of(o))).toList();
   }
 
@@ -169,8 +172,11 @@ final class SqliteSql implements DialectSql {
   public void markScheduled(Handle h, String visitType, List<String> urls, Instant now) {
     for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
       for (SqlQuery query : List.of(VISIT_MARK_SCHEDULED, ORIGIN_MIRROR_SCHEDULED)) {
-        h.createUpdate(sql.get(query)).bind("visit_type", visitType).bindList("urls", chunk)
-            .bind("now", now).execute();
+        h.createUpdate(sql.get(query))
+            .bind("visit_type", visitType)
+            .bindList("urls", chunk)
+            .bind("now", now)
+            .execute();
       }
     }
   }
@@ -199,11 +205,13 @@ final class SqliteSql implements DialectSql {
     }
     PreparedBatch batch = h.prepareBatch(sql.get(query));
     for (OriginVisitStats s : stats) {
-      batch.bind("url", s.url())
+      batch
+          .bind("url", s.url())
           .bind("visit_type", s.visitType())
           .bindByType("last_successful", s.lastSuccessful(), Instant.class)
           .bindByType("last_visit", s.lastVisit(), Instant.class)
-          .bind("last_visit_status",
+          .bind(
+              "last_visit_status",
               s.lastVisitStatus() == null ? null : s.lastVisitStatus().dbName())
           .bindByType("last_scheduled", s.lastScheduled(), Instant.class)
           .bind("last_snapshot", s.lastSnapshot())
@@ -218,11 +226,15 @@ final class SqliteSql implements DialectSql {
 
   /** Copies the stats of {@code keys} into the mirror columns of their listed origins. */
   private void refreshMirror(Handle h, Collection<OriginKey> keys) {
-    VisitStatsWrites.urlsByType(keys).forEach((type, urls) -> {
-      for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
-        h.createUpdate(sql.get(ORIGIN_MIRROR_REFRESH)).bind("visit_type", type)
-            .bindList("urls", chunk).execute();
-      }
-    });
+    VisitStatsWrites.urlsByType(keys)
+        .forEach(
+            (type, urls) -> {
+              for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
+                h.createUpdate(sql.get(ORIGIN_MIRROR_REFRESH))
+                    .bind("visit_type", type)
+                    .bindList("urls", chunk)
+                    .execute();
+              }
+            });
   }
 }

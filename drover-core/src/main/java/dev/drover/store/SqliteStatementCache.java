@@ -27,7 +27,9 @@ import org.sqlite.SQLiteConnection;
  * while the first is open gets a fresh statement, and whichever comes back second is closed.
  */
 final class SqliteStatementCache implements StatementBuilderFactory {
-  /** Distinct statement texts kept per connection; the least recently used one is closed beyond it. */
+  /**
+   * Distinct statement texts kept per connection; the least recently used one is closed beyond it.
+   */
   static final int PER_CONNECTION = 64;
 
   private final Map<SQLiteConnection, Idle> idleByConnection = new ConcurrentHashMap<>();
@@ -53,13 +55,14 @@ final class SqliteStatementCache implements StatementBuilderFactory {
   /** One per handle, so one thread at a time. */
   private final class Builder extends DefaultStatementBuilder {
     /**
-     * The text each lent statement was prepared from: Jdbi hands a statement back with the text
-     * as written (named parameters), not the rendered text it was created with.
+     * The text each lent statement was prepared from: Jdbi hands a statement back with the text as
+     * written (named parameters), not the rendered text it was created with.
      */
     private final Map<Statement, String> lent = new IdentityHashMap<>();
 
     @Override
-    public PreparedStatement create(Connection conn, String sql, StatementContext ctx) throws SQLException {
+    public PreparedStatement create(Connection conn, String sql, StatementContext ctx)
+        throws SQLException {
       if (ctx.isReturningGeneratedKeys() || ctx.isConcurrentUpdatable()) {
         return super.create(conn, sql, ctx);
       }
@@ -83,7 +86,8 @@ final class SqliteStatementCache implements StatementBuilderFactory {
       // statement would run them again, so both go.
       ((PreparedStatement) stmt).clearBatch();
       ((PreparedStatement) stmt).clearParameters();
-      PreparedStatement displaced = idleOf(conn.unwrap(SQLiteConnection.class)).put(prepared, (PreparedStatement) stmt);
+      PreparedStatement displaced =
+          idleOf(conn.unwrap(SQLiteConnection.class)).put(prepared, (PreparedStatement) stmt);
       if (displaced != null && displaced != stmt) {
         displaced.close();
       }

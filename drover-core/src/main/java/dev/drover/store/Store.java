@@ -2,12 +2,8 @@ package dev.drover.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.model.ArchivePage;
-import dev.drover.store.Claim;
-import dev.drover.store.Completion;
 import dev.drover.model.Event;
-import dev.drover.store.Lease;
 import dev.drover.model.NewTask;
-import dev.drover.store.RunStarted;
 import dev.drover.model.RunToSchedule;
 import dev.drover.model.StatusCount;
 import dev.drover.model.Task;
@@ -18,7 +14,6 @@ import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.model.WorkerGroup;
 import dev.drover.schedule.PriorityShares;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +44,10 @@ public interface Store extends AutoCloseable {
 
   // ---- task types, worker groups, settings
 
-  /** Creates {@code type} unless one of that name exists (the first definition wins); true if created. */
+  /**
+   * Creates {@code type} unless one of that name exists (the first definition wins); true if
+   * created.
+   */
   boolean taskTypeCreate(TaskType type);
 
   /** Creates or replaces {@code type}; says which happened. */
@@ -83,9 +81,13 @@ public interface Store extends AutoCloseable {
    * Sets the status (and, if given, next_run) of tasks; with {@code exceptCompleted}, leaves alone
    * tasks that completed or whose next_run is not before {@code now}. Returns how many changed.
    */
-  int taskSetStatus(List<Long> ids, TaskStatus status, Instant nextRun, boolean exceptCompleted, Instant now);
+  int taskSetStatus(
+      List<Long> ids, TaskStatus status, Instant nextRun, boolean exceptCompleted, Instant now);
 
-  /** Makes disabled tasks due at {@code nextRun} with their type's retries; returns how many changed. */
+  /**
+   * Makes disabled tasks due at {@code nextRun} with their type's retries; returns how many
+   * changed.
+   */
   int taskEnable(List<Long> ids, Instant nextRun);
 
   /** Ready tasks of {@code type} without priority, oldest due first; changes nothing. */
@@ -95,12 +97,13 @@ public interface Store extends AutoCloseable {
   List<Task> taskPeekReadyPriority(String type, Instant now, int limit, PriorityShares shares);
 
   /**
-   * Grabs ready tasks of {@code type}: up to {@code priorityLimit} prioritized ones split by
-   * {@code shares}, then tasks without priority up to {@code limit} plus whatever the priority
-   * budget left unused. Grabbed tasks become {@code next_run_scheduled}. Safe under concurrent
-   * grabbers: no task is handed out twice.
+   * Grabs ready tasks of {@code type}: up to {@code priorityLimit} prioritized ones split by {@code
+   * shares}, then tasks without priority up to {@code limit} plus whatever the priority budget left
+   * unused. Grabbed tasks become {@code next_run_scheduled}. Safe under concurrent grabbers: no
+   * task is handed out twice.
    */
-  List<Task> taskGrabReady(String type, Instant now, int limit, int priorityLimit, PriorityShares shares);
+  List<Task> taskGrabReady(
+      String type, Instant now, int limit, int priorityLimit, PriorityShares shares);
 
   List<StatusCount> taskCountByTypeAndStatus();
 
@@ -115,7 +118,8 @@ public interface Store extends AutoCloseable {
    * Ends the run with {@code status} and its metadata merged, and reschedules its task as {@link
    * dev.drover.schedule.Rescheduler} says, in one transaction; empty if no run has that backend id.
    */
-  Optional<TaskRun> taskRunEnd(String backendId, TaskRunStatus status, ObjectNode metadata, Instant at);
+  Optional<TaskRun> taskRunEnd(
+      String backendId, TaskRunStatus status, ObjectNode metadata, Instant at);
 
   Optional<TaskRun> taskRunGet(String backendId);
 
@@ -126,11 +130,11 @@ public interface Store extends AutoCloseable {
 
   /**
    * One pass of a runner, in one transaction: marks the queued runs in {@code pass.started()}
-   * started (those not ended meanwhile), writes the completions fenced by their leases, then
-   * claims what {@code pass.claims()} asks for, queued: no run is written for a claim until a later
-   * pass carries its start or its end. A completion whose lease was lost (rescued, or claimed
-   * again) is not written; its lease is in {@link PassResult#rejected}. If anything fails, nothing
-   * is written. This is the store's one claim and completion path.
+   * started (those not ended meanwhile), writes the completions fenced by their leases, then claims
+   * what {@code pass.claims()} asks for, queued: no run is written for a claim until a later pass
+   * carries its start or its end. A completion whose lease was lost (rescued, or claimed again) is
+   * not written; its lease is in {@link PassResult#rejected}. If anything fails, nothing is
+   * written. This is the store's one claim and completion path.
    */
   PassResult taskPass(Pass pass);
 
@@ -144,16 +148,16 @@ public interface Store extends AutoCloseable {
   List<Long> taskRescueExpired(Instant now, int limit);
 
   /**
-   * Takes back every lease {@code owner} holds, because that runner is gone: with {@code charge}
-   * as the rescuer does (runs {@code lost}, a failed attempt), else as a release (due now, nothing
+   * Takes back every lease {@code owner} holds, because that runner is gone: with {@code charge} as
+   * the rescuer does (runs {@code lost}, a failed attempt), else as a release (due now, nothing
    * charged). Returns the task ids.
    */
   List<Long> taskRescueOwner(String owner, Instant now, boolean charge);
 
   /**
-   * Gives back leases {@code owner} holds without charging an attempt: the task is due at
-   * {@code now}, and its open run is ended {@code lost} with {@code released: true}. Returns how
-   * many were released.
+   * Gives back leases {@code owner} holds without charging an attempt: the task is due at {@code
+   * now}, and its open run is ended {@code lost} with {@code released: true}. Returns how many were
+   * released.
    */
   int taskRelease(String owner, List<Lease> leases, Instant now);
 
@@ -164,8 +168,8 @@ public interface Store extends AutoCloseable {
   long taskCountOutstanding(List<String> types, Instant now);
 
   /**
-   * When the next task of {@code types} waiting for its next run comes due, or the next lease
-   * ends; empty when there is none.
+   * When the next task of {@code types} waiting for its next run comes due, or the next lease ends;
+   * empty when there is none.
    */
   Optional<Instant> taskNextDue(List<String> types);
 

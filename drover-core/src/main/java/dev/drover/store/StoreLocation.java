@@ -4,12 +4,13 @@ import dev.drover.ValidationException;
 import java.nio.file.Path;
 
 /**
- * Where a Drover store lives: a data directory holding an embedded SQLite database, or a
- * PostgreSQL server named by a JDBC URL.
+ * Where a Drover store lives: a data directory holding an embedded SQLite database, or a PostgreSQL
+ * server named by a JDBC URL.
  */
 public record StoreLocation(Path dataDir, String jdbcUrl) {
   /** The data directory used when none is given. */
   public static final Path DEFAULT_DATA_DIR = Path.of("drover-data");
+
   /** The SQLite file inside a data directory. */
   public static final String DATABASE_FILE = "drover.db";
 
@@ -18,8 +19,11 @@ public record StoreLocation(Path dataDir, String jdbcUrl) {
       throw new ValidationException("db", "give either a data directory or a database URL");
     }
     if (jdbcUrl != null && !jdbcUrl.startsWith("jdbc:postgresql:")) {
-      throw new ValidationException("db", "unsupported database URL '" + jdbcUrl
-          + "' (expected jdbc:postgresql://HOST/DB, or use --data-dir for SQLite)");
+      throw new ValidationException(
+          "db",
+          "unsupported database URL '"
+              + jdbcUrl
+              + "' (expected jdbc:postgresql://HOST/DB, or use --data-dir for SQLite)");
     }
   }
 
@@ -43,7 +47,10 @@ public record StoreLocation(Path dataDir, String jdbcUrl) {
     return dataDir != null;
   }
 
-  /** For messages: the data directory or the URL without its query string (which may hold a password). */
+  /**
+   * For messages: the data directory or the URL without its query string (which may hold a
+   * password).
+   */
   public String describe() {
     if (isSqlite()) {
       return dataDir.toString();

@@ -18,14 +18,20 @@ public record StoreOptions(
   public static final int DEFAULT_POOL_SIZE = 8;
   public static final Duration DEFAULT_SQLITE_BUSY_TIMEOUT = Duration.ofSeconds(30);
   public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(30);
-  public static final StoreOptions DEFAULT = new StoreOptions(DEFAULT_POOL_SIZE,
-      DEFAULT_SQLITE_BUSY_TIMEOUT, DEFAULT_CONNECTION_TIMEOUT, StoreProbe.NONE);
+  public static final StoreOptions DEFAULT =
+      new StoreOptions(
+          DEFAULT_POOL_SIZE,
+          DEFAULT_SQLITE_BUSY_TIMEOUT,
+          DEFAULT_CONNECTION_TIMEOUT,
+          StoreProbe.NONE);
 
   public StoreOptions {
     ValidationException.check(poolSize > 0, "pool_size", "must be positive, got " + poolSize);
     ValidationException.check(
         !sqliteBusyTimeout.isNegative(), "sqlite_busy_timeout", "must not be negative");
-    ValidationException.check(connectionTimeout.toMillis() >= 250, "connection_timeout",
+    ValidationException.check(
+        connectionTimeout.toMillis() >= 250,
+        "connection_timeout",
         "must be at least 250 ms, got " + connectionTimeout);
     probe = probe == null ? StoreProbe.NONE : probe;
   }

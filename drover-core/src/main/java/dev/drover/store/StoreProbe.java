@@ -1,9 +1,9 @@
 package dev.drover.store;
 
 /**
- * Sees the store's statements and commits as they happen, before they reach the database: a
- * test uses it to make the store fail at a chosen step (throw from a callback and that statement
- * or commit fails, and its transaction rolls back). It costs nothing when none is given.
+ * Sees the store's statements and commits as they happen, before they reach the database: a test
+ * uses it to make the store fail at a chosen step (throw from a callback and that statement or
+ * commit fails, and its transaction rolls back). It costs nothing when none is given.
  */
 public interface StoreProbe {
   /** No probe. */

@@ -14,7 +14,10 @@ import org.jdbi.v3.core.Jdbi;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
-/** Opens a {@link Store}: connects, migrates the schema, and refuses a schema newer than this program. */
+/**
+ * Opens a {@link Store}: connects, migrates the schema, and refuses a schema newer than this
+ * program.
+ */
 public final class Stores {
   private Stores() {}
 
@@ -37,12 +40,14 @@ public final class Stores {
   static Store open(StoreLocation location, StoreOptions options, List<RunEndHook> hooks) {
     int poolSize = options.poolSize();
     // The one place that asks which database this is; the store's code then calls the dialect.
-    DialectSql dialect = location.isSqlite()
-        ? new SqliteSql(new SqlFiles(Dialect.SQLITE))
-        : new PostgresSql(new SqlFiles(Dialect.POSTGRESQL));
-    HikariDataSource pool = location.isSqlite()
-        ? sqlitePool(location.dataDir(), poolSize, options)
-        : postgresPool(location, poolSize, options);
+    DialectSql dialect =
+        location.isSqlite()
+            ? new SqliteSql(new SqlFiles(Dialect.SQLITE))
+            : new PostgresSql(new SqlFiles(Dialect.POSTGRESQL));
+    HikariDataSource pool =
+        location.isSqlite()
+            ? sqlitePool(location.dataDir(), poolSize, options)
+            : postgresPool(location, poolSize, options);
     try {
       Migrations.migrate(pool, dialect.dialect(), location);
       Jdbi jdbi = Jdbi.create((DataSource) pool);
@@ -50,9 +55,18 @@ public final class Stores {
       if (location.isSqlite()) {
         jdbi.setStatementBuilderFactory(new SqliteStatementCache());
       }
-      String database = location.isSqlite() ? location.dataDir().toAbsolutePath().normalize().toString() : location.jdbcUrl();
-      return new JdbiStore(jdbi, dialect, pool, database, location.isSqlite() ? null : location.jdbcUrl(),
-          options.probe(), hooks);
+      String database =
+          location.isSqlite()
+              ? location.dataDir().toAbsolutePath().normalize().toString()
+              : location.jdbcUrl();
+      return new JdbiStore(
+          jdbi,
+          dialect,
+          pool,
+          database,
+          location.isSqlite() ? null : location.jdbcUrl(),
+          options.probe(),
+          hooks);
     } catch (RuntimeException e) {
       pool.close();
       throw e;
@@ -93,7 +107,8 @@ public final class Stores {
     try {
       Files.createDirectories(dataDir);
     } catch (IOException e) {
-      throw new ValidationException("data-dir", "cannot create '" + dataDir + "': " + e.getMessage());
+      throw new ValidationException(
+          "data-dir", "cannot create '" + dataDir + "': " + e.getMessage());
     }
     if (!Files.isReadable(dataDir) || !Files.isWritable(dataDir)) {
       throw new ValidationException("data-dir", "'" + dataDir + "' is not readable and writable");
@@ -105,8 +120,8 @@ public final class Stores {
     return dataDir;
   }
 
-  private static HikariDataSource postgresPool(StoreLocation location, int poolSize,
-      StoreOptions options) {
+  private static HikariDataSource postgresPool(
+      StoreLocation location, int poolSize, StoreOptions options) {
     HikariConfig hikari = new HikariConfig();
     hikari.setPoolName("drover-postgres");
     hikari.setConnectionTimeout(options.connectionTimeout().toMillis());
@@ -123,7 +138,8 @@ public final class Stores {
       return new HikariDataSource(config);
     } catch (HikariPool.PoolInitializationException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
-      throw new DroverException("cannot open the database at " + where + ": " + cause.getMessage(), e);
+      throw new DroverException(
+          "cannot open the database at " + where + ": " + cause.getMessage(), e);
     }
   }
 }

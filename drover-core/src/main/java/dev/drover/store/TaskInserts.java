@@ -86,18 +86,20 @@ final class TaskInserts {
     for (int tries = 0; tries < SINGLE_TRIES; tries++) {
       Query insert = h.createQuery(sql.get(TASK_INSERT_UNLESS_DUPLICATE));
       boolean statementSignals = dialect.bindInsertSignal(insert);
-      Optional<Task> inserted = insert.bind("type", p.task.type())
-          .bind("arguments", p.task.arguments().toJson())
-          .bind("hash", p.hash)
-          .bind("nextRun", p.nextRun)
-          .bind("intervalMs", Columns.millis(p.type.defaultInterval()))
-          .bind("status", TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName())
-          .bind("policy", p.task.policy().dbName())
-          .bind("retriesLeft", retriesLeft(p))
-          .bind("priority", priority(p))
-          .bind("concurrencyKey", p.concurrencyKey)
-          .map(rows.task)
-          .findOne();
+      Optional<Task> inserted =
+          insert
+              .bind("type", p.task.type())
+              .bind("arguments", p.task.arguments().toJson())
+              .bind("hash", p.hash)
+              .bind("nextRun", p.nextRun)
+              .bind("intervalMs", Columns.millis(p.type.defaultInterval()))
+              .bind("status", TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName())
+              .bind("policy", p.task.policy().dbName())
+              .bind("retriesLeft", retriesLeft(p))
+              .bind("priority", priority(p))
+              .bind("concurrencyKey", p.concurrencyKey)
+              .map(rows.task)
+              .findOne();
       if (inserted.isPresent()) {
         // Where the statement itself queued the NOTIFY, it is sent; elsewhere the signal decides.
         if (!statementSignals) {
@@ -111,8 +113,10 @@ final class TaskInserts {
         return stored;
       }
     }
-    throw new IllegalStateException("task of type '" + p.task.type()
-        + "': a stored duplicate kept changing while it was being created; try again");
+    throw new IllegalStateException(
+        "task of type '"
+            + p.task.type()
+            + "': a stored duplicate kept changing while it was being created; try again");
   }
 
   private List<Task> createMany(Handle h, List<Prepared> prepared) {
@@ -136,17 +140,36 @@ final class TaskInserts {
     Map<String, TaskType> types = new HashMap<>();
     List<Prepared> out = new ArrayList<>(tasks.size());
     for (NewTask t : tasks) {
-      TaskType type = types.computeIfAbsent(t.type(), name -> h.createQuery(sql.get(TASK_TYPE_GET))
-          .bind("name", name).map(rows.taskType).findOne()
-          .orElseThrow(() -> new ValidationException("type", "unknown task type '" + name + "'")));
+      TaskType type =
+          types.computeIfAbsent(
+              t.type(),
+              name ->
+                  h.createQuery(sql.get(TASK_TYPE_GET))
+                      .bind("name", name)
+                      .map(rows.taskType)
+                      .findOne()
+                      .orElseThrow(
+                          () ->
+                              new ValidationException("type", "unknown task type '" + name + "'")));
       if (t.policy() == TaskPolicy.RECURRING && type.defaultInterval() == null) {
-        throw new ValidationException("policy", "task type '" + type.name()
-            + "' has no default_interval, so its tasks can only be oneshot");
+        throw new ValidationException(
+            "policy",
+            "task type '"
+                + type.name()
+                + "' has no default_interval, so its tasks can only be oneshot");
       }
       String concurrencyKey = type.concurrencyKeyOf(t.arguments());
-      Instant nextRun = Instant.ofEpochMilli((t.nextRun() == null ? now : t.nextRun()).toEpochMilli());
+      Instant nextRun =
+          Instant.ofEpochMilli((t.nextRun() == null ? now : t.nextRun()).toEpochMilli());
       String hash = t.arguments().hash();
-      out.add(new Prepared(t, type, nextRun, concurrencyKey, hash, Key.of(t.type(), hash, t.policy(), t.priority(), nextRun)));
+      out.add(
+          new Prepared(
+              t,
+              type,
+              nextRun,
+              concurrencyKey,
+              hash,
+              Key.of(t.type(), hash, t.policy(), t.priority(), nextRun)));
     }
     return out;
   }
@@ -167,12 +190,19 @@ final class TaskInserts {
         .bindList("hashes", new ArrayList<>(hashes))
         .bind("status", TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName())
         .map((rs, ctx) -> new Hashed(rs.getString("arguments_hash"), rows.task.map(rs, ctx)))
-        .forEach(row -> {
-          Key key = Key.of(row.task.type(), row.hash, row.task.policy(), row.task.priority(), row.task.nextRun());
-          if (wanted.contains(key)) {
-            found.merge(key, row.task, (a, b) -> a.id() <= b.id() ? a : b);
-          }
-        });
+        .forEach(
+            row -> {
+              Key key =
+                  Key.of(
+                      row.task.type(),
+                      row.hash,
+                      row.task.policy(),
+                      row.task.priority(),
+                      row.task.nextRun());
+              if (wanted.contains(key)) {
+                found.merge(key, row.task, (a, b) -> a.id() <= b.id() ? a : b);
+              }
+            });
     return found;
   }
 
@@ -190,7 +220,8 @@ final class TaskInserts {
     int i = 0;
     for (Prepared p : fresh) {
       NewTask t = p.task;
-      query.bind(i++, t.type())
+      query
+          .bind(i++, t.type())
           .bind(i++, t.arguments().toJson())
           .bind(i++, p.hash)
           .bind(i++, p.nextRun)
@@ -201,11 +232,21 @@ final class TaskInserts {
           .bind(i++, priority(p))
           .bind(i++, p.concurrencyKey);
     }
-    query.map((rs, ctx) -> new Hashed(rs.getString("arguments_hash"), rows.task.map(rs, ctx)))
-        .forEach(row -> inserted.put(
-            Key.of(row.task.type(), row.hash, row.task.policy(), row.task.priority(), row.task.nextRun()), row.task));
+    query
+        .map((rs, ctx) -> new Hashed(rs.getString("arguments_hash"), rows.task.map(rs, ctx)))
+        .forEach(
+            row ->
+                inserted.put(
+                    Key.of(
+                        row.task.type(),
+                        row.hash,
+                        row.task.policy(),
+                        row.task.priority(),
+                        row.task.nextRun()),
+                    row.task));
     if (inserted.size() != fresh.size()) {
-      throw new IllegalStateException("inserted " + fresh.size() + " tasks but read back " + inserted.size());
+      throw new IllegalStateException(
+          "inserted " + fresh.size() + " tasks but read back " + inserted.size());
     }
     return inserted;
   }
@@ -218,7 +259,8 @@ final class TaskInserts {
     return p.task.priority() == null ? null : p.task.priority().dbName();
   }
 
-  private record Prepared(NewTask task, TaskType type, Instant nextRun, String concurrencyKey, String hash, Key key) {}
+  private record Prepared(
+      NewTask task, TaskType type, Instant nextRun, String concurrencyKey, String hash, Key key) {}
 
   private record Hashed(String hash, Task task) {}
 
@@ -226,8 +268,10 @@ final class TaskInserts {
    * The fields that make two tasks the same task: next_run only matters for one-shot tasks, and the
    * arguments are compared by their hash, as the stored lookup always has.
    */
-  private record Key(String type, String hash, TaskPolicy policy, TaskPriority priority, Instant nextRun) {
-    static Key of(String type, String hash, TaskPolicy policy, TaskPriority priority, Instant nextRun) {
+  private record Key(
+      String type, String hash, TaskPolicy policy, TaskPriority priority, Instant nextRun) {
+    static Key of(
+        String type, String hash, TaskPolicy policy, TaskPriority priority, Instant nextRun) {
       return new Key(type, hash, policy, priority, policy == TaskPolicy.ONESHOT ? nextRun : null);
     }
   }

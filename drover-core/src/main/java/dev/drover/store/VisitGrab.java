@@ -36,37 +36,48 @@ final class VisitGrab {
   }
 
   List<ListedOrigin> grab(VisitRequest r, Instant now) {
-    return jdbi.inTransaction(h -> {
-      if (!r.dryRun()) {
-        locks.lock(h, List.of(r.visitType()));
-      }
-      List<Lister> listers = r.filtersListers() ? matchingListers(h, r) : List.of();
-      if (r.count() == 0) {
-        return List.of();
-      }
-      // The request's validation guarantees one lister here (an id, or a name and an instance).
-      Instant listingFinished = r.policy() == VisitPolicy.FIRST_VISITS_AFTER_LISTING
-          ? listers.get(0).lastListingFinishedAt() : null;
-      List<String> listerIds = listers.stream().map(l -> FrontierRows.text(l.id())).toList();
-      VisitGrabSql query = VisitGrabSql.of(dialect, r, now, listerIds, listingFinished);
-      List<Grabbed> chosen = query.bind(h.createQuery(sql.get(VISIT_GRAB)), r).map(rows.grabbed).list();
-      if (!r.dryRun() && !chosen.isEmpty()) {
-        markScheduled(h, r, chosen, now);
-      }
-      return chosen.stream().map(Grabbed::origin).toList();
-    });
+    return jdbi.inTransaction(
+        h -> {
+          if (!r.dryRun()) {
+            locks.lock(h, List.of(r.visitType()));
+          }
+          List<Lister> listers = r.filtersListers() ? matchingListers(h, r) : List.of();
+          if (r.count() == 0) {
+            return List.of();
+          }
+          // The request's validation guarantees one lister here (an id, or a name and an instance).
+          Instant listingFinished =
+              r.policy() == VisitPolicy.FIRST_VISITS_AFTER_LISTING
+                  ? listers.get(0).lastListingFinishedAt()
+                  : null;
+          List<String> listerIds = listers.stream().map(l -> FrontierRows.text(l.id())).toList();
+          VisitGrabSql query = VisitGrabSql.of(dialect, r, now, listerIds, listingFinished);
+          List<Grabbed> chosen =
+              query.bind(h.createQuery(sql.get(VISIT_GRAB)), r).map(rows.grabbed).list();
+          if (!r.dryRun() && !chosen.isEmpty()) {
+            markScheduled(h, r, chosen, now);
+          }
+          return chosen.stream().map(Grabbed::origin).toList();
+        });
   }
 
   private List<Lister> matchingListers(Handle h, VisitRequest r) {
-    Where where = new Where()
-        .eq("id = :id", "id", FrontierRows.text(r.listerId()))
-        .eq("name = :name", "name", r.listerName())
-        .eq("instance_name = :instance_name", "instance_name", r.listerInstanceName());
-    List<Lister> found = where.bind(h.createQuery("SELECT * FROM lister" + where.sql())).map(rows.lister).list();
+    Where where =
+        new Where()
+            .eq("id = :id", "id", FrontierRows.text(r.listerId()))
+            .eq("name = :name", "name", r.listerName())
+            .eq("instance_name = :instance_name", "instance_name", r.listerInstanceName());
+    List<Lister> found =
+        where.bind(h.createQuery("SELECT * FROM lister" + where.sql())).map(rows.lister).list();
     if (found.isEmpty()) {
-      throw new ValidationException("lister", "no lister has" + (r.listerId() == null ? "" : " id " + r.listerId())
-          + (r.listerName() == null ? "" : " name '" + r.listerName() + "'")
-          + (r.listerInstanceName() == null ? "" : " instance '" + r.listerInstanceName() + "'"));
+      throw new ValidationException(
+          "lister",
+          "no lister has"
+              + (r.listerId() == null ? "" : " id " + r.listerId())
+              + (r.listerName() == null ? "" : " name '" + r.listerName() + "'")
+              + (r.listerInstanceName() == null
+                  ? ""
+                  : " instance '" + r.listerInstanceName() + "'"));
     }
     return found;
   }
@@ -80,10 +91,17 @@ final class VisitGrab {
     List<String> urls = chosen.stream().map(g -> g.origin().url()).distinct().toList();
     dialect.markScheduled(h, r.visitType(), urls, now);
     if (r.policy() == VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE) {
-      long furthest = chosen.stream().map(Grabbed::queuePosition).filter(Objects::nonNull)
-          .mapToLong(Long::longValue).max().orElse(0);
+      long furthest =
+          chosen.stream()
+              .map(Grabbed::queuePosition)
+              .filter(Objects::nonNull)
+              .mapToLong(Long::longValue)
+              .max()
+              .orElse(0);
       h.createUpdate(sql.get(VISIT_QUEUE_POSITION_ADVANCE))
-          .bind("visit_type", r.visitType()).bind("position", furthest).execute();
+          .bind("visit_type", r.visitType())
+          .bind("position", furthest)
+          .execute();
     }
   }
 }

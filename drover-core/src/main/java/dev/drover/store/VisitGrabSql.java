@@ -33,7 +33,11 @@ final class VisitGrabSql {
    * @param listingFinished for {@code first_visits_after_listing}: when the lister's last listing
    *     finished, or null
    */
-  static VisitGrabSql of(DialectSql dialect, VisitRequest r, Instant now, List<String> listerIds,
+  static VisitGrabSql of(
+      DialectSql dialect,
+      VisitRequest r,
+      Instant now,
+      List<String> listerIds,
       Instant listingFinished) {
     VisitGrabSql q = new VisitGrabSql(r.policy());
     if (r.policy() == VisitPolicy.FIRST_VISITS_AFTER_LISTING) {
@@ -68,7 +72,9 @@ final class VisitGrabSql {
     if (c.scheduled() != null) {
       // last_scheduled < greatest(now - scheduled, last_visit), NULL last_visit ignored: eligible
       // again once a visit result newer than the scheduling came back, or after the cooldown.
-      add("(last_scheduled IS NULL OR last_scheduled < :scheduled_before OR last_scheduled < last_visit)");
+      add(
+          "(last_scheduled IS NULL OR last_scheduled < :scheduled_before OR last_scheduled < "
+              + "last_visit)");
       values.put("scheduled_before", before(now, c.scheduled()));
     }
     if (c.failed() != null) {
@@ -92,7 +98,10 @@ final class VisitGrabSql {
   }
 
   Query bind(Query query, VisitRequest r) {
-    query.define("filters", filters.stream().map(f -> "AND " + f).reduce((a, b) -> a + "\n  " + b).orElse(""))
+    query
+        .define(
+            "filters",
+            filters.stream().map(f -> "AND " + f).reduce((a, b) -> a + "\n  " + b).orElse(""))
         .define("order", order)
         .define("sample", sample)
         .bind("visit_type", r.visitType())

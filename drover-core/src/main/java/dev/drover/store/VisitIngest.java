@@ -3,8 +3,6 @@ package dev.drover.store;
 import static dev.drover.store.SqlQuery.ORIGIN_DISABLE;
 import static dev.drover.store.SqlQuery.VISIT_QUEUE_POSITION_LIST;
 
-import dev.drover.Outcome;
-
 import dev.drover.frontier.IngestReport;
 import dev.drover.frontier.OriginKey;
 import dev.drover.frontier.OriginVisitStats;
@@ -24,10 +22,10 @@ import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
 /**
- * Applies a batch of visit results in one transaction: reads the stats of the origins concerned
- * and the queue positions, applies {@link VisitStatsRules} to each result in order (so several
- * results for one origin build on each other), writes the stats that changed and disables the
- * origins that failed too often.
+ * Applies a batch of visit results in one transaction: reads the stats of the origins concerned and
+ * the queue positions, applies {@link VisitStatsRules} to each result in order (so several results
+ * for one origin build on each other), writes the stats that changed and disables the origins that
+ * failed too often.
  */
 final class VisitIngest {
   private final Jdbi jdbi;
@@ -64,7 +62,8 @@ final class VisitIngest {
     Set<OriginKey> toDisable = new LinkedHashSet<>();
     int applied = 0;
     for (VisitResult r : results) {
-      OriginVisitStats before = current.getOrDefault(r.key(), OriginVisitStats.initial(r.url(), r.visitType()));
+      OriginVisitStats before =
+          current.getOrDefault(r.key(), OriginVisitStats.initial(r.url(), r.visitType()));
       Optional<VisitStatsRules.Outcome> outcome =
           VisitStatsRules.apply(before, r, positions.getOrDefault(r.visitType(), 0L), random);
       if (outcome.isEmpty()) {

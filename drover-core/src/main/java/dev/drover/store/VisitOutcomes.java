@@ -23,16 +23,18 @@ import org.jdbi.v3.core.Jdbi;
  * origin (what {@code VisitScheduler} creates).
  *
  * <p>How a run's end reads as a visit:
+ *
  * <ul>
  *   <li>the visit is dated by the run's end: the reference dates a visit by its final status;
- *   <li>eventful and uneventful runs are successful visits of the snapshot in the result
- *       ({@code result.snapshot}); the snapshot decides eventfulness as the reference says. A run
- *       that reports none archived something new if eventful (its snapshot is named after the run,
+ *   <li>eventful and uneventful runs are successful visits of the snapshot in the result ({@code
+ *       result.snapshot}); the snapshot decides eventfulness as the reference says. A run that
+ *       reports none archived something new if eventful (its snapshot is named after the run,
  *       {@code run:<backend id>}) and the origin's last snapshot again if uneventful;
- *   <li>failed runs, and permanently failed ones not marked {@code not_found}, are failed visits;
- *       a {@code not_found} outcome is a not-found visit;
+ *   <li>failed runs, and permanently failed ones not marked {@code not_found}, are failed visits; a
+ *       {@code not_found} outcome is a not-found visit;
  *   <li>lost runs (rescued or released) are not visits: the loader never said how the visit went,
- *       which is what the scheduled cooldown is for, and a crashed runner is not the origin's fault.
+ *       which is what the scheduled cooldown is for, and a crashed runner is not the origin's
+ *       fault.
  * </ul>
  *
  * <p>It is a {@link RunEndHook}: it gets the runs a transaction ended in one batch, last in the
@@ -60,10 +62,22 @@ final class VisitOutcomes implements RunEndHook {
     return new VisitOutcomes(new VisitIngest(jdbi, dialect.files(), stats, locks), stats, locks);
   }
 
-  /** A run's end read as a visit, before its snapshot is settled; {@code snapshot} null if it reported none. */
-  record Pending(OriginKey key, Instant date, VisitStatus status, String snapshot, boolean eventful, String backendId) {}
+  /**
+   * A run's end read as a visit, before its snapshot is settled; {@code snapshot} null if it
+   * reported none.
+   */
+  record Pending(
+      OriginKey key,
+      Instant date,
+      VisitStatus status,
+      String snapshot,
+      boolean eventful,
+      String backendId) {}
 
-  /** The visit {@code run} of {@code task} was, if it is a visit run ending with a visit status; else null. */
+  /**
+   * The visit {@code run} of {@code task} was, if it is a visit run ending with a visit status;
+   * else null.
+   */
   static Pending read(Task task, TaskRun run, TaskRunStatus status, Instant at) {
     if (!task.type().startsWith(TYPE_PREFIX) || task.type().length() == TYPE_PREFIX.length()) {
       return null;
@@ -73,19 +87,24 @@ final class VisitOutcomes implements RunEndHook {
       return null;
     }
     JsonNode result = run.metadata() == null ? null : run.metadata().get("result");
-    VisitStatus visit = switch (status) {
-      case EVENTFUL, UNEVENTFUL -> VisitStatus.FULL;
-      case FAILED -> VisitStatus.FAILED;
-      case PERMFAILED -> result != null && result.path("not_found").asBoolean(false)
-          ? VisitStatus.NOT_FOUND : VisitStatus.FAILED;
-      default -> null;
-    };
+    VisitStatus visit =
+        switch (status) {
+          case EVENTFUL, UNEVENTFUL -> VisitStatus.FULL;
+          case FAILED -> VisitStatus.FAILED;
+          case PERMFAILED ->
+              result != null && result.path("not_found").asBoolean(false)
+                  ? VisitStatus.NOT_FOUND
+                  : VisitStatus.FAILED;
+          default -> null;
+        };
     if (visit == null) {
       return null;
     }
     JsonNode snap = result == null ? null : result.get("snapshot");
-    String snapshot = snap != null && (snap.isTextual() || snap.isNumber()) && !snap.asText().isBlank()
-        ? snap.asText() : null;
+    String snapshot =
+        snap != null && (snap.isTextual() || snap.isNumber()) && !snap.asText().isBlank()
+            ? snap.asText()
+            : null;
     OriginKey key = new OriginKey(url.textValue(), task.type().substring(TYPE_PREFIX.length()));
     return new Pending(key, at, visit, snapshot, status == TaskRunStatus.EVENTFUL, run.backendId());
   }
@@ -105,14 +124,17 @@ final class VisitOutcomes implements RunEndHook {
     }
     locks.lock(h, todo.stream().map(p -> p.key().visitType()).toList());
     Map<OriginKey, String> lastSnapshot = new HashMap<>();
-    List<OriginKey> unknown = todo.stream().filter(p -> p.snapshot() == null && !p.eventful())
-        .map(Pending::key).toList();
+    List<OriginKey> unknown =
+        todo.stream().filter(p -> p.snapshot() == null && !p.eventful()).map(Pending::key).toList();
     if (!unknown.isEmpty()) {
-      stats.get(h, unknown).forEach((k, s) -> {
-        if (s.lastSnapshot() != null) {
-          lastSnapshot.put(k, s.lastSnapshot());
-        }
-      });
+      stats
+          .get(h, unknown)
+          .forEach(
+              (k, s) -> {
+                if (s.lastSnapshot() != null) {
+                  lastSnapshot.put(k, s.lastSnapshot());
+                }
+              });
     }
     List<VisitResult> results = new ArrayList<>(todo.size());
     for (Pending p : todo) {
@@ -124,8 +146,13 @@ final class VisitOutcomes implements RunEndHook {
       if (p.status() == VisitStatus.FULL) {
         lastSnapshot.put(p.key(), snapshot);
       }
-      results.add(new VisitResult(p.key().url(), p.key().visitType(), p.date(), p.status(),
-          p.status() == VisitStatus.FULL ? snapshot : null));
+      results.add(
+          new VisitResult(
+              p.key().url(),
+              p.key().visitType(),
+              p.date(),
+              p.status(),
+              p.status() == VisitStatus.FULL ? snapshot : null));
     }
     ingest.ingest(h, results, ThreadLocalRandom.current());
   }

@@ -21,7 +21,8 @@ final class VisitPolicySql {
       // listed_origin_grab_never_visited
       case NEVER_VISITED_OLDEST_UPDATE_FIRST -> "last_snapshot IS NULL AND last_update IS NOT NULL";
       // listed_origin_grab_by_lag
-      case ALREADY_VISITED_ORDER_BY_LAG -> "last_snapshot IS NOT NULL AND last_update > last_successful";
+      case ALREADY_VISITED_ORDER_BY_LAG ->
+          "last_snapshot IS NOT NULL AND last_update > last_successful";
       // listed_origin_grab_without_last_update
       case ORIGINS_WITHOUT_LAST_UPDATE -> "last_update IS NULL";
       // Depends on the lister's last listing: see VisitGrabSql.
@@ -37,7 +38,8 @@ final class VisitPolicySql {
       case NEVER_VISITED_OLDEST_UPDATE_FIRST -> "last_update ASC";
       // The visit lag: how long the forge has had changes the archive lacks.
       case ALREADY_VISITED_ORDER_BY_LAG -> "(last_update - last_successful) DESC";
-      case ORIGINS_WITHOUT_LAST_UPDATE -> "next_visit_queue_position ASC NULLS FIRST, first_seen ASC";
+      case ORIGINS_WITHOUT_LAST_UPDATE ->
+          "next_visit_queue_position ASC NULLS FIRST, first_seen ASC";
     };
   }
 }

@@ -13,8 +13,8 @@ import org.jdbi.v3.core.Handle;
 
 /**
  * Reads and writes visit stats inside the caller's transaction, and keeps the mirror of them in
- * listed_origin equal to them: every write here refreshes the mirror of the origins it wrote. How
- * a batch is written is the dialect's ({@link DialectSql#upsertStats}).
+ * listed_origin equal to them: every write here refreshes the mirror of the origins it wrote. How a
+ * batch is written is the dialect's ({@link DialectSql#upsertStats}).
  */
 final class VisitStatsWrites {
   private final DialectSql dialect;
@@ -30,12 +30,17 @@ final class VisitStatsWrites {
   /** The stored stats of {@code keys}, by key; keys without stats are absent. */
   Map<OriginKey, OriginVisitStats> get(Handle h, Collection<OriginKey> keys) {
     Map<OriginKey, OriginVisitStats> found = new LinkedHashMap<>();
-    urlsByType(keys).forEach((type, urls) -> {
-      for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
-        h.createQuery(sql.get(VISIT_STATS_GET)).bind("visit_type", type).bindList("urls", chunk)
-            .map(rows.visitStats).forEach(s -> found.put(s.key(), s));
-      }
-    });
+    urlsByType(keys)
+        .forEach(
+            (type, urls) -> {
+              for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
+                h.createQuery(sql.get(VISIT_STATS_GET))
+                    .bind("visit_type", type)
+                    .bindList("urls", chunk)
+                    .map(rows.visitStats)
+                    .forEach(s -> found.put(s.key(), s));
+              }
+            });
     return found;
   }
 
@@ -52,7 +57,10 @@ final class VisitStatsWrites {
   /** The distinct urls of {@code keys}, per visit type. */
   static Map<String, List<String>> urlsByType(Collection<OriginKey> keys) {
     Map<String, List<String>> urlsByType = new LinkedHashMap<>();
-    keys.stream().distinct().forEach(k -> urlsByType.computeIfAbsent(k.visitType(), t -> new ArrayList<>()).add(k.url()));
+    keys.stream()
+        .distinct()
+        .forEach(
+            k -> urlsByType.computeIfAbsent(k.visitType(), t -> new ArrayList<>()).add(k.url()));
     return urlsByType;
   }
 }

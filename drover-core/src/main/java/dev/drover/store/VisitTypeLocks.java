@@ -10,8 +10,8 @@ import org.jdbi.v3.core.Handle;
  * visit result writes stats before the mirror), so two writers of one url could deadlock. Every
  * frontier write transaction therefore begins by taking a transaction-scoped advisory lock per
  * visit type it touches, in sorted order: writers of one visit type queue, writers of different
- * visit types touch different rows. SQLite needs nothing: it has one writer, and every
- * transaction begins IMMEDIATE.
+ * visit types touch different rows. SQLite needs nothing: it has one writer, and every transaction
+ * begins IMMEDIATE.
  */
 final class VisitTypeLocks {
   private final DialectSql dialect;

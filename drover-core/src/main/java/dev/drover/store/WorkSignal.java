@@ -9,11 +9,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Tells idle runners that tasks may have become due, so they claim at once instead of at their
- * next poll. Within a process, listeners of every store on the same database are called directly
- * after the write commits. On PostgreSQL the write is also announced with {@code NOTIFY}, which a
- * {@link PostgresListener} in every other process turns into the same call. Polling stays the
- * fallback: a lost signal delays work by at most a poll interval.
+ * Tells idle runners that tasks may have become due, so they claim at once instead of at their next
+ * poll. Within a process, listeners of every store on the same database are called directly after
+ * the write commits. On PostgreSQL the write is also announced with {@code NOTIFY}, which a {@link
+ * PostgresListener} in every other process turns into the same call. Polling stays the fallback: a
+ * lost signal delays work by at most a poll interval.
  *
  * <p>Debounced on both ends: one signal per committed write, however many tasks it touched, and a
  * listener drains every notification pending before it calls back once.
@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 final class WorkSignal implements AutoCloseable {
   static final String CHANNEL = "drover_work";
   private static final Logger log = LoggerFactory.getLogger(WorkSignal.class);
+
   /** Listeners per database, shared by every store of this process on it. */
   private static final Map<String, Set<Runnable>> LISTENERS = new ConcurrentHashMap<>();
 
@@ -54,8 +55,8 @@ final class WorkSignal implements AutoCloseable {
 
   /**
    * Announces new work to other processes from inside the writing transaction: on PostgreSQL a
-   * NOTIFY is queued, and sent when (and only if) the transaction commits. That spares the write
-   * a round trip and a commit of its own. Call {@link #wakeLocal()} after the commit.
+   * NOTIFY is queued, and sent when (and only if) the transaction commits. That spares the write a
+   * round trip and a commit of its own. Call {@link #wakeLocal()} after the commit.
    */
   void announce(Handle h) {
     if (postgresUrl != null) {

@@ -23,7 +23,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class ConfigFileTest {
-  static final String VALID = """
+  static final String VALID =
+      """
       # a comment
       limits:
         total_workers: 8
@@ -69,27 +70,36 @@ class ConfigFileTest {
     ConfigFile config = ConfigFile.read(write(VALID));
     assertThat(config.limits()).containsExactly(Map.entry("total_workers", "8"));
     assertThat(config.workerGroups()).containsExactly(new WorkerGroup("vcs", 4));
-    assertThat(config.taskTypes()).containsExactly(
-        TaskType.builder("load-git").description("mirror a git repository")
-            .intervals(Duration.ofDays(1), Duration.ofHours(12), Duration.ofDays(64))
-            .backoffFactor(2).numRetries(3).retryDelay(Duration.ofHours(2)).maxWorkers(2).workerGroup("vcs")
-            .command(List.of("git", "-C", "{kwargs.path}", "fetch", "--all"))
-            .env(Map.of("GIT_TERMINAL_PROMPT", "0")).build(),
-        TaskType.builder("checksum").lease(Duration.ofSeconds(30)).build());
+    assertThat(config.taskTypes())
+        .containsExactly(
+            TaskType.builder("load-git")
+                .description("mirror a git repository")
+                .intervals(Duration.ofDays(1), Duration.ofHours(12), Duration.ofDays(64))
+                .backoffFactor(2)
+                .numRetries(3)
+                .retryDelay(Duration.ofHours(2))
+                .maxWorkers(2)
+                .workerGroup("vcs")
+                .command(List.of("git", "-C", "{kwargs.path}", "fetch", "--all"))
+                .env(Map.of("GIT_TERMINAL_PROMPT", "0"))
+                .build(),
+            TaskType.builder("checksum").lease(Duration.ofSeconds(30)).build());
   }
 
   @Test
   void applyingIsIdempotentAndFollowsChanges() throws Exception {
     ConfigReport first = ConfigFile.read(write(VALID)).applyTo(store);
     assertThat(first.created()).isEqualTo(4);
-    assertThat(first.lines()).contains("task type load-git: created", "limit total_workers = 8: created");
+    assertThat(first.lines())
+        .contains("task type load-git: created", "limit total_workers = 8: created");
 
     ConfigReport again = ConfigFile.read(write(VALID)).applyTo(store);
     assertThat(again.created()).isZero();
     assertThat(again.updated()).isZero();
     assertThat(again.unchanged()).isEqualTo(4);
 
-    ConfigReport changed = ConfigFile.read(write(VALID.replace("num_retries: 3", "num_retries: 5"))).applyTo(store);
+    ConfigReport changed =
+        ConfigFile.read(write(VALID.replace("num_retries: 3", "num_retries: 5"))).applyTo(store);
     assertThat(changed.updated()).isEqualTo(1);
     assertThat(store.taskTypeGet("load-git").orElseThrow().numRetries()).isEqualTo(5);
     assertThat(store.settingList()).containsEntry("limits.total_workers", "8");
@@ -104,7 +114,10 @@ class ConfigFileTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       min above max            | 11 | task_types.load-git.min_interval | min_interval: 12h|min_interval: 90d
       default below min        | 10 | task_types.load-git.default_interval | default_interval: 1d|default_interval: 1h
       backoff below one        | 13 | task_types.load-git.backoff_factor | backoff_factor: 2|backoff_factor: 0.5
@@ -119,8 +132,8 @@ class ConfigFileTest {
       command not a list       | 18 | task_types.load-git.command | command: [git, -C, "{kwargs.path}", fetch, --all]|command: git fetch
       yaml syntax              | 19 | yaml | command: [git, -C, "{kwargs.path}", fetch, --all]|command: [git, -C
       """)
-  void anInvalidFileIsRefusedWholeWithLineAndSetting(String what, int line, String setting, String from, String to)
-      throws Exception {
+  void anInvalidFileIsRefusedWholeWithLineAndSetting(
+      String what, int line, String setting, String from, String to) throws Exception {
     Path file = write(VALID.replace(from, to));
     assertThat(Files.readString(file)).isNotEqualTo(VALID);
     assertThatThrownBy(() -> ConfigFile.read(file).applyTo(store))
@@ -132,7 +145,8 @@ class ConfigFileTest {
     assertThat(store.settingList()).isEmpty();
   }
 
-  static final String PER_KEY = """
+  static final String PER_KEY =
+      """
       task_types:
         build:
           concurrency_key: owner
@@ -149,15 +163,18 @@ class ConfigFileTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       key without limit  | 3 | task_types.build.max_per_key | max_per_key: 2|description: x
       limit without key  | 3 | task_types.build.concurrency_key | concurrency_key: owner|description: x
       zero limit         | 4 | task_types.build.max_per_key | max_per_key: 2|max_per_key: 0
       limit not a number | 4 | task_types.build.max_per_key | max_per_key: 2|max_per_key: two
       key not a scalar   | 3 | task_types.build.concurrency_key | concurrency_key: owner|concurrency_key: [a, b]
       """)
-  void aBadPerKeyLimitIsRefusedWithLineAndSetting(String what, int line, String setting, String from, String to)
-      throws Exception {
+  void aBadPerKeyLimitIsRefusedWithLineAndSetting(
+      String what, int line, String setting, String from, String to) throws Exception {
     Path file = write(PER_KEY.replace(from, to));
     assertThatThrownBy(() -> ConfigFile.read(file).applyTo(store))
         .isInstanceOf(ValidationException.class)
@@ -166,7 +183,8 @@ class ConfigFileTest {
     assertThat(store.taskTypeList()).isEmpty();
   }
 
-  static final String VISITS = """
+  static final String VISITS =
+      """
       visit_scheduler:
         enabled: true
         visit_types:
@@ -185,10 +203,11 @@ class ConfigFileTest {
     ConfigFile config = ConfigFile.read(write(VISITS));
     VisitSchedulerConfig visits = config.visitScheduler();
     assertThat(visits.isEnabled()).isTrue();
-    assertThat(visits.visitTypes().get("git").policies()).containsExactly(
-        new VisitSchedulerConfig.Share(VisitPolicy.ALREADY_VISITED_ORDER_BY_LAG, 49, null),
-        new VisitSchedulerConfig.Share(VisitPolicy.NEVER_VISITED_OLDEST_UPDATE_FIRST, 49, 0.5),
-        new VisitSchedulerConfig.Share(VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE, 2, null));
+    assertThat(visits.visitTypes().get("git").policies())
+        .containsExactly(
+            new VisitSchedulerConfig.Share(VisitPolicy.ALREADY_VISITED_ORDER_BY_LAG, 49, null),
+            new VisitSchedulerConfig.Share(VisitPolicy.NEVER_VISITED_OLDEST_UPDATE_FIRST, 49, 0.5),
+            new VisitSchedulerConfig.Share(VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE, 2, null));
     assertThat(visits.visitTypes().get("git").noOriginsWait()).isEqualTo(Duration.ofMinutes(5));
     assertThat(visits.visitTypes().get("hg").enabled()).isFalse();
     assertThat(config.applyTo(store).created()).isEqualTo(3);
@@ -197,7 +216,10 @@ class ConfigFileTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       unknown policy     | 6 | visit_scheduler.visit_types.git.policies.oldest_first | already_visited_order_by_lag: 49|oldest_first: 49
       negative weight    | 6 | visit_scheduler.visit_types.git.policies.already_visited_order_by_lag.weight | lag: 49|lag: -1
       weight not number  | 6 | visit_scheduler.visit_types.git.policies.already_visited_order_by_lag | lag: 49|lag: many
@@ -207,8 +229,8 @@ class ConfigFileTest {
       not a boolean      | 2 | visit_scheduler.enabled | enabled: true|enabled: maybe
       unknown key        | 11 | visit_scheduler.visit_types.hg.enable | enabled: false|enable: false
       """)
-  void aBadVisitSchedulerSectionIsRefusedWithLineAndSetting(String what, int line, String setting, String from,
-      String to) throws Exception {
+  void aBadVisitSchedulerSectionIsRefusedWithLineAndSetting(
+      String what, int line, String setting, String from, String to) throws Exception {
     Path file = write(VISITS.replace(from, to));
     assertThatThrownBy(() -> ConfigFile.read(file).applyTo(store))
         .isInstanceOf(ValidationException.class)

@@ -24,7 +24,9 @@ class ClaimAheadTest {
     finish(ahead, "other", 300);
     assertThat(ahead.target("t", T0.plusMillis(100))).isEqualTo(5);
     assertThat(ahead.target("other", T0.plusMillis(150))).isEqualTo(300);
-    assertThat(ahead.target("t", T0.plusMillis(350))).as("an idle window forgets the rate").isZero();
+    assertThat(ahead.target("t", T0.plusMillis(350)))
+        .as("an idle window forgets the rate")
+        .isZero();
   }
 
   @Test

@@ -34,10 +34,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A daemon outlives the database going away: a PostgreSQL server stopped for longer than a
- * one-off run's limit of failed passes and started again, and a SQLite file whose write lock
- * another process holds for a while. The runner backs off, says once that it lost the database
- * and once that it has it back, and runs what was created after.
+ * A daemon outlives the database going away: a PostgreSQL server stopped for longer than a one-off
+ * run's limit of failed passes and started again, and a SQLite file whose write lock another
+ * process holds for a while. The runner backs off, says once that it lost the database and once
+ * that it has it back, and runs what was created after.
  */
 @Timeout(180)
 class OutageTest {
@@ -89,12 +89,19 @@ class OutageTest {
       addAndAwait(store, 0, 3);
 
       Path file = location.dataDir().resolve(StoreLocation.DATABASE_FILE);
-      Process locker = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-          .toString(), "-cp", System.getProperty("java.class.path"),
-          SqliteLocker.class.getName(), file.toString(), "4000")
-          .redirectErrorStream(true).start();
-      try (BufferedReader out = new BufferedReader(
-          new InputStreamReader(locker.getInputStream(), StandardCharsets.UTF_8))) {
+      Process locker =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  SqliteLocker.class.getName(),
+                  file.toString(),
+                  "4000")
+              .redirectErrorStream(true)
+              .start();
+      try (BufferedReader out =
+          new BufferedReader(
+              new InputStreamReader(locker.getInputStream(), StandardCharsets.UTF_8))) {
         assertThat(out.readLine()).isEqualTo("locked");
         assertThat(locker.waitFor(60, TimeUnit.SECONDS)).as("the locker let go").isTrue();
       }
@@ -108,33 +115,44 @@ class OutageTest {
   }
 
   private static EmbeddedPostgres startPostgres(Path data, int port) throws Exception {
-    return EmbeddedPostgres.builder().setDataDirectory(data).setCleanDataDirectory(false)
-        .setPort(port).start();
+    return EmbeddedPostgres.builder()
+        .setDataDirectory(data)
+        .setCleanDataDirectory(false)
+        .setPort(port)
+        .start();
   }
 
   /** Calls fail fast while the database is away, so the test sees many failed passes. */
   private static StoreOptions quickToFail() {
-    return StoreOptions.DEFAULT.withConnectionTimeout(Duration.ofMillis(250))
+    return StoreOptions.DEFAULT
+        .withConnectionTimeout(Duration.ofMillis(250))
         .withSqliteBusyTimeout(Duration.ofMillis(200));
   }
 
   private Runner daemon(Store store) {
-    RunnerOptions options = RunnerOptions.defaults(dir.resolve("runs")).withExitOnIdle(false)
-        .withPollInterval(Duration.ofMillis(100))
-        .withOutageBackoff(Duration.ofMillis(20), Duration.ofMillis(100));
+    RunnerOptions options =
+        RunnerOptions.defaults(dir.resolve("runs"))
+            .withExitOnIdle(false)
+            .withPollInterval(Duration.ofMillis(100))
+            .withOutageBackoff(Duration.ofMillis(20), Duration.ofMillis(100));
     store.taskTypeCreate(TaskType.builder("work").build());
-    return new RunnerBuilder(store, options.runsDir()).options(options)
-        .handler("work", ctx -> {
-          ran.release();
-          return Outcome.eventful();
-        })
+    return new RunnerBuilder(store, options.runsDir())
+        .options(options)
+        .handler(
+            "work",
+            ctx -> {
+              ran.release();
+              return Outcome.eventful();
+            })
         .build();
   }
 
   /** Adds {@code n} tasks (retrying while the database comes back) and waits until they ran. */
   private void addAndAwait(Store store, int from, int n) throws Exception {
-    List<NewTask> tasks = IntStream.range(from, from + n)
-        .mapToObj(i -> NewTask.oneshot("work", TaskArguments.of(List.of(i), null))).toList();
+    List<NewTask> tasks =
+        IntStream.range(from, from + n)
+            .mapToObj(i -> NewTask.oneshot("work", TaskArguments.of(List.of(i), null)))
+            .toList();
     for (int attempt = 1; ; attempt++) {
       try {
         store.taskCreate(tasks, Clock.systemUTC().instant());

@@ -17,19 +17,19 @@ import dev.drover.store.StoreOptions;
 import dev.drover.testing.FaultProbe;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Future;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -37,14 +37,20 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * A pass commits whole or changes nothing in memory: the store is made to fail at each step of a
  * runner's pass (claiming, writing starts, ending runs, updating their tasks, the commit), at the
- * first occurrence and at later ones, and the runner must lose no result, charge no attempt, run
- * no task twice, and report stats equal to what the database holds. Mixed into {@link
+ * first occurrence and at later ones, and the runner must lose no result, charge no attempt, run no
+ * task twice, and report stats equal to what the database holds. Mixed into {@link
  * RunnerContractTest}, so it runs on every database.
  */
 interface PassFaultContract {
   /** Every statement of a pass's transaction, by query name prefix. */
-  Set<String> PASS_QUERIES = Set.of("taskClaimCandidates", "taskClaim", "taskRunInsertStarted",
-      "taskRunEndMany", "taskUpdateAfterRunAsClaimed");
+  Set<String> PASS_QUERIES =
+      Set.of(
+          "taskClaimCandidates",
+          "taskClaim",
+          "taskRunInsertStarted",
+          "taskRunEndMany",
+          "taskUpdateAfterRunAsClaimed");
+
   int TASKS = 40;
 
   /** A store on the same database as {@link #store()}, opened with {@code options}. */
@@ -55,12 +61,19 @@ interface PassFaultContract {
   RunnerOptions options();
 
   static Stream<Arguments> faults() {
-    return Stream.of("taskClaimCandidates", "taskClaim", "taskRunInsertStarted",
-            "taskRunEndMany", "taskUpdateAfterRunAsClaimed", FaultProbe.COMMIT)
-        .flatMap(step -> Stream.of(
-            Arguments.of(step, Set.of(1)),
-            Arguments.of(step, Set.of(3)),
-            Arguments.of(step, Set.of(2, 3, 4))));
+    return Stream.of(
+            "taskClaimCandidates",
+            "taskClaim",
+            "taskRunInsertStarted",
+            "taskRunEndMany",
+            "taskUpdateAfterRunAsClaimed",
+            FaultProbe.COMMIT)
+        .flatMap(
+            step ->
+                Stream.of(
+                    Arguments.of(step, Set.of(1)),
+                    Arguments.of(step, Set.of(3)),
+                    Arguments.of(step, Set.of(2, 3, 4))));
   }
 
   @ParameterizedTest(name = "{0} fails at occurrences {1}")
@@ -68,9 +81,12 @@ interface PassFaultContract {
   default void aFailedPassLosesNoResultAndChargesNoAttempt(String step, Set<Integer> failing)
       throws Exception {
     store().taskTypeCreate(TaskType.builder("work").maxWorkers(4).numRetries(0).build());
-    store().taskCreate(IntStream.range(0, TASKS)
-        .mapToObj(i -> NewTask.oneshot("work", TaskArguments.of(List.of(i), null))).toList(),
-        Clock.systemUTC().instant());
+    store()
+        .taskCreate(
+            IntStream.range(0, TASKS)
+                .mapToObj(i -> NewTask.oneshot("work", TaskArguments.of(List.of(i), null)))
+                .toList(),
+            Clock.systemUTC().instant());
     Map<Long, AtomicInteger> executions = new ConcurrentHashMap<>();
     Set<Long> executing = ConcurrentHashMap.newKeySet();
     AtomicInteger overlaps = new AtomicInteger();
@@ -78,30 +94,43 @@ interface PassFaultContract {
 
     RunnerStats stats;
     try (Store faulty = openAnother(StoreOptions.DEFAULT.withProbe(probe))) {
-      RunnerOptions options = options()
-          .withOutageBackoff(Duration.ofMillis(10), Duration.ofMillis(50))
-          .withTotalWorkers(4);
-      stats = new RunnerBuilder(faulty, options.runsDir()).options(options)
-          .handler("work", ctx -> {
-            if (!executing.add(ctx.taskId())) {
-              overlaps.incrementAndGet();
-            }
-            executions.computeIfAbsent(ctx.taskId(), k -> new AtomicInteger()).incrementAndGet();
-            Thread.sleep(5); // long enough that runs are still executing when a pass writes
-            executing.remove(ctx.taskId());
-            return Outcome.eventful();
-          })
-          .build().run();
+      RunnerOptions options =
+          options()
+              .withOutageBackoff(Duration.ofMillis(10), Duration.ofMillis(50))
+              .withTotalWorkers(4);
+      stats =
+          new RunnerBuilder(faulty, options.runsDir())
+              .options(options)
+              .handler(
+                  "work",
+                  ctx -> {
+                    if (!executing.add(ctx.taskId())) {
+                      overlaps.incrementAndGet();
+                    }
+                    executions
+                        .computeIfAbsent(ctx.taskId(), k -> new AtomicInteger())
+                        .incrementAndGet();
+                    Thread.sleep(5); // long enough that runs are still executing when a pass writes
+                    executing.remove(ctx.taskId());
+                    return Outcome.eventful();
+                  })
+              .build()
+              .run();
     }
 
     assertThat(probe.fired()).as("faults injected at " + step).isEqualTo(failing.size());
     List<Task> tasks = store().taskSearch(TaskQuery.all());
-    assertThat(tasks).hasSize(TASKS)
-        .allSatisfy(t -> assertThat(t.status()).as("task " + t.id()).isEqualTo(TaskStatus.COMPLETED));
+    assertThat(tasks)
+        .hasSize(TASKS)
+        .allSatisfy(
+            t -> assertThat(t.status()).as("task " + t.id()).isEqualTo(TaskStatus.COMPLETED));
     List<TaskRun> runs = store().taskRunList(List.of(), null, 10 * TASKS);
-    assertThat(runs).as("one run per task, none lost").hasSize(TASKS)
+    assertThat(runs)
+        .as("one run per task, none lost")
+        .hasSize(TASKS)
         .allSatisfy(r -> assertThat(r.status()).isEqualTo(TaskRunStatus.EVENTFUL));
-    assertThat(executions).hasSize(TASKS)
+    assertThat(executions)
+        .hasSize(TASKS)
         .allSatisfy((id, n) -> assertThat(n.get()).as("executions of task " + id).isEqualTo(1));
     assertThat(overlaps.get()).as("a task executing twice at once").isZero();
     assertThat(stats.eventful()).as("stats: eventful").isEqualTo(runs.size());
@@ -118,23 +147,34 @@ interface PassFaultContract {
   @Test
   default void aDaemonOutlivesAnOutageAndSaysSoOnce() throws Exception {
     store().taskTypeCreate(TaskType.builder("work").build());
-    store().taskCreate(IntStream.range(0, 3)
-        .mapToObj(i -> NewTask.oneshot("work", TaskArguments.of(List.of(i), null))).toList(),
-        Clock.systemUTC().instant());
+    store()
+        .taskCreate(
+            IntStream.range(0, 3)
+                .mapToObj(i -> NewTask.oneshot("work", TaskArguments.of(List.of(i), null)))
+                .toList(),
+            Clock.systemUTC().instant());
     int outage = Outage.ONE_OFF_LIMIT + 5;
-    FaultProbe probe = new FaultProbe("taskTypeList",
-        IntStream.rangeClosed(1, outage).boxed().collect(Collectors.toSet()),
-        Set.of());
+    FaultProbe probe =
+        new FaultProbe(
+            "taskTypeList",
+            IntStream.rangeClosed(1, outage).boxed().collect(Collectors.toSet()),
+            Set.of());
     CountDownLatch ran = new CountDownLatch(3);
     try (Store faulty = openAnother(StoreOptions.DEFAULT.withProbe(probe))) {
-      RunnerOptions options = options().withExitOnIdle(false)
-          .withOutageBackoff(Duration.ofMillis(5), Duration.ofMillis(20));
-      Runner runner = new RunnerBuilder(faulty, options.runsDir()).options(options)
-          .handler("work", ctx -> {
-            ran.countDown();
-            return Outcome.eventful();
-          })
-          .build();
+      RunnerOptions options =
+          options()
+              .withExitOnIdle(false)
+              .withOutageBackoff(Duration.ofMillis(5), Duration.ofMillis(20));
+      Runner runner =
+          new RunnerBuilder(faulty, options.runsDir())
+              .options(options)
+              .handler(
+                  "work",
+                  ctx -> {
+                    ran.countDown();
+                    return Outcome.eventful();
+                  })
+              .build();
       java.util.concurrent.ExecutorService background = Executors.newSingleThreadExecutor();
       Future<RunnerStats> run = background.submit(runner::run);
       background.shutdown();
@@ -154,16 +194,20 @@ interface PassFaultContract {
   @Test
   default void aOneOffRunGivesUpWhenTheDatabaseStaysAway() {
     store().taskTypeCreate(TaskType.builder("work").build());
-    FaultProbe probe = new FaultProbe("taskTypeList",
-        IntStream.rangeClosed(1, 1000).boxed().collect(Collectors.toSet()),
-        Set.of());
+    FaultProbe probe =
+        new FaultProbe(
+            "taskTypeList",
+            IntStream.rangeClosed(1, 1000).boxed().collect(Collectors.toSet()),
+            Set.of());
     try (Store faulty = openAnother(StoreOptions.DEFAULT.withProbe(probe))) {
       RunnerOptions options =
           options().withOutageBackoff(Duration.ofMillis(1), Duration.ofMillis(5));
-      Runner runner = new RunnerBuilder(faulty, options.runsDir()).options(options)
-          .handler("work", ctx -> Outcome.eventful()).build();
-      assertThatThrownBy(runner::run)
-          .isInstanceOf(FaultProbe.InjectedFault.class);
+      Runner runner =
+          new RunnerBuilder(faulty, options.runsDir())
+              .options(options)
+              .handler("work", ctx -> Outcome.eventful())
+              .build();
+      assertThatThrownBy(runner::run).isInstanceOf(FaultProbe.InjectedFault.class);
       assertThat(probe.fired()).isEqualTo(Outage.ONE_OFF_LIMIT + 1);
     }
   }

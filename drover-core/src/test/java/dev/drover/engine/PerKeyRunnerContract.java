@@ -1,11 +1,9 @@
 package dev.drover.engine;
 
-import dev.drover.Outcome;
-
-import dev.drover.TaskHandler;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.drover.Outcome;
+import dev.drover.TaskHandler;
 import dev.drover.model.NewTask;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskQuery;
@@ -25,8 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Per-key limits seen from a running {@link Runner}: real worker threads, a Java handler that
- * counts how many tasks of each owner execute at once. Mixed into {@link RunnerContractTest}, so
- * it runs on every database.
+ * counts how many tasks of each owner execute at once. Mixed into {@link RunnerContractTest}, so it
+ * runs on every database.
  */
 interface PerKeyRunnerContract {
   Store store();
@@ -37,13 +35,16 @@ interface PerKeyRunnerContract {
 
   private static List<NewTask> builds(String owner, int n, Instant firstDue) {
     return IntStream.range(0, n)
-        .mapToObj(i -> NewTask.oneshot("build", TaskArguments.of(List.of(i), Map.of("owner", owner)))
-            .withNextRun(firstDue.plusMillis(i)))
+        .mapToObj(
+            i ->
+                NewTask.oneshot("build", TaskArguments.of(List.of(i), Map.of("owner", owner)))
+                    .withNextRun(firstDue.plusMillis(i)))
         .toList();
   }
 
   @Test
-  default void noOwnerRunsMoreThanItsLimitAndASmallOwnerDoesNotWaitBehindABigOne() throws Exception {
+  default void noOwnerRunsMoreThanItsLimitAndASmallOwnerDoesNotWaitBehindABigOne()
+      throws Exception {
     Store store = store();
     // Four workers, so without the limit one owner could run four at once.
     store.taskTypeCreate(TaskType.builder("build").maxWorkers(4).perKeyLimit("owner", 2).build());
@@ -56,25 +57,39 @@ interface PerKeyRunnerContract {
     Map<String, AtomicInteger> peak = new ConcurrentHashMap<>();
     CountDownLatch smallStarted = new CountDownLatch(1);
     AtomicInteger waitedInVain = new AtomicInteger();
-    RunnerStats stats = runner(options(), Map.of("build", ctx -> {
-      String owner = ctx.arguments().kwargs().get("owner").asText();
-      int n = running.computeIfAbsent(owner, k -> new AtomicInteger()).incrementAndGet();
-      peak.computeIfAbsent(owner, k -> new AtomicInteger()).accumulateAndGet(n, Math::max);
-      try {
-        if (owner.equals("small")) {
-          smallStarted.countDown();
-        } else if (waitedInVain.get() == 0 && !smallStarted.await(30, TimeUnit.SECONDS)) {
-          // Every big and mid task waits for small's: if small's were queued behind their
-          // backlogs, the first four of them would hold every worker until this gives up (and
-          // then the rest stop waiting, so the test fails on the assertion, not on its timeout).
-          waitedInVain.incrementAndGet();
-        }
-        Thread.sleep(5); // the work, so that tasks of one owner overlap
-      } finally {
-        running.get(owner).decrementAndGet();
-      }
-      return Outcome.eventful();
-    })).run();
+    RunnerStats stats =
+        runner(
+                options(),
+                Map.of(
+                    "build",
+                    ctx -> {
+                      String owner = ctx.arguments().kwargs().get("owner").asText();
+                      int n =
+                          running
+                              .computeIfAbsent(owner, k -> new AtomicInteger())
+                              .incrementAndGet();
+                      peak.computeIfAbsent(owner, k -> new AtomicInteger())
+                          .accumulateAndGet(n, Math::max);
+                      try {
+                        if (owner.equals("small")) {
+                          smallStarted.countDown();
+                        } else if (waitedInVain.get() == 0
+                            && !smallStarted.await(30, TimeUnit.SECONDS)) {
+                          // Every big and mid task waits for small's: if small's were queued behind
+                          // their
+                          // backlogs, the first four of them would hold every worker until this
+                          // gives up (and
+                          // then the rest stop waiting, so the test fails on the assertion, not on
+                          // its timeout).
+                          waitedInVain.incrementAndGet();
+                        }
+                        Thread.sleep(5); // the work, so that tasks of one owner overlap
+                      } finally {
+                        running.get(owner).decrementAndGet();
+                      }
+                      return Outcome.eventful();
+                    }))
+            .run();
 
     assertThat(waitedInVain.get()).isZero();
     assertThat(peak).containsOnlyKeys("big", "mid", "small");

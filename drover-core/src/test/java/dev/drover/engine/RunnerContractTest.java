@@ -1,11 +1,9 @@
 package dev.drover.engine;
 
-import dev.drover.Outcome;
-
-import dev.drover.TaskHandler;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.drover.Outcome;
+import dev.drover.TaskHandler;
 import dev.drover.model.NewTask;
 import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;
@@ -44,12 +42,15 @@ import org.junit.jupiter.api.io.TempDir;
 /** The runner against a real store, on every database. */
 @Timeout(120)
 abstract class RunnerContractTest
-    implements RunnerLifecycleContract, PerKeyRunnerContract, VisitSchedulingRunnerContract,
+    implements RunnerLifecycleContract,
+        PerKeyRunnerContract,
+        VisitSchedulingRunnerContract,
         PassFaultContract {
   @TempDir Path dir;
   StoreLocation location;
   Store store;
   final ExecutorService background = Executors.newCachedThreadPool();
+
   /** Where this test's stores live: new databases of the subclass's dialect, migrated and empty. */
   @RegisterExtension final Databases databases;
 
@@ -105,16 +106,22 @@ abstract class RunnerContractTest
 
   @Override
   public Runner runner(RunnerOptions options, Map<String, TaskHandler> handlers) {
-    return new RunnerBuilder(store, options.runsDir()).options(options).handlers(handlers)
-        .commands((t, a, d, e) -> {
-          throw new IllegalStateException("no command tasks here");
-        })
+    return new RunnerBuilder(store, options.runsDir())
+        .options(options)
+        .handlers(handlers)
+        .commands(
+            (t, a, d, e) -> {
+              throw new IllegalStateException("no command tasks here");
+            })
         .build();
   }
 
   void oneshots(String type, int n) {
-    store.taskCreate(IntStream.range(0, n)
-        .mapToObj(i -> NewTask.oneshot(type, TaskArguments.of(List.of(i), null))).toList(), Clock.systemUTC().instant());
+    store.taskCreate(
+        IntStream.range(0, n)
+            .mapToObj(i -> NewTask.oneshot(type, TaskArguments.of(List.of(i), null)))
+            .toList(),
+        Clock.systemUTC().instant());
   }
 
   List<Task> tasks() {
@@ -126,41 +133,63 @@ abstract class RunnerContractTest
     store.taskTypeCreate(TaskType.builder("work").maxWorkers(4).build());
     oneshots("work", 200);
     Map<Long, AtomicInteger> executions = new ConcurrentHashMap<>();
-    RunnerStats stats = runner(options(), Map.of("work", ctx -> {
-      executions.computeIfAbsent(ctx.taskId(), k -> new AtomicInteger()).incrementAndGet();
-      return ctx.arguments().args().get(0).asInt() % 2 == 0 ? Outcome.eventful() : Outcome.uneventful();
-    })).run();
+    RunnerStats stats =
+        runner(
+                options(),
+                Map.of(
+                    "work",
+                    ctx -> {
+                      executions
+                          .computeIfAbsent(ctx.taskId(), k -> new AtomicInteger())
+                          .incrementAndGet();
+                      return ctx.arguments().args().get(0).asInt() % 2 == 0
+                          ? Outcome.eventful()
+                          : Outcome.uneventful();
+                    }))
+            .run();
 
     assertThat(executions).hasSize(200).allSatisfy((id, n) -> assertThat(n.get()).isEqualTo(1));
     assertThat(tasks()).allMatch(t -> t.status() == TaskStatus.COMPLETED);
     assertThat(stats.claimed()).isEqualTo(200);
     assertThat(stats.eventful()).isEqualTo(100);
     assertThat(stats.uneventful()).isEqualTo(100);
-    assertThat(store.taskRunList(List.of(), null, 1000)).hasSize(200)
-        .allMatch(r -> r.status() == TaskRunStatus.EVENTFUL || r.status() == TaskRunStatus.UNEVENTFUL);
+    assertThat(store.taskRunList(List.of(), null, 1000))
+        .hasSize(200)
+        .allMatch(
+            r -> r.status() == TaskRunStatus.EVENTFUL || r.status() == TaskRunStatus.UNEVENTFUL);
   }
 
   @Test
   void failuresAndExceptionsAreRecordedAndRetried() throws Exception {
-    store.taskTypeCreate(TaskType.builder("flaky").numRetries(1).retryDelay(Duration.ofMillis(50)).build());
+    store.taskTypeCreate(
+        TaskType.builder("flaky").numRetries(1).retryDelay(Duration.ofMillis(50)).build());
     oneshots("flaky", 2);
     Set<Long> seen = ConcurrentHashMap.newKeySet();
-    runner(options(), Map.of("flaky", ctx -> {
-      boolean first = seen.add(ctx.taskId());
-      if (ctx.arguments().args().get(0).asInt() == 0) {
-        throw new IllegalStateException("disk full");
-      }
-      return first ? Outcome.failed("try again") : Outcome.eventful();
-    })).run();
+    runner(
+            options(),
+            Map.of(
+                "flaky",
+                ctx -> {
+                  boolean first = seen.add(ctx.taskId());
+                  if (ctx.arguments().args().get(0).asInt() == 0) {
+                    throw new IllegalStateException("disk full");
+                  }
+                  return first ? Outcome.failed("try again") : Outcome.eventful();
+                }))
+        .run();
 
-    Map<Long, List<TaskRun>> runs = Map.of(
-        tasks().get(0).id(), store.taskRunList(List.of(tasks().get(0).id()), null, 10),
-        tasks().get(1).id(), store.taskRunList(List.of(tasks().get(1).id()), null, 10));
+    Map<Long, List<TaskRun>> runs =
+        Map.of(
+            tasks().get(0).id(), store.taskRunList(List.of(tasks().get(0).id()), null, 10),
+            tasks().get(1).id(), store.taskRunList(List.of(tasks().get(1).id()), null, 10));
     List<TaskRun> thrower = runs.get(tasks().get(0).id());
-    assertThat(thrower).extracting(TaskRun::status).containsExactly(TaskRunStatus.FAILED, TaskRunStatus.FAILED);
+    assertThat(thrower)
+        .extracting(TaskRun::status)
+        .containsExactly(TaskRunStatus.FAILED, TaskRunStatus.FAILED);
     assertThat(thrower.get(0).metadata().get("result").get("error").asText()).contains("disk full");
     assertThat(tasks().get(0).status()).isEqualTo(TaskStatus.DISABLED);
-    assertThat(runs.get(tasks().get(1).id())).extracting(TaskRun::status)
+    assertThat(runs.get(tasks().get(1).id()))
+        .extracting(TaskRun::status)
         .containsExactly(TaskRunStatus.EVENTFUL, TaskRunStatus.FAILED);
     assertThat(tasks().get(1).status()).isEqualTo(TaskStatus.COMPLETED);
   }
@@ -176,18 +205,21 @@ abstract class RunnerContractTest
     oneshots("c", 20);
     Map<String, AtomicInteger> now = new ConcurrentHashMap<>();
     Map<String, AtomicInteger> peak = new ConcurrentHashMap<>();
-    TaskHandler tracked = ctx -> {
-      String[] keys = {ctx.type().name(), ctx.type().workerGroup() == null ? "-" : "group", "total"};
-      for (String k : keys) {
-        int n = now.computeIfAbsent(k, x -> new AtomicInteger()).incrementAndGet();
-        peak.computeIfAbsent(k, x -> new AtomicInteger()).accumulateAndGet(n, Math::max);
-      }
-      Thread.sleep(5);
-      for (String k : keys) {
-        now.get(k).decrementAndGet();
-      }
-      return Outcome.eventful();
-    };
+    TaskHandler tracked =
+        ctx -> {
+          String[] keys = {
+            ctx.type().name(), ctx.type().workerGroup() == null ? "-" : "group", "total"
+          };
+          for (String k : keys) {
+            int n = now.computeIfAbsent(k, x -> new AtomicInteger()).incrementAndGet();
+            peak.computeIfAbsent(k, x -> new AtomicInteger()).accumulateAndGet(n, Math::max);
+          }
+          Thread.sleep(5);
+          for (String k : keys) {
+            now.get(k).decrementAndGet();
+          }
+          return Outcome.eventful();
+        };
     runner(options().withTotalWorkers(6), Map.of("a", tracked, "b", tracked, "c", tracked)).run();
 
     assertThat(tasks()).allMatch(t -> t.status() == TaskStatus.COMPLETED);
@@ -205,7 +237,8 @@ abstract class RunnerContractTest
     oneshots("mine", 1);
     oneshots("someone-elses", 1);
     runner(options(), Map.of("mine", ctx -> Outcome.eventful())).run();
-    assertThat(tasks()).extracting(Task::status)
+    assertThat(tasks())
+        .extracting(Task::status)
         .containsExactly(TaskStatus.COMPLETED, TaskStatus.NEXT_RUN_NOT_SCHEDULED);
   }
 
@@ -215,14 +248,19 @@ abstract class RunnerContractTest
     store.taskTypeCreate(TaskType.builder("other").build());
     oneshots("wanted", 2);
     oneshots("other", 2);
-    RunnerStats stats = runner(options().withTypes(Set.of("wanted")),
-        Map.of("wanted", ctx -> Outcome.eventful(), "other", ctx -> Outcome.eventful())).run();
+    RunnerStats stats =
+        runner(
+                options().withTypes(Set.of("wanted")),
+                Map.of("wanted", ctx -> Outcome.eventful(), "other", ctx -> Outcome.eventful()))
+            .run();
     assertThat(stats.claimed()).isEqualTo(2);
-    assertThat(tasks()).extracting(Task::type, Task::status).containsExactly(
-        org.assertj.core.groups.Tuple.tuple("wanted", TaskStatus.COMPLETED),
-        org.assertj.core.groups.Tuple.tuple("wanted", TaskStatus.COMPLETED),
-        org.assertj.core.groups.Tuple.tuple("other", TaskStatus.NEXT_RUN_NOT_SCHEDULED),
-        org.assertj.core.groups.Tuple.tuple("other", TaskStatus.NEXT_RUN_NOT_SCHEDULED));
+    assertThat(tasks())
+        .extracting(Task::type, Task::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("wanted", TaskStatus.COMPLETED),
+            org.assertj.core.groups.Tuple.tuple("wanted", TaskStatus.COMPLETED),
+            org.assertj.core.groups.Tuple.tuple("other", TaskStatus.NEXT_RUN_NOT_SCHEDULED),
+            org.assertj.core.groups.Tuple.tuple("other", TaskStatus.NEXT_RUN_NOT_SCHEDULED));
   }
 
   @Test
@@ -231,11 +269,16 @@ abstract class RunnerContractTest
     oneshots("work", 10);
     CountDownLatch started = new CountDownLatch(2);
     CountDownLatch release = new CountDownLatch(1);
-    Runner runner = runner(options().withExitOnIdle(false), Map.of("work", ctx -> {
-      started.countDown();
-      release.await();
-      return Outcome.eventful();
-    }));
+    Runner runner =
+        runner(
+            options().withExitOnIdle(false),
+            Map.of(
+                "work",
+                ctx -> {
+                  started.countDown();
+                  release.await();
+                  return Outcome.eventful();
+                }));
     Future<RunnerStats> run = background.submit(runner::run);
     assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
     runner.stop(Duration.ofMinutes(1));
@@ -244,7 +287,8 @@ abstract class RunnerContractTest
     assertThat(stats.claimed()).isEqualTo(2);
     assertThat(stats.eventful()).isEqualTo(2);
     assertThat(tasks().stream().filter(t -> t.status() == TaskStatus.COMPLETED)).hasSize(2);
-    assertThat(tasks().stream().filter(t -> t.status() == TaskStatus.NEXT_RUN_NOT_SCHEDULED)).hasSize(8);
+    assertThat(tasks().stream().filter(t -> t.status() == TaskStatus.NEXT_RUN_NOT_SCHEDULED))
+        .hasSize(8);
   }
 
   @Test
@@ -253,16 +297,21 @@ abstract class RunnerContractTest
     oneshots("stuck", 1);
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch interrupted = new CountDownLatch(1);
-    Runner runner = runner(options().withExitOnIdle(false), Map.of("stuck", ctx -> {
-      started.countDown();
-      try {
-        new CountDownLatch(1).await();
-      } catch (InterruptedException e) {
-        interrupted.countDown();
-        throw e;
-      }
-      return Outcome.eventful();
-    }));
+    Runner runner =
+        runner(
+            options().withExitOnIdle(false),
+            Map.of(
+                "stuck",
+                ctx -> {
+                  started.countDown();
+                  try {
+                    new CountDownLatch(1).await();
+                  } catch (InterruptedException e) {
+                    interrupted.countDown();
+                    throw e;
+                  }
+                  return Outcome.eventful();
+                }));
     Future<RunnerStats> run = background.submit(runner::run);
     assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
     runner.stop(Duration.ZERO);
@@ -271,7 +320,9 @@ abstract class RunnerContractTest
     assertThat(interrupted.await(30, TimeUnit.SECONDS)).isTrue();
     assertThat(stats.released()).isEqualTo(1);
     Task task = tasks().get(0);
-    assertThat(task.status()).as("due again, not disabled").isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
+    assertThat(task.status())
+        .as("due again, not disabled")
+        .isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
     assertThat(task.retriesLeft()).isZero();
     TaskRun run0 = store.taskRunList(List.of(task.id()), null, 10).get(0);
     assertThat(run0.metadata().get("released").asBoolean()).isTrue();
@@ -281,10 +332,15 @@ abstract class RunnerContractTest
   void aHandlerPastItsTimeoutIsInterruptedAndFails() throws Exception {
     store.taskTypeCreate(TaskType.builder("slow").timeout(Duration.ofMillis(200)).build());
     oneshots("slow", 1);
-    runner(options(), Map.of("slow", ctx -> {
-      new CountDownLatch(1).await();
-      return Outcome.eventful();
-    })).run();
+    runner(
+            options(),
+            Map.of(
+                "slow",
+                ctx -> {
+                  new CountDownLatch(1).await();
+                  return Outcome.eventful();
+                }))
+        .run();
     TaskRun run = store.taskRunList(List.of(), null, 10).get(0);
     assertThat(run.status()).isEqualTo(TaskRunStatus.FAILED);
     assertThat(run.metadata().get("result").get("error").asText()).startsWith("timed out");
@@ -294,10 +350,17 @@ abstract class RunnerContractTest
   @Timeout(60)
   void aTaskDueLaterStartsWhenItComesDueNotAtTheNextPoll() throws Exception {
     store.taskTypeCreate(TaskType.builder("later").build());
-    store.taskCreate(List.of(NewTask.oneshot("later", null).withNextRun(Clock.systemUTC().instant().plusMillis(300))),
+    store.taskCreate(
+        List.of(
+            NewTask.oneshot("later", null)
+                .withNextRun(Clock.systemUTC().instant().plusMillis(300))),
         Clock.systemUTC().instant());
     // With a ten-minute poll, only the due-time wake-up can finish this within the test's timeout.
-    RunnerStats stats = runner(options().withPollInterval(Duration.ofMinutes(10)), Map.of("later", ctx -> Outcome.eventful())).run();
+    RunnerStats stats =
+        runner(
+                options().withPollInterval(Duration.ofMinutes(10)),
+                Map.of("later", ctx -> Outcome.eventful()))
+            .run();
     assertThat(stats.eventful()).isEqualTo(1);
   }
 
@@ -306,8 +369,11 @@ abstract class RunnerContractTest
   void anIdleRunnerKeepsItsLeaderLeaseAndHeartbeatWhenThePollIntervalIsLonger() throws Exception {
     // A ten-minute poll and a short lease: only the loop's own timers can keep them.
     Duration lease = Duration.ofSeconds(3);
-    RunnerOptions options = options().withExitOnIdle(false).withPollInterval(Duration.ofMinutes(10))
-        .withLeaderLease(lease);
+    RunnerOptions options =
+        options()
+            .withExitOnIdle(false)
+            .withPollInterval(Duration.ofMinutes(10))
+            .withLeaderLease(lease);
     Runner runner = runner(options, Map.of());
     Future<RunnerStats> running = background.submit(runner::run);
     java.time.Instant firstLease = null;
@@ -325,32 +391,46 @@ abstract class RunnerContractTest
           firstBeat = row.get().heartbeat();
         } else {
           // Renewed by the same runner before it ran out, and the process row heartbeated.
-          kept = leader.get().holder().equals(options.owner())
-              && !leader.get().leaseUntil().isBefore(firstLease.plus(lease))
-              && row.get().heartbeat().isAfter(firstBeat);
+          kept =
+              leader.get().holder().equals(options.owner())
+                  && !leader.get().leaseUntil().isBefore(firstLease.plus(lease))
+                  && row.get().heartbeat().isAfter(firstBeat);
         }
       }
       Thread.sleep(20);
     }
-    assertThat(kept).as("lease renewed and row heartbeated within 10 s; last seen: %s", seen).isTrue();
-    assertThat(store.eventList(0, 100)).extracting(dev.drover.model.Event::kind).doesNotContain("lost_leadership");
+    assertThat(kept)
+        .as("lease renewed and row heartbeated within 10 s; last seen: %s", seen)
+        .isTrue();
+    assertThat(store.eventList(0, 100))
+        .extracting(dev.drover.model.Event::kind)
+        .doesNotContain("lost_leadership");
     runner.stop(Duration.ZERO);
     running.get(10, TimeUnit.SECONDS);
   }
 
   @Test
   void theEventLogShowsTheRunnersLifeAndRescues() throws Exception {
-    store.taskTypeCreate(TaskType.builder("work").numRetries(1).retryDelay(Duration.ofMillis(10)).build());
+    store.taskTypeCreate(
+        TaskType.builder("work").numRetries(1).retryDelay(Duration.ofMillis(10)).build());
     java.time.Instant past = Clock.systemUTC().instant().minusSeconds(20);
     store.taskCreate(List.of(NewTask.oneshot("work", null).withNextRun(past)), past);
     // A runner that died holding a lease: the next runner rescues it, then runs its retry.
-    assertThat(dev.drover.testing.Passes.claim(store, store.taskTypeGet("work").orElseThrow(), "dead-runner", past,
-        Duration.ofMillis(100), 1)).hasSize(1);
+    assertThat(
+            dev.drover.testing.Passes.claim(
+                store,
+                store.taskTypeGet("work").orElseThrow(),
+                "dead-runner",
+                past,
+                Duration.ofMillis(100),
+                1))
+        .hasSize(1);
     RunnerOptions options = options();
     RunnerStats stats = runner(options, Map.of("work", ctx -> Outcome.eventful())).run();
     assertThat(stats.eventful()).isEqualTo(1);
 
-    List<String> kinds = store.eventList(0, 100).stream().map(dev.drover.model.Event::kind).toList();
+    List<String> kinds =
+        store.eventList(0, 100).stream().map(dev.drover.model.Event::kind).toList();
     assertThat(kinds).containsSubsequence("runner_started", "task_rescued", "runner_stopped");
     assertThat(store.eventList(0, 100)).allMatch(e -> e.runner().equals(options.owner()));
     dev.drover.model.Event stopped = store.eventList(0, 100).get(kinds.size() - 1);

@@ -3,13 +3,13 @@ package dev.drover.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.drover.Json;
 import dev.drover.ValidationException;
 import dev.drover.engine.VisitSchedulerOptions.Share;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
 import dev.drover.frontier.OriginKey;
 import dev.drover.frontier.VisitPolicy;
-import dev.drover.Json;
 import dev.drover.model.NewTask;
 import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;
@@ -48,6 +48,7 @@ abstract class VisitSchedulerContractTest {
   Store store;
   TestClock clock = new TestClock(T0);
   Lister github;
+
   /** Where this test's stores live: new databases of the subclass's dialect, migrated and empty. */
   @RegisterExtension final Databases databases;
 
@@ -62,7 +63,8 @@ abstract class VisitSchedulerContractTest {
   @BeforeEach
   void open() {
     store = Stores.open(freshLocation());
-    github = store.frontier().listerGetOrCreate("github", null, null, T0.minus(Duration.ofDays(90)));
+    github =
+        store.frontier().listerGetOrCreate("github", null, null, T0.minus(Duration.ofDays(90)));
   }
 
   @AfterEach
@@ -75,14 +77,27 @@ abstract class VisitSchedulerContractTest {
   }
 
   private void origins(String prefix, int n, boolean withLastUpdate) {
-    store.frontier().originRecord(IntStream.range(0, n).mapToObj(i -> {
-      ListedOrigin o = ListedOrigin.of(github.id(), prefix + i, "git");
-      return withLastUpdate ? o.withLastUpdate(T0.minus(Duration.ofDays(i + 1))) : o;
-    }).toList(), T0.minus(Duration.ofDays(60)));
+    store
+        .frontier()
+        .originRecord(
+            IntStream.range(0, n)
+                .mapToObj(
+                    i -> {
+                      ListedOrigin o = ListedOrigin.of(github.id(), prefix + i, "git");
+                      return withLastUpdate
+                          ? o.withLastUpdate(T0.minus(Duration.ofDays(i + 1)))
+                          : o;
+                    })
+                .toList(),
+            T0.minus(Duration.ofDays(60)));
   }
 
   private VisitScheduler scheduler(List<Share> shares) {
-    return new VisitScheduler(store, clock, new SplittableRandom(7), VisitSchedulerOptions.defaults("git").withShares(shares));
+    return new VisitScheduler(
+        store,
+        clock,
+        new SplittableRandom(7),
+        VisitSchedulerOptions.defaults("git").withShares(shares));
   }
 
   private List<Task> tasks() {
@@ -93,27 +108,51 @@ abstract class VisitSchedulerContractTest {
   void aPassEnqueuesOneVisitTaskPerGrabbedOrigin() {
     loadType(100);
     origins("https://example.org/r/", 9, true);
-    store.frontier().originRecord(List.of(ListedOrigin.of(github.id(), "https://example.org/special", "git")
-        .withLastUpdate(T0.minus(Duration.ofDays(50))).withExtraLoaderArguments(Json.parseObject("x", "{\"branch\": \"dev\"}"))),
-        T0.minus(Duration.ofDays(60)));
+    store
+        .frontier()
+        .originRecord(
+            List.of(
+                ListedOrigin.of(github.id(), "https://example.org/special", "git")
+                    .withLastUpdate(T0.minus(Duration.ofDays(50)))
+                    .withExtraLoaderArguments(Json.parseObject("x", "{\"branch\": \"dev\"}"))),
+            T0.minus(Duration.ofDays(60)));
 
-    VisitScheduler.Pass pass = scheduler(List.of(new Share(VisitPolicy.NEVER_VISITED_OLDEST_UPDATE_FIRST, 1, null))).runOnce();
+    VisitScheduler.Pass pass =
+        scheduler(List.of(new Share(VisitPolicy.NEVER_VISITED_OLDEST_UPDATE_FIRST, 1, null)))
+            .runOnce();
 
-    assertThat(pass).isEqualTo(new VisitScheduler.Pass(100, Map.of("never_visited_oldest_update_first", 100),
-        Map.of("never_visited_oldest_update_first", 10), 10, Duration.ZERO));
+    assertThat(pass)
+        .isEqualTo(
+            new VisitScheduler.Pass(
+                100,
+                Map.of("never_visited_oldest_update_first", 100),
+                Map.of("never_visited_oldest_update_first", 10),
+                10,
+                Duration.ZERO));
     List<Task> tasks = tasks();
-    assertThat(tasks).hasSize(10).allSatisfy(t -> {
-      assertThat(t.type()).isEqualTo("load-git");
-      assertThat(t.policy()).isEqualTo(TaskPolicy.ONESHOT);
-      assertThat(t.nextRun()).isEqualTo(T0);
-      assertThat(t.arguments().kwargs().get("lister_name").asText()).isEqualTo("github");
-      assertThat(t.arguments().kwargs().get("lister_instance_name").isNull()).isTrue();
-    });
-    Task special = tasks.stream().filter(t -> t.arguments().kwargs().get("url").asText().endsWith("special")).findFirst()
-        .orElseThrow();
+    assertThat(tasks)
+        .hasSize(10)
+        .allSatisfy(
+            t -> {
+              assertThat(t.type()).isEqualTo("load-git");
+              assertThat(t.policy()).isEqualTo(TaskPolicy.ONESHOT);
+              assertThat(t.nextRun()).isEqualTo(T0);
+              assertThat(t.arguments().kwargs().get("lister_name").asText()).isEqualTo("github");
+              assertThat(t.arguments().kwargs().get("lister_instance_name").isNull()).isTrue();
+            });
+    Task special =
+        tasks.stream()
+            .filter(t -> t.arguments().kwargs().get("url").asText().endsWith("special"))
+            .findFirst()
+            .orElseThrow();
     assertThat(special.arguments().kwargs().get("branch").asText()).isEqualTo("dev");
-    assertThat(store.frontier().visitStatsGet(List.of(new OriginKey("https://example.org/special", "git"))).get(0)
-        .lastScheduled()).isEqualTo(T0);
+    assertThat(
+            store
+                .frontier()
+                .visitStatsGet(List.of(new OriginKey("https://example.org/special", "git")))
+                .get(0)
+                .lastScheduled())
+        .isEqualTo(T0);
   }
 
   @Test
@@ -122,10 +161,16 @@ abstract class VisitSchedulerContractTest {
     origins("https://example.org/updated/", 30, true);
     origins("https://example.org/quiet/", 30, false);
     VisitScheduler.Pass pass = scheduler(VisitSchedulerOptions.defaultShares("other")).runOnce();
-    assertThat(pass.wanted()).containsExactly(Map.entry("already_visited_order_by_lag", 20),
-        Map.entry("never_visited_oldest_update_first", 20), Map.entry("origins_without_last_update", 10));
-    assertThat(pass.grabbed()).containsExactly(Map.entry("already_visited_order_by_lag", 0),
-        Map.entry("never_visited_oldest_update_first", 20), Map.entry("origins_without_last_update", 10));
+    assertThat(pass.wanted())
+        .containsExactly(
+            Map.entry("already_visited_order_by_lag", 20),
+            Map.entry("never_visited_oldest_update_first", 20),
+            Map.entry("origins_without_last_update", 10));
+    assertThat(pass.grabbed())
+        .containsExactly(
+            Map.entry("already_visited_order_by_lag", 0),
+            Map.entry("never_visited_oldest_update_first", 20),
+            Map.entry("origins_without_last_update", 10));
     assertThat(pass.tasksCreated()).isEqualTo(30);
     assertThat(tasks()).hasSize(30);
   }
@@ -134,12 +179,19 @@ abstract class VisitSchedulerContractTest {
   void aFullQueueWaitsAndGrabsNothing() {
     loadType(20);
     origins("https://example.org/r/", 5, true);
-    store.taskCreate(IntStream.range(0, 20).mapToObj(i -> NewTask.oneshot("load-git", TaskArguments.of(List.of(i), null)))
-        .toList(), T0);
+    store.taskCreate(
+        IntStream.range(0, 20)
+            .mapToObj(i -> NewTask.oneshot("load-git", TaskArguments.of(List.of(i), null)))
+            .toList(),
+        T0);
     VisitScheduler.Pass pass = scheduler(VisitSchedulerOptions.defaultShares("other")).runOnce();
     assertThat(pass.slots()).isZero();
     assertThat(pass.nextWait()).isEqualTo(VisitSchedulerOptions.DEFAULT_QUEUE_FULL_WAIT);
-    assertThat(store.frontier().visitStatsGet(List.of(new OriginKey("https://example.org/r/0", "git")))).isEmpty();
+    assertThat(
+            store
+                .frontier()
+                .visitStatsGet(List.of(new OriginKey("https://example.org/r/0", "git"))))
+        .isEmpty();
   }
 
   @Test
@@ -166,15 +218,22 @@ abstract class VisitSchedulerContractTest {
   void runKeepsPassingUntilStopped() throws Exception {
     loadType(100);
     origins("https://example.org/r/", 3, true);
-    VisitScheduler s = new VisitScheduler(store, clock, new SplittableRandom(7), VisitSchedulerOptions.defaults("git")
-        .withShares(VisitSchedulerOptions.defaultShares("other"))
-        .withWaits(Duration.ofMillis(10), Duration.ofMillis(10), Duration.ZERO));
+    VisitScheduler s =
+        new VisitScheduler(
+            store,
+            clock,
+            new SplittableRandom(7),
+            VisitSchedulerOptions.defaults("git")
+                .withShares(VisitSchedulerOptions.defaultShares("other"))
+                .withWaits(Duration.ofMillis(10), Duration.ofMillis(10), Duration.ZERO));
     ExecutorService background = Executors.newSingleThreadExecutor();
     try {
-      Future<?> running = background.submit(() -> {
-        s.run();
-        return null;
-      });
+      Future<?> running =
+          background.submit(
+              () -> {
+                s.run();
+                return null;
+              });
       Wait.until("three tasks", Duration.ofSeconds(30), () -> tasks().size() >= 3);
       s.stop();
       s.stop();

@@ -1,19 +1,17 @@
 package dev.drover.engine;
 
-import dev.drover.Outcome;
-
-import dev.drover.TaskHandler;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.Json;
+import dev.drover.Outcome;
+import dev.drover.TaskHandler;
 import dev.drover.config.VisitSchedulerConfig;
 import dev.drover.frontier.LastVisitStatus;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
 import dev.drover.frontier.OriginKey;
 import dev.drover.frontier.OriginVisitStats;
-import dev.drover.Json;
 import dev.drover.model.Event;
 import dev.drover.model.Task;
 import dev.drover.model.TaskQuery;
@@ -48,13 +46,18 @@ interface VisitSchedulingRunnerContract {
   /** Four "web" origins: two the forge says were updated, two it says nothing of. */
   private void origins() {
     Instant now = Clock.systemUTC().instant();
-    Lister l = store().frontier().listerGetOrCreate("forge", "", null, now.minus(Duration.ofDays(30)));
+    Lister l =
+        store().frontier().listerGetOrCreate("forge", "", null, now.minus(Duration.ofDays(30)));
     Instant updated = now.minus(Duration.ofDays(3));
-    store().frontier().originRecord(List.of(
-        ListedOrigin.of(l.id(), URLS.get(0), "web").withLastUpdate(updated),
-        ListedOrigin.of(l.id(), URLS.get(1), "web").withLastUpdate(updated),
-        ListedOrigin.of(l.id(), URLS.get(2), "web"),
-        ListedOrigin.of(l.id(), URLS.get(3), "web")), now.minus(Duration.ofDays(1)));
+    store()
+        .frontier()
+        .originRecord(
+            List.of(
+                ListedOrigin.of(l.id(), URLS.get(0), "web").withLastUpdate(updated),
+                ListedOrigin.of(l.id(), URLS.get(1), "web").withLastUpdate(updated),
+                ListedOrigin.of(l.id(), URLS.get(2), "web"),
+                ListedOrigin.of(l.id(), URLS.get(3), "web")),
+            now.minus(Duration.ofDays(1)));
     store().taskTypeCreate(TaskType.builder("load-web").maxWorkers(2).build());
   }
 
@@ -68,11 +71,15 @@ interface VisitSchedulingRunnerContract {
   }
 
   private List<Task> visitTasks() {
-    return store().taskSearch(TaskQuery.all()).stream().filter(t -> t.type().equals("load-web")).toList();
+    return store().taskSearch(TaskQuery.all()).stream()
+        .filter(t -> t.type().equals("load-web"))
+        .toList();
   }
 
   private List<OriginVisitStats> stats() {
-    return store().frontier().visitStatsGet(URLS.stream().map(u -> new OriginKey(u, "web")).toList());
+    return store()
+        .frontier()
+        .visitStatsGet(URLS.stream().map(u -> new OriginKey(u, "web")).toList());
   }
 
   private List<Event> events(String kind) {
@@ -80,32 +87,50 @@ interface VisitSchedulingRunnerContract {
   }
 
   @Test
-  default void theLeaderSchedulesEveryOriginOnceAndTheVisitOutcomesReachVisitStats() throws Exception {
+  default void theLeaderSchedulesEveryOriginOnceAndTheVisitOutcomesReachVisitStats()
+      throws Exception {
     origins();
     runner(options(), Map.of("load-web", loader())).run();
 
-    assertThat(visitTasks()).hasSize(4).allMatch(t -> t.status() == TaskStatus.COMPLETED)
-        .extracting(t -> t.arguments().kwargs().get("url").asText()).containsExactlyInAnyOrderElementsOf(URLS);
-    assertThat(visitTasks()).allMatch(t -> t.arguments().kwargs().get("lister_name").asText().equals("forge"));
-    assertThat(stats()).hasSize(4).allSatisfy(s -> {
-      assertThat(s.lastVisitStatus()).isEqualTo(LastVisitStatus.SUCCESSFUL);
-      assertThat(s.lastSnapshot()).isEqualTo("s-" + s.url());
-      assertThat(s.lastScheduled()).isNotNull().isBefore(s.lastVisit());
-      assertThat(s.nextVisitQueuePosition()).isNotNull();
-    });
-    assertThat(events("visits_scheduled")).isNotEmpty()
+    assertThat(visitTasks())
+        .hasSize(4)
+        .allMatch(t -> t.status() == TaskStatus.COMPLETED)
+        .extracting(t -> t.arguments().kwargs().get("url").asText())
+        .containsExactlyInAnyOrderElementsOf(URLS);
+    assertThat(visitTasks())
+        .allMatch(t -> t.arguments().kwargs().get("lister_name").asText().equals("forge"));
+    assertThat(stats())
+        .hasSize(4)
+        .allSatisfy(
+            s -> {
+              assertThat(s.lastVisitStatus()).isEqualTo(LastVisitStatus.SUCCESSFUL);
+              assertThat(s.lastSnapshot()).isEqualTo("s-" + s.url());
+              assertThat(s.lastScheduled()).isNotNull().isBefore(s.lastVisit());
+              assertThat(s.nextVisitQueuePosition()).isNotNull();
+            });
+    assertThat(events("visits_scheduled"))
+        .isNotEmpty()
         .allSatisfy(e -> assertThat(e.detail().get("visit_type").asText()).isEqualTo("web"));
-    assertThat(events("visits_scheduled").stream().mapToInt(e -> e.detail().get("tasks").asInt()).sum()).isEqualTo(4);
+    assertThat(
+            events("visits_scheduled").stream()
+                .mapToInt(e -> e.detail().get("tasks").asInt())
+                .sum())
+        .isEqualTo(4);
   }
 
   @Test
   default void noVisitsAreScheduledWhenTheSettingsTurnSchedulingOff() throws Exception {
     origins();
-    store().settingPut(VisitSchedulerConfig.TYPE_SETTING_PREFIX + "web", "{\"enabled\":false,\"policies\":{}}");
+    store()
+        .settingPut(
+            VisitSchedulerConfig.TYPE_SETTING_PREFIX + "web",
+            "{\"enabled\":false,\"policies\":{}}");
     runner(options(), Map.of("load-web", loader())).run();
     assertThat(visitTasks()).isEmpty();
 
-    store().settingPut(VisitSchedulerConfig.TYPE_SETTING_PREFIX + "web", "{\"enabled\":true,\"policies\":{}}");
+    store()
+        .settingPut(
+            VisitSchedulerConfig.TYPE_SETTING_PREFIX + "web", "{\"enabled\":true,\"policies\":{}}");
     store().settingPut(VisitSchedulerConfig.ENABLED_SETTING, "false");
     runner(options(), Map.of("load-web", loader())).run();
     assertThat(visitTasks()).isEmpty();
@@ -120,10 +145,13 @@ interface VisitSchedulingRunnerContract {
   default void configuredWeightsDecideWhichPoliciesAsk() throws Exception {
     origins();
     // Only the policy for origins without a forge update time: a and b are never chosen.
-    store().settingPut(VisitSchedulerConfig.TYPE_SETTING_PREFIX + "web",
-        "{\"enabled\":true,\"policies\":{\"origins_without_last_update\":{\"weight\":1}}}");
+    store()
+        .settingPut(
+            VisitSchedulerConfig.TYPE_SETTING_PREFIX + "web",
+            "{\"enabled\":true,\"policies\":{\"origins_without_last_update\":{\"weight\":1}}}");
     runner(options(), Map.of("load-web", loader())).run();
-    assertThat(visitTasks()).extracting(t -> t.arguments().kwargs().get("url").asText())
+    assertThat(visitTasks())
+        .extracting(t -> t.arguments().kwargs().get("url").asText())
         .containsExactlyInAnyOrder("https://c", "https://d");
   }
 
@@ -131,8 +159,10 @@ interface VisitSchedulingRunnerContract {
   default void aRunnerThatExitsWhenIdleFillsASmallQueueAgainOnceItDrained() throws Exception {
     origins();
     store().taskTypeUpsert(TaskType.builder("load-web").maxWorkers(2).maxQueueLength(2).build());
-    store().settingPut(VisitSchedulerConfig.TYPE_SETTING_PREFIX + "web",
-        "{\"enabled\":true,\"policies\":{\"oldest_scheduled_first\":{\"weight\":1}}}");
+    store()
+        .settingPut(
+            VisitSchedulerConfig.TYPE_SETTING_PREFIX + "web",
+            "{\"enabled\":true,\"policies\":{\"oldest_scheduled_first\":{\"weight\":1}}}");
     runner(options(), Map.of("load-web", loader())).run();
     assertThat(visitTasks()).hasSize(4);
     assertThat(stats()).hasSize(4).allMatch(s -> s.lastVisit() != null);
@@ -148,12 +178,19 @@ interface VisitSchedulingRunnerContract {
     await(() -> !events("became_leader").isEmpty());
     Runner runnerB = runner(b, Map.of("load-web", loader()));
     Future<RunnerStats> runB = background().submit(runnerB::run);
-    await(() -> !events("runner_started").stream().filter(e -> e.runner().equals(b.owner())).toList().isEmpty());
+    await(
+        () ->
+            !events("runner_started").stream()
+                .filter(e -> e.runner().equals(b.owner()))
+                .toList()
+                .isEmpty());
     origins();
     // The leader's next pass comes after its no-origins wait (20 minutes): new settings start a new
     // scheduler, with a pass at once.
-    store().settingPut(VisitSchedulerConfig.TYPE_SETTING_PREFIX + "web",
-        "{\"enabled\":true,\"policies\":{},\"no_origins_wait\":\"1s\"}");
+    store()
+        .settingPut(
+            VisitSchedulerConfig.TYPE_SETTING_PREFIX + "web",
+            "{\"enabled\":true,\"policies\":{},\"no_origins_wait\":\"1s\"}");
     await(() -> stats().size() == 4 && stats().stream().allMatch(s -> s.lastVisit() != null));
     runnerA.stop(Duration.ZERO);
     runnerB.stop(Duration.ZERO);
@@ -165,7 +202,8 @@ interface VisitSchedulingRunnerContract {
     assertThat(visitTasks()).hasSize(4);
   }
 
-  private static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
+  private static void await(java.util.function.BooleanSupplier condition)
+      throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (!condition.getAsBoolean()) {
       assertThat(System.nanoTime() - deadline).as("waited 30 s").isNegative();

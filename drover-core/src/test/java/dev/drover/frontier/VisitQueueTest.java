@@ -36,7 +36,9 @@ class VisitQueueTest {
     assertThat(VisitQueue.nextOffset(1, true)).isZero();
     assertThat(VisitQueue.nextOffset(4, false)).isEqualTo(5);
     assertThat(VisitQueue.nextOffset(10, false)).isEqualTo(10);
-    assertThat(VisitQueue.nextOffset(11, false)).as("a stored 11 comes back within range").isEqualTo(10);
+    assertThat(VisitQueue.nextOffset(11, false))
+        .as("a stored 11 comes back within range")
+        .isEqualTo(10);
   }
 
   @Test

@@ -24,10 +24,12 @@ class DialectSeamTest {
   void onlyTheDialectImplementationsNameADialect() throws IOException {
     List<Path> offenders;
     try (Stream<Path> files = Files.walk(Paths.get("src/main/java"))) {
-      offenders = files.filter(p -> p.toString().endsWith(".java"))
-          .filter(p -> !ALLOWED.contains(p.getFileName().toString()))
-          .filter(DialectSeamTest::namesADialect)
-          .toList();
+      offenders =
+          files
+              .filter(p -> p.toString().endsWith(".java"))
+              .filter(p -> !ALLOWED.contains(p.getFileName().toString()))
+              .filter(DialectSeamTest::namesADialect)
+              .toList();
     }
     assertThat(offenders).as("files that test the dialect instead of calling DialectSql").isEmpty();
   }

@@ -23,6 +23,7 @@ interface FrontierContract {
   Instant NOW = Instant.parse("2026-06-01T12:00:00Z");
   Duration DAY1 = Duration.ofDays(1);
   String GIT = "git";
+
   /** Jitter u = 0: queue positions move by exactly days(offset) days. */
   RandomGenerator NO_JITTER = fixedRandom(0.5);
 
@@ -39,7 +40,9 @@ interface FrontierContract {
 
   /** Records enabled git origins of {@code lister} at {@code at}. */
   default void listed(Lister lister, Instant at, String... urls) {
-    frontier().originRecord(List.of(urls).stream().map(u -> ListedOrigin.of(lister.id(), u, GIT)).toList(), at);
+    frontier()
+        .originRecord(
+            List.of(urls).stream().map(u -> ListedOrigin.of(lister.id(), u, GIT)).toList(), at);
   }
 
   default void listed(Instant at, ListedOrigin... origins) {
@@ -56,15 +59,23 @@ interface FrontierContract {
   }
 
   default ListedOrigin listedOrigin(Lister lister, String url) {
-    return frontier().originList(OriginQuery.ENABLED.enabled(null).lister(lister.id()).url(url)).origins().stream()
-        .filter(o -> o.visitType().equals(GIT)).findFirst().orElseThrow();
+    return frontier()
+        .originList(OriginQuery.ENABLED.enabled(null).lister(lister.id()).url(url))
+        .origins()
+        .stream()
+        .filter(o -> o.visitType().equals(GIT))
+        .findFirst()
+        .orElseThrow();
   }
 
   default OriginVisitStats git(String url) {
     return OriginVisitStats.initial(url, GIT);
   }
 
-  /** Stats of a visit at {@code at} that ended with {@code status} (successful ones archived "snap"). */
+  /**
+   * Stats of a visit at {@code at} that ended with {@code status} (successful ones archived
+   * "snap").
+   */
   default OriginVisitStats visited(String url, Instant at, LastVisitStatus status) {
     OriginVisitStats s = git(url).withLastVisit(at, status);
     return status == LastVisitStatus.SUCCESSFUL ? s.withLastSuccess(at, "snap-" + url) : s;

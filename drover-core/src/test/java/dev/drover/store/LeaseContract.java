@@ -4,11 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.drover.Json;
-import dev.drover.store.Claim;
-import dev.drover.store.Completion;
-import dev.drover.store.Lease;
 import dev.drover.model.NewTask;
-import dev.drover.store.RunStarted;
 import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskPriority;
@@ -47,11 +43,21 @@ interface LeaseContract {
 
   private Store prepared(int tasks) {
     Store s = store();
-    s.taskTypeCreate(TaskType.builder("work").intervals(Duration.ofHours(1), Duration.ofMinutes(1), Duration.ofDays(1))
-        .backoffFactor(2).numRetries(1).retryDelay(Duration.ofMinutes(5)).build());
-    s.taskCreate(IntStream.range(0, tasks)
-        .mapToObj(i -> NewTask.oneshot("work", TaskArguments.of(List.of(i), null)).withNextRun(T0.minusSeconds(tasks - i)))
-        .toList(), T0);
+    s.taskTypeCreate(
+        TaskType.builder("work")
+            .intervals(Duration.ofHours(1), Duration.ofMinutes(1), Duration.ofDays(1))
+            .backoffFactor(2)
+            .numRetries(1)
+            .retryDelay(Duration.ofMinutes(5))
+            .build());
+    s.taskCreate(
+        IntStream.range(0, tasks)
+            .mapToObj(
+                i ->
+                    NewTask.oneshot("work", TaskArguments.of(List.of(i), null))
+                        .withNextRun(T0.minusSeconds(tasks - i)))
+            .toList(),
+        T0);
     return s;
   }
 
@@ -87,12 +93,14 @@ interface LeaseContract {
     assertThat(run.scheduled()).isEqualTo(T0);
     assertThat(run.started()).isEqualTo(began);
     assertThat(run.metadata().get("worker").asText()).isEqualTo("runner-a");
-    assertThat(s.taskRunGet(claims.get(1).run().backendId())).as("not begun, not written")
+    assertThat(s.taskRunGet(claims.get(1).run().backendId()))
+        .as("not begun, not written")
         .isEmpty();
 
     assertThat(Passes.claim(s, work(s), "runner-b", T0, LEASE, 5)).hasSize(1);
     assertThat(Passes.claim(s, work(s), "runner-b", T0.plus(Duration.ofHours(1)), LEASE, 5))
-        .as("a lease is not a due task, whatever the time").isEmpty();
+        .as("a lease is not a due task, whatever the time")
+        .isEmpty();
   }
 
   @Test
@@ -109,7 +117,11 @@ interface LeaseContract {
   @Test
   default void claimsTakePriorityTasksFirst() {
     Store s = prepared(3);
-    s.taskCreate(List.of(NewTask.oneshot("work", TaskArguments.of(List.of("urgent"), null)).withPriority(TaskPriority.HIGH)), T0);
+    s.taskCreate(
+        List.of(
+            NewTask.oneshot("work", TaskArguments.of(List.of("urgent"), null))
+                .withPriority(TaskPriority.HIGH)),
+        T0);
     List<Claim> claims = Passes.claim(s, work(s), "r", T0, LEASE, 2);
     assertThat(claims.get(0).task().priority()).isEqualTo(TaskPriority.HIGH);
     assertThat(claims).hasSize(2);
@@ -120,21 +132,47 @@ interface LeaseContract {
     Store s = prepared(6); // six tasks without a priority, the oldest
     List<NewTask> prioritized = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
-      prioritized.add(NewTask.oneshot("work", TaskArguments.of(List.of("high", i), null)).withPriority(TaskPriority.HIGH));
-      prioritized.add(NewTask.oneshot("work", TaskArguments.of(List.of("low", i), null)).withPriority(TaskPriority.LOW));
+      prioritized.add(
+          NewTask.oneshot("work", TaskArguments.of(List.of("high", i), null))
+              .withPriority(TaskPriority.HIGH));
+      prioritized.add(
+          NewTask.oneshot("work", TaskArguments.of(List.of("low", i), null))
+              .withPriority(TaskPriority.LOW));
     }
-    prioritized.add(NewTask.oneshot("work", TaskArguments.of(List.of("normal"), null)).withPriority(TaskPriority.NORMAL));
+    prioritized.add(
+        NewTask.oneshot("work", TaskArguments.of(List.of("normal"), null))
+            .withPriority(TaskPriority.NORMAL));
     s.taskCreate(prioritized, T0);
 
     // Of 10: high wants 5; normal wants 3 but has 1; low wants 2 plus normal's 2 left over.
     List<Claim> first = Passes.claim(s, work(s), "r", T0, LEASE, 10);
-    assertThat(first).extracting(c -> c.task().priority()).containsExactly(
-        TaskPriority.HIGH, TaskPriority.HIGH, TaskPriority.HIGH, TaskPriority.HIGH, TaskPriority.HIGH,
-        TaskPriority.NORMAL, TaskPriority.LOW, TaskPriority.LOW, TaskPriority.LOW, TaskPriority.LOW);
+    assertThat(first)
+        .extracting(c -> c.task().priority())
+        .containsExactly(
+            TaskPriority.HIGH,
+            TaskPriority.HIGH,
+            TaskPriority.HIGH,
+            TaskPriority.HIGH,
+            TaskPriority.HIGH,
+            TaskPriority.NORMAL,
+            TaskPriority.LOW,
+            TaskPriority.LOW,
+            TaskPriority.LOW,
+            TaskPriority.LOW);
     // Then the last high and low ones, and tasks without a priority take what the levels leave.
     List<Claim> second = Passes.claim(s, work(s), "r", T0, LEASE, 10);
-    assertThat(second).extracting(c -> c.task().priority()).containsExactly(
-        TaskPriority.HIGH, TaskPriority.LOW, TaskPriority.LOW, null, null, null, null, null, null);
+    assertThat(second)
+        .extracting(c -> c.task().priority())
+        .containsExactly(
+            TaskPriority.HIGH,
+            TaskPriority.LOW,
+            TaskPriority.LOW,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null);
     assertThat(second.subList(3, 9)).extracting(c -> c.task().id()).isSorted();
     assertThat(Passes.claim(s, work(s), "r", T0, LEASE, 10)).isEmpty();
   }
@@ -144,10 +182,14 @@ interface LeaseContract {
     Store s = prepared(2);
     List<Claim> claims = Passes.claim(s, work(s), "r", T0, LEASE, 2);
     Lease stale = new Lease(claims.get(1).lease().taskId(), 7);
-    List<Lease> lost = s.taskHeartbeat("r", List.of(claims.get(0).lease(), stale), T0.plus(Duration.ofMinutes(5)));
+    List<Lease> lost =
+        s.taskHeartbeat("r", List.of(claims.get(0).lease(), stale), T0.plus(Duration.ofMinutes(5)));
     assertThat(lost).containsExactly(stale);
-    assertThat(reload(s, claims.get(0).task().id()).nextRun()).isEqualTo(T0.plus(Duration.ofMinutes(5)));
-    assertThat(s.taskHeartbeat("someone-else", List.of(claims.get(0).lease()), T0.plus(Duration.ofHours(1))))
+    assertThat(reload(s, claims.get(0).task().id()).nextRun())
+        .isEqualTo(T0.plus(Duration.ofMinutes(5)));
+    assertThat(
+            s.taskHeartbeat(
+                "someone-else", List.of(claims.get(0).lease()), T0.plus(Duration.ofHours(1))))
         .containsExactly(claims.get(0).lease());
   }
 
@@ -155,8 +197,16 @@ interface LeaseContract {
   default void aCompletionEndsTheRunAndReschedules() {
     Store s = prepared(1);
     Claim c = Passes.claimStarted(s, work(s), "r", T0, LEASE, 1).get(0);
-    List<Lease> rejected = Passes.complete(s, "r", List.of(new Completion(c.lease(), TaskRunStatus.EVENTFUL,
-        Json.parseObject("metadata", "{\"result\": {\"n\": 1}}"))), T0.plusSeconds(9));
+    List<Lease> rejected =
+        Passes.complete(
+            s,
+            "r",
+            List.of(
+                new Completion(
+                    c.lease(),
+                    TaskRunStatus.EVENTFUL,
+                    Json.parseObject("metadata", "{\"result\": {\"n\": 1}}"))),
+            T0.plusSeconds(9));
     assertThat(rejected).isEmpty();
     TaskRun run = s.taskRunGet(c.run().backendId()).orElseThrow();
     assertThat(run.status()).isEqualTo(TaskRunStatus.EVENTFUL);
@@ -174,36 +224,52 @@ interface LeaseContract {
     Completion done = new Completion(first.get(0).lease(), TaskRunStatus.EVENTFUL, null);
     ClaimRequest five = new ClaimRequest(work(s), LEASE, 5, PriorityShares.DEFAULT);
 
-    PassResult result = s.taskPass(new Pass("r", T0, List.of(),
-        List.of(done, new Completion(stale, TaskRunStatus.EVENTFUL, null)), List.of(five)));
+    PassResult result =
+        s.taskPass(
+            new Pass(
+                "r",
+                T0,
+                List.of(),
+                List.of(done, new Completion(stale, TaskRunStatus.EVENTFUL, null)),
+                List.of(five)));
     assertThat(result.rejected()).containsExactly(stale);
     assertThat(reload(s, first.get(0).task().id()).status()).isEqualTo(TaskStatus.COMPLETED);
     List<Claim> next = result.claimed();
-    assertThat(next).hasSize(2).allSatisfy(c -> {
-      assertThat(c.run().status()).as("queued by the runner, not begun").isEqualTo(TaskRunStatus.SCHEDULED);
-      assertThat(s.taskRunGet(c.run().backendId())).as("written once begun").isEmpty();
-    });
-    assertThat(s.taskHeartbeat("r", next.stream().map(Claim::lease).toList(), T0.plus(LEASE))).isEmpty();
+    assertThat(next)
+        .hasSize(2)
+        .allSatisfy(
+            c -> {
+              assertThat(c.run().status())
+                  .as("queued by the runner, not begun")
+                  .isEqualTo(TaskRunStatus.SCHEDULED);
+              assertThat(s.taskRunGet(c.run().backendId())).as("written once begun").isEmpty();
+            });
+    assertThat(s.taskHeartbeat("r", next.stream().map(Claim::lease).toList(), T0.plus(LEASE)))
+        .isEmpty();
 
     // A pass that fails leaves everything as it was: the start, completion and claims roll back.
     Completion second = new Completion(first.get(1).lease(), TaskRunStatus.EVENTFUL, null);
     s.taskRelease("r", List.of(next.get(0).lease()), T0);
-    Pass failing = new Pass("r", T0, List.of(new RunStarted(next.get(1), T0)), List.of(second),
-        List.of(five));
+    Pass failing =
+        new Pass("r", T0, List.of(new RunStarted(next.get(1), T0)), List.of(second), List.of(five));
     AtomicBoolean fail = new AtomicBoolean(true);
-    try (Store probed = openProbed(new StoreProbe() {
-      @Override
-      public void beforeCommit() {
-        if (fail.get()) {
-          throw new IllegalStateException("the commit failed");
-        }
-      }
-    })) {
+    try (Store probed =
+        openProbed(
+            new StoreProbe() {
+              @Override
+              public void beforeCommit() {
+                if (fail.get()) {
+                  throw new IllegalStateException("the commit failed");
+                }
+              }
+            })) {
       assertThatThrownBy(() -> probed.taskPass(failing)).hasMessageContaining("the commit failed");
       fail.set(false);
     }
-    assertThat(reload(s, first.get(1).task().id()).status()).isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
-    assertThat(reload(s, next.get(0).task().id()).status()).isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
+    assertThat(reload(s, first.get(1).task().id()).status())
+        .isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
+    assertThat(reload(s, next.get(0).task().id()).status())
+        .isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
     assertThat(s.taskRunGet(next.get(1).run().backendId())).as("the start rolled back").isEmpty();
     assertThat(Passes.complete(s, "r", List.of(second), T0)).isEmpty();
   }
@@ -220,9 +286,18 @@ interface LeaseContract {
     Instant began = T0.plusSeconds(2);
 
     s.taskRelease("r", List.of(released.lease()), T0.plusSeconds(1));
-    Passes.pass(s, "r", T0.plusSeconds(3),
+    Passes.pass(
+        s,
+        "r",
+        T0.plusSeconds(3),
         List.of(new RunStarted(executing, began), new RunStarted(released, began)),
-        List.of(new Completion(finishedUnseen.lease(), TaskRunStatus.EVENTFUL, null, T0.plusSeconds(1), finishedUnseen)));
+        List.of(
+            new Completion(
+                finishedUnseen.lease(),
+                TaskRunStatus.EVENTFUL,
+                null,
+                T0.plusSeconds(1),
+                finishedUnseen)));
 
     TaskRun started = s.taskRunGet(executing.run().backendId()).orElseThrow();
     assertThat(started.status()).isEqualTo(TaskRunStatus.STARTED);
@@ -233,21 +308,28 @@ interface LeaseContract {
     assertThat(done.status()).isEqualTo(TaskRunStatus.EVENTFUL);
     assertThat(done.started()).as("the start comes with the end").isEqualTo(T0.plusSeconds(1));
     assertThat(done.ended()).isEqualTo(T0.plusSeconds(3));
-    assertThat(s.taskRunList(List.of(released.task().id()), null, 10)).as("given back before it began").isEmpty();
+    assertThat(s.taskRunList(List.of(released.task().id()), null, 10))
+        .as("given back before it began")
+        .isEmpty();
 
     // A completion without a start keeps the one written before.
-    Passes.complete(s, "r", List.of(new Completion(executing.lease(), TaskRunStatus.UNEVENTFUL, null, null, executing)),
+    Passes.complete(
+        s,
+        "r",
+        List.of(new Completion(executing.lease(), TaskRunStatus.UNEVENTFUL, null, null, executing)),
         T0.plusSeconds(4));
     TaskRun ended = s.taskRunGet(executing.run().backendId()).orElseThrow();
     assertThat(ended.status()).isEqualTo(TaskRunStatus.UNEVENTFUL);
     assertThat(ended.started()).isEqualTo(began);
 
     // The runner died with a claim it never began: the rescue charges the attempt and records it.
-    assertThat(s.taskRescueExpired(T0.plus(LEASE).plusSeconds(1), 10)).containsExactly(rescued.task().id());
+    assertThat(s.taskRescueExpired(T0.plus(LEASE).plusSeconds(1), 10))
+        .containsExactly(rescued.task().id());
     TaskRun lost = s.taskRunGet(rescued.run().backendId()).orElseThrow();
     assertThat(lost.status()).isEqualTo(TaskRunStatus.LOST);
     assertThat(lost.started()).isNull();
-    assertThat(reload(s, rescued.task().id()).status()).isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
+    assertThat(reload(s, rescued.task().id()).status())
+        .isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
   }
 
   @Test
@@ -260,9 +342,16 @@ interface LeaseContract {
     assertThat(s.taskHeartbeat("r", List.of(heartbeated.lease()), extended)).isEmpty();
 
     Instant at = T0.plusSeconds(5);
-    assertThat(Passes.complete(s, "r", List.of(
-        new Completion(untouched.lease(), TaskRunStatus.FAILED, null, null, untouched),
-        new Completion(heartbeated.lease(), TaskRunStatus.EVENTFUL, null, null, heartbeated)), at)).isEmpty();
+    assertThat(
+            Passes.complete(
+                s,
+                "r",
+                List.of(
+                    new Completion(untouched.lease(), TaskRunStatus.FAILED, null, null, untouched),
+                    new Completion(
+                        heartbeated.lease(), TaskRunStatus.EVENTFUL, null, null, heartbeated)),
+                at))
+        .isEmpty();
 
     Task retried = reload(s, untouched.task().id());
     assertThat(retried.status()).isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
@@ -270,17 +359,27 @@ interface LeaseContract {
     Task done = reload(s, heartbeated.task().id());
     assertThat(done.status()).isEqualTo(TaskStatus.COMPLETED);
     assertThat(done.nextRun()).as("kept as stored, not as claimed").isEqualTo(extended);
-    assertThat(s.taskRunGet(heartbeated.run().backendId()).orElseThrow().status()).isEqualTo(TaskRunStatus.EVENTFUL);
+    assertThat(s.taskRunGet(heartbeated.run().backendId()).orElseThrow().status())
+        .isEqualTo(TaskRunStatus.EVENTFUL);
     // Written once: a second completion of the same lease is refused either way.
-    assertThat(Passes.complete(s, "r", List.of(
-        new Completion(untouched.lease(), TaskRunStatus.EVENTFUL, null, null, untouched)), at)).containsExactly(untouched.lease());
+    assertThat(
+            Passes.complete(
+                s,
+                "r",
+                List.of(
+                    new Completion(
+                        untouched.lease(), TaskRunStatus.EVENTFUL, null, null, untouched)),
+                at))
+        .containsExactly(untouched.lease());
   }
 
   @Test
   default void anExpiredLeaseIsRescuedAsALostAttemptAndTheOldOwnerIsFencedOut() {
     Store s = prepared(1);
     Claim old = Passes.claimStarted(s, work(s), "crashed", T0, LEASE, 1).get(0);
-    assertThat(s.taskRescueExpired(T0.plus(LEASE).minusMillis(1), 10)).as("not expired yet").isEmpty();
+    assertThat(s.taskRescueExpired(T0.plus(LEASE).minusMillis(1), 10))
+        .as("not expired yet")
+        .isEmpty();
 
     Instant expiry = T0.plus(LEASE);
     assertThat(s.taskRescueExpired(expiry, 10)).containsExactly(old.task().id());
@@ -296,19 +395,32 @@ interface LeaseContract {
     Instant later = after.nextRun();
     Claim next = Passes.claim(s, work(s), "fresh", later, LEASE, 1).get(0);
     assertThat(next.lease().attempt()).isEqualTo(2);
-    assertThat(s.taskHeartbeat("crashed", List.of(old.lease()), later.plus(LEASE))).containsExactly(old.lease());
+    assertThat(s.taskHeartbeat("crashed", List.of(old.lease()), later.plus(LEASE)))
+        .containsExactly(old.lease());
     Passes.start(s, "crashed", List.of(old), later);
-    assertThat(Passes.complete(s, "crashed", List.of(new Completion(old.lease(), TaskRunStatus.EVENTFUL, null)), later))
+    assertThat(
+            Passes.complete(
+                s,
+                "crashed",
+                List.of(new Completion(old.lease(), TaskRunStatus.EVENTFUL, null)),
+                later))
         .containsExactly(old.lease());
     assertThat(s.taskRelease("crashed", List.of(old.lease()), later)).isZero();
-    assertThat(s.taskRunGet(old.run().backendId()).orElseThrow().status()).isEqualTo(TaskRunStatus.LOST);
+    assertThat(s.taskRunGet(old.run().backendId()).orElseThrow().status())
+        .isEqualTo(TaskRunStatus.LOST);
     assertThat(reload(s, next.task().id()).status()).isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
 
     assertThat(s.taskRunGet(next.run().backendId())).as("queued, not written").isEmpty();
-    assertThat(Passes.complete(s, "fresh", List.of(new Completion(next.lease(), TaskRunStatus.UNEVENTFUL, null)), later))
+    assertThat(
+            Passes.complete(
+                s,
+                "fresh",
+                List.of(new Completion(next.lease(), TaskRunStatus.UNEVENTFUL, null)),
+                later))
         .isEmpty();
     assertThat(s.taskRunGet(next.run().backendId()).orElseThrow().status())
-        .as("written whole with its end").isEqualTo(TaskRunStatus.UNEVENTFUL);
+        .as("written whole with its end")
+        .isEqualTo(TaskRunStatus.UNEVENTFUL);
     assertThat(reload(s, next.task().id()).status()).isEqualTo(TaskStatus.COMPLETED);
   }
 
@@ -317,7 +429,8 @@ interface LeaseContract {
     Store s = prepared(1);
     Claim c = Passes.claim(s, work(s), "r", T0, LEASE, 1).get(0);
     s.taskRescueExpired(T0.plus(LEASE), 10);
-    Claim again = Passes.claimStarted(s, work(s), "r", T0.plus(Duration.ofHours(1)), LEASE, 1).get(0);
+    Claim again =
+        Passes.claimStarted(s, work(s), "r", T0.plus(Duration.ofHours(1)), LEASE, 1).get(0);
     s.taskRescueExpired(T0.plus(Duration.ofHours(2)), 10);
     assertThat(again.task().id()).isEqualTo(c.task().id());
     assertThat(reload(s, c.task().id()).status()).isEqualTo(TaskStatus.DISABLED);
@@ -335,7 +448,9 @@ interface LeaseContract {
     TaskRun run = s.taskRunGet(c.run().backendId()).orElseThrow();
     assertThat(run.status()).isEqualTo(TaskRunStatus.LOST);
     assertThat(run.metadata().get("released").asBoolean()).isTrue();
-    assertThat(s.taskRescueExpired(T0.plus(Duration.ofDays(1)), 10)).as("a released task is not leased").isEmpty();
+    assertThat(s.taskRescueExpired(T0.plus(Duration.ofDays(1)), 10))
+        .as("a released task is not leased")
+        .isEmpty();
   }
 
   @Test
@@ -349,24 +464,35 @@ interface LeaseContract {
       List<Future<?>> workers = new ArrayList<>();
       for (int w = 0; w < 3; w++) {
         String owner = "runner-" + w;
-        workers.add(pool.submit(() -> {
-          start.await();
-          List<Claim> got;
-          int round = 0;
-          while (!(got = Passes.claim(s, work(s), owner, T0, LEASE, 25)).isEmpty()) {
-            // Every third batch is "slow": it completes after its lease has been rescued.
-            Instant at = ++round % 3 == 0 ? T0.plus(LEASE).plusSeconds(1) : T0.plusSeconds(1);
-            if (round % 3 == 0) {
-              s.taskRescueExpired(at, 1_000);
-            }
-            List<Completion> done = got.stream()
-                .map(c -> new Completion(c.lease(), TaskRunStatus.EVENTFUL, null, null, c)).toList();
-            List<Lease> rejected = Passes.complete(s, owner, done, at);
-            rejectedLeases.addAll(rejected);
-            got.stream().map(Claim::lease).filter(l -> !rejected.contains(l)).forEach(completedLeases::add);
-          }
-          return null;
-        }));
+        workers.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  List<Claim> got;
+                  int round = 0;
+                  while (!(got = Passes.claim(s, work(s), owner, T0, LEASE, 25)).isEmpty()) {
+                    // Every third batch is "slow": it completes after its lease has been rescued.
+                    Instant at =
+                        ++round % 3 == 0 ? T0.plus(LEASE).plusSeconds(1) : T0.plusSeconds(1);
+                    if (round % 3 == 0) {
+                      s.taskRescueExpired(at, 1_000);
+                    }
+                    List<Completion> done =
+                        got.stream()
+                            .map(
+                                c ->
+                                    new Completion(
+                                        c.lease(), TaskRunStatus.EVENTFUL, null, null, c))
+                            .toList();
+                    List<Lease> rejected = Passes.complete(s, owner, done, at);
+                    rejectedLeases.addAll(rejected);
+                    got.stream()
+                        .map(Claim::lease)
+                        .filter(l -> !rejected.contains(l))
+                        .forEach(completedLeases::add);
+                  }
+                  return null;
+                }));
       }
       start.countDown();
       for (Future<?> f : workers) {
@@ -379,9 +505,14 @@ interface LeaseContract {
     List<Long> completedTasks = completedLeases.stream().map(Lease::taskId).toList();
     assertThat(new HashSet<>(completedTasks)).hasSize(completedTasks.size());
     assertThat(rejectedLeases).allSatisfy(l -> assertThat(completedLeases).doesNotContain(l));
-    long completedOrDisabled = s.taskCountByTypeAndStatus().stream()
-        .filter(c -> c.status() == TaskStatus.COMPLETED || c.status() == TaskStatus.DISABLED)
-        .mapToLong(c -> c.count()).sum();
-    assertThat(completedOrDisabled + s.taskPeekReady("work", T0.plus(Duration.ofDays(1)), 10_000).size()).isEqualTo(2_000);
+    long completedOrDisabled =
+        s.taskCountByTypeAndStatus().stream()
+            .filter(c -> c.status() == TaskStatus.COMPLETED || c.status() == TaskStatus.DISABLED)
+            .mapToLong(c -> c.count())
+            .sum();
+    assertThat(
+            completedOrDisabled
+                + s.taskPeekReady("work", T0.plus(Duration.ofDays(1)), 10_000).size())
+        .isEqualTo(2_000);
   }
 }

@@ -3,10 +3,10 @@ package dev.drover.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.drover.Json;
 import dev.drover.StaleDataException;
 import dev.drover.ValidationException;
 import dev.drover.frontier.Lister;
-import dev.drover.Json;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -34,23 +34,33 @@ interface ListerContract extends FrontierContract {
 
     Lister otherInstance = frontier().listerGetOrCreate("github", "enterprise", null, NOW);
     assertThat(otherInstance.id()).isNotEqualTo(created.id());
-    assertThat(frontier().listerList()).extracting(Lister::instanceName).containsExactly("", "enterprise");
+    assertThat(frontier().listerList())
+        .extracting(Lister::instanceName)
+        .containsExactly("", "enterprise");
   }
 
   @Test
   default void getByIdsSkipsUnknownIds() {
     Lister a = lister("a");
     Lister b = lister("b");
-    assertThat(frontier().listerGetByIds(List.of(b.id(), UUID.randomUUID(), a.id()))).containsExactly(a, b);
+    assertThat(frontier().listerGetByIds(List.of(b.id(), UUID.randomUUID(), a.id())))
+        .containsExactly(a, b);
     assertThat(frontier().listerGetByIds(List.of())).isEmpty();
   }
 
   @Test
   default void anUpdateKeepsTheStateAndMovesTheVersion() {
     Lister read = lister("gitlab");
-    var state = Json.parseObject("state", "{\"page\": 3, \"nested\": {\"b\": [1, 2], \"a\": null}}");
-    Lister updated = frontier().listerUpdate(read.withCurrentState(state).withLastListingFinishedAt(NOW.minusSeconds(5))
-        .withFirstVisitsQueuePrefix("fv").withFirstVisitsScheduledAt(NOW.minusSeconds(1)), NOW);
+    var state =
+        Json.parseObject("state", "{\"page\": 3, \"nested\": {\"b\": [1, 2], \"a\": null}}");
+    Lister updated =
+        frontier()
+            .listerUpdate(
+                read.withCurrentState(state)
+                    .withLastListingFinishedAt(NOW.minusSeconds(5))
+                    .withFirstVisitsQueuePrefix("fv")
+                    .withFirstVisitsScheduledAt(NOW.minusSeconds(1)),
+                NOW);
 
     assertThat(updated.updated()).isEqualTo(NOW);
     assertThat(updated.currentState()).isEqualTo(state);
@@ -64,10 +74,15 @@ interface ListerContract extends FrontierContract {
   @Test
   default void aStaleUpdateIsRefusedAndWritesNothing() {
     Lister read = lister("gitlab");
-    Lister first = frontier().listerUpdate(read.withCurrentState(Json.parseObject("s", "{\"page\": 1}")), NOW);
+    Lister first =
+        frontier().listerUpdate(read.withCurrentState(Json.parseObject("s", "{\"page\": 1}")), NOW);
 
-    assertThatThrownBy(() -> frontier().listerUpdate(read.withCurrentState(Json.parseObject("s", "{\"page\": 99}")),
-        NOW.plusSeconds(1)))
+    assertThatThrownBy(
+            () ->
+                frontier()
+                    .listerUpdate(
+                        read.withCurrentState(Json.parseObject("s", "{\"page\": 99}")),
+                        NOW.plusSeconds(1)))
         .isInstanceOf(StaleDataException.class)
         .hasMessageContaining("stale data")
         .hasMessageContaining(read.id().toString());
@@ -79,8 +94,11 @@ interface ListerContract extends FrontierContract {
     Lister read = lister("gitlab");
     Lister first = frontier().listerUpdate(read, NOW);
     Lister second = frontier().listerUpdate(first, NOW);
-    assertThat(second.updated()).as("the version moves even when the time does not").isAfter(first.updated());
-    assertThatThrownBy(() -> frontier().listerUpdate(first, NOW)).isInstanceOf(StaleDataException.class);
+    assertThat(second.updated())
+        .as("the version moves even when the time does not")
+        .isAfter(first.updated());
+    assertThatThrownBy(() -> frontier().listerUpdate(first, NOW))
+        .isInstanceOf(StaleDataException.class);
   }
 
   @Test

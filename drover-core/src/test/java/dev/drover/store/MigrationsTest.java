@@ -30,16 +30,20 @@ class MigrationsTest {
   @EnumSource(Dialect.class)
   void migratesAnEmptyDatabaseThroughEveryVersion(Dialect dialect, @TempDir Path dir)
       throws Exception {
-    StoreLocation empty = dialect == Dialect.SQLITE
-        ? StoreLocation.dataDir(dir.resolve("data"))
-        : StoreLocation.postgres(TestPostgres.freshUrl());
+    StoreLocation empty =
+        dialect == Dialect.SQLITE
+            ? StoreLocation.dataDir(dir.resolve("data"))
+            : StoreLocation.postgres(TestPostgres.freshUrl());
     Stores.open(empty).close();
-    String url = empty.isSqlite()
-        ? "jdbc:sqlite:" + empty.dataDir().resolve(StoreLocation.DATABASE_FILE)
-        : empty.jdbcUrl();
-    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
-        ResultSet rows = s.executeQuery(
-            "SELECT version FROM flyway_schema_history WHERE version IS NOT NULL AND success")) {
+    String url =
+        empty.isSqlite()
+            ? "jdbc:sqlite:" + empty.dataDir().resolve(StoreLocation.DATABASE_FILE)
+            : empty.jdbcUrl();
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement();
+        ResultSet rows =
+            s.executeQuery(
+                "SELECT version FROM flyway_schema_history WHERE version IS NOT NULL AND success")) {
       Set<Integer> applied = new HashSet<>();
       while (rows.next()) {
         applied.add(Integer.parseInt(rows.getString(1)));
@@ -57,7 +61,8 @@ class MigrationsTest {
 
   private static int highestVersionIn(Dialect dialect) throws Exception {
     try (Stream<Path> files = Files.list(resourceDir(dialect.migrations()))) {
-      return files.map(f -> VERSIONED.matcher(f.getFileName().toString()))
+      return files
+          .map(f -> VERSIONED.matcher(f.getFileName().toString()))
           .filter(Matcher::matches)
           .mapToInt(m -> Integer.parseInt(m.group(1)))
           .max()
@@ -68,7 +73,8 @@ class MigrationsTest {
   private static Set<Integer> versionsIn(Dialect dialect) throws Exception {
     try (Stream<Path> files = Files.list(resourceDir(dialect.migrations()))) {
       Set<Integer> versions = new HashSet<>();
-      files.map(f -> VERSIONED.matcher(f.getFileName().toString()))
+      files
+          .map(f -> VERSIONED.matcher(f.getFileName().toString()))
           .filter(Matcher::matches)
           .forEach(m -> versions.add(Integer.parseInt(m.group(1))));
       return versions;

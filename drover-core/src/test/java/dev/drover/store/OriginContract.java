@@ -3,12 +3,12 @@ package dev.drover.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.drover.Json;
 import dev.drover.ValidationException;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
 import dev.drover.frontier.OriginPage;
 import dev.drover.frontier.OriginQuery;
-import dev.drover.Json;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,8 +24,11 @@ interface OriginContract extends FrontierContract {
   default void recordingAgainKeepsFirstSeenAndOverwritesWhatTheListerSays() {
     Lister l = lister("github");
     Instant t1 = NOW.minusSeconds(3600);
-    ListedOrigin first = ListedOrigin.of(l.id(), "https://a", GIT).withLastUpdate(NOW.minusSeconds(7200))
-        .withExtraLoaderArguments(Json.parseObject("x", "{\"branch\": \"main\"}")).withFork(true, "https://upstream");
+    ListedOrigin first =
+        ListedOrigin.of(l.id(), "https://a", GIT)
+            .withLastUpdate(NOW.minusSeconds(7200))
+            .withExtraLoaderArguments(Json.parseObject("x", "{\"branch\": \"main\"}"))
+            .withFork(true, "https://upstream");
     List<ListedOrigin> stored = frontier().originRecord(List.of(first), t1);
     assertThat(stored).hasSize(1);
     ListedOrigin a = stored.get(0);
@@ -52,10 +55,14 @@ interface OriginContract extends FrontierContract {
   @Test
   default void duplicatesInABatchCollapseAndTheLastOneWins() {
     Lister l = lister("github");
-    List<ListedOrigin> stored = frontier().originRecord(List.of(
-        ListedOrigin.of(l.id(), "https://a", GIT).withLastUpdate(NOW.minusSeconds(10)),
-        ListedOrigin.of(l.id(), "https://b", GIT),
-        ListedOrigin.of(l.id(), "https://a", GIT).withLastUpdate(NOW.minusSeconds(5))), NOW);
+    List<ListedOrigin> stored =
+        frontier()
+            .originRecord(
+                List.of(
+                    ListedOrigin.of(l.id(), "https://a", GIT).withLastUpdate(NOW.minusSeconds(10)),
+                    ListedOrigin.of(l.id(), "https://b", GIT),
+                    ListedOrigin.of(l.id(), "https://a", GIT).withLastUpdate(NOW.minusSeconds(5))),
+                NOW);
     assertThat(stored).extracting(ListedOrigin::url).containsExactly("https://a", "https://b");
     assertThat(stored.get(0).lastUpdate()).isEqualTo(NOW.minusSeconds(5));
     assertThat(frontier().originList(OriginQuery.ENABLED).origins()).hasSize(2);
@@ -65,7 +72,10 @@ interface OriginContract extends FrontierContract {
   default void theSameUrlUnderTwoListersOrVisitTypesIsTwoRows() {
     Lister a = lister("a");
     Lister b = lister("b");
-    listed(NOW, ListedOrigin.of(a.id(), "https://x", GIT), ListedOrigin.of(a.id(), "https://x", "hg"),
+    listed(
+        NOW,
+        ListedOrigin.of(a.id(), "https://x", GIT),
+        ListedOrigin.of(a.id(), "https://x", "hg"),
         ListedOrigin.of(b.id(), "https://x", GIT));
     assertThat(frontier().originList(OriginQuery.ENABLED.url("https://x")).origins()).hasSize(3);
   }
@@ -74,7 +84,9 @@ interface OriginContract extends FrontierContract {
   default void anUnknownListerIsRefusedAndNothingIsWritten() {
     Lister l = lister("github");
     UUID ghost = UUID.randomUUID();
-    List<ListedOrigin> batch = List.of(ListedOrigin.of(l.id(), "https://a", GIT), ListedOrigin.of(ghost, "https://b", GIT));
+    List<ListedOrigin> batch =
+        List.of(
+            ListedOrigin.of(l.id(), "https://a", GIT), ListedOrigin.of(ghost, "https://b", GIT));
     assertThatThrownBy(() -> frontier().originRecord(batch, NOW))
         .isInstanceOf(ValidationException.class)
         .hasMessage("lister_id: unknown lister [" + ghost + "]");
@@ -85,24 +97,35 @@ interface OriginContract extends FrontierContract {
   default void listingFiltersByListerUrlUrlsAndEnabled() {
     Lister a = lister("a");
     Lister b = lister("b");
-    listed(NOW, ListedOrigin.of(a.id(), "https://1", GIT), ListedOrigin.of(a.id(), "https://2", GIT).withEnabled(false),
-        ListedOrigin.of(b.id(), "https://1", GIT), ListedOrigin.of(b.id(), "https://3", GIT));
+    listed(
+        NOW,
+        ListedOrigin.of(a.id(), "https://1", GIT),
+        ListedOrigin.of(a.id(), "https://2", GIT).withEnabled(false),
+        ListedOrigin.of(b.id(), "https://1", GIT),
+        ListedOrigin.of(b.id(), "https://3", GIT));
 
-    assertThat(keys(OriginQuery.ENABLED)).containsExactlyInAnyOrder("a https://1", "b https://1", "b https://3");
+    assertThat(keys(OriginQuery.ENABLED))
+        .containsExactlyInAnyOrder("a https://1", "b https://1", "b https://3");
     assertThat(keys(OriginQuery.ENABLED.enabled(false))).containsExactly("a https://2");
-    assertThat(keys(OriginQuery.ENABLED.enabled(null).lister(a.id()))).containsExactly("a https://1", "a https://2");
-    assertThat(keys(OriginQuery.ENABLED.url("https://1"))).containsExactlyInAnyOrder("a https://1", "b https://1");
-    assertThat(keys(OriginQuery.ENABLED.urls(List.of("https://3", "https://2")))).containsExactly("b https://3");
+    assertThat(keys(OriginQuery.ENABLED.enabled(null).lister(a.id())))
+        .containsExactly("a https://1", "a https://2");
+    assertThat(keys(OriginQuery.ENABLED.url("https://1")))
+        .containsExactlyInAnyOrder("a https://1", "b https://1");
+    assertThat(keys(OriginQuery.ENABLED.urls(List.of("https://3", "https://2"))))
+        .containsExactly("b https://3");
     assertThat(keys(OriginQuery.ENABLED.urls(List.of("https://3")).url("https://1")))
-        .as("url wins over urls").containsExactlyInAnyOrder("a https://1", "b https://1");
-    assertThat(keys(OriginQuery.ENABLED.lister(b.id()).url("https://1"))).containsExactly("b https://1");
+        .as("url wins over urls")
+        .containsExactlyInAnyOrder("a https://1", "b https://1");
+    assertThat(keys(OriginQuery.ENABLED.lister(b.id()).url("https://1")))
+        .containsExactly("b https://1");
     assertThat(keys(OriginQuery.ENABLED.lister(UUID.randomUUID()))).isEmpty();
   }
 
   private List<String> keys(OriginQuery q) {
     Lister a = frontier().listerGet("a", "").orElseThrow();
     return frontier().originList(q).origins().stream()
-        .map(o -> (o.listerId().equals(a.id()) ? "a " : "b ") + o.url()).toList();
+        .map(o -> (o.listerId().equals(a.id()) ? "a " : "b ") + o.url())
+        .toList();
   }
 
   /**
@@ -146,7 +169,9 @@ interface OriginContract extends FrontierContract {
       listed(NOW, ListedOrigin.of(l.id(), "https://" + i, GIT).withEnabled(i % 3 != 0));
     }
     OriginPage first = frontier().originList(OriginQuery.ENABLED.lister(l.id()).limit(4));
-    OriginPage second = frontier().originList(OriginQuery.ENABLED.lister(l.id()).limit(4).page(first.nextPageToken()));
+    OriginPage second =
+        frontier()
+            .originList(OriginQuery.ENABLED.lister(l.id()).limit(4).page(first.nextPageToken()));
     assertThat(first.origins()).hasSize(4);
     assertThat(second.origins()).hasSize(2).allMatch(ListedOrigin::enabled);
     assertThat(second.nextPageToken()).isNull();

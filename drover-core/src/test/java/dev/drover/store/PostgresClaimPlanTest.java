@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The runner's per-pass queries, and task creation's duplicate lookup, are served by indexes on PostgreSQL, so their cost does not grow
- * with the backlog: EXPLAIN of the exact SQL the store runs, on 100,000 analyzed tasks of one type,
- * nearly all due and without a priority, a few hundred high, the rest leased or done (with their
- * runs).
+ * The runner's per-pass queries, and task creation's duplicate lookup, are served by indexes on
+ * PostgreSQL, so their cost does not grow with the backlog: EXPLAIN of the exact SQL the store
+ * runs, on 100,000 analyzed tasks of one type, nearly all due and without a priority, a few hundred
+ * high, the rest leased or done (with their runs).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PostgresClaimPlanTest {
@@ -40,8 +40,10 @@ class PostgresClaimPlanTest {
     store = Stores.open(StoreLocation.postgres(url));
     store.taskTypeCreate(TaskType.builder("work").build());
     store.taskTypeCreate(TaskType.builder("other").build());
-    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-      s.execute("""
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      s.execute(
+          """
           INSERT INTO task (type, arguments, arguments_hash, next_run, status, policy, priority, owner, attempt)
           SELECT CASE WHEN i % 50 = 0 THEN 'other' ELSE 'work' END,
                  jsonb_build_array(i), md5(i::text),
@@ -54,7 +56,8 @@ class PostgresClaimPlanTest {
                  CASE WHEN i % 20 = 1 THEN 1 ELSE 0 END
           FROM generate_series(1, 100000) AS i
           """);
-      s.execute("""
+      s.execute(
+          """
           INSERT INTO task_run (task, backend_id, scheduled, started, ended, status, owner, attempt)
           SELECT id, id || '.1', next_run, next_run, CASE WHEN owner IS NULL THEN next_run END,
                  CASE WHEN owner IS NULL THEN 'eventful' ELSE 'started' END, 'runner-' || (id % 3), 1
@@ -74,26 +77,42 @@ class PostgresClaimPlanTest {
 
   @Test
   void claimCandidatesWalkTheClaimIndexOfEachLevelWithoutSorting() {
-    String plan = jdbi.withHandle(h -> explain(h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_CLAIM_CANDIDATES))
-        .bind("type", "work").bind("now", NOW).bind("limit", 8)));
-    assertThat(plan).as(plan)
-        .doesNotContain("Seq Scan")
-        .doesNotContain("Sort");
+    String plan =
+        jdbi.withHandle(
+            h ->
+                explain(
+                    h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_CLAIM_CANDIDATES))
+                        .bind("type", "work")
+                        .bind("now", NOW)
+                        .bind("limit", 8)));
+    assertThat(plan).as(plan).doesNotContain("Seq Scan").doesNotContain("Sort");
     assertThat(plan.split("Index Scan using task_claim_by_type_priority", -1)).as(plan).hasSize(5);
   }
 
   @Test
   void nextDueIsOneStepIntoAnIndex() {
-    String plan = jdbi.withHandle(h -> explain(h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_NEXT_DUE))
-        .bind("type", "work")));
-    assertThat(plan).as(plan).doesNotContain("Seq Scan").doesNotContain("Bitmap Heap Scan on task")
+    String plan =
+        jdbi.withHandle(
+            h ->
+                explain(
+                    h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_NEXT_DUE))
+                        .bind("type", "work")));
+    assertThat(plan)
+        .as(plan)
+        .doesNotContain("Seq Scan")
+        .doesNotContain("Bitmap Heap Scan on task")
         .contains("Index Only Scan using task_ready_by_type");
   }
 
   @Test
   void theCompletionFenceReadsOnlyTheBatch() {
-    String plan = jdbi.withHandle(h -> explain(h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_LEASE_HELD))
-        .bindList("ids", List.of(21L, 41L, 61L)).bind("owner", "runner-1")));
+    String plan =
+        jdbi.withHandle(
+            h ->
+                explain(
+                    h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_LEASE_HELD))
+                        .bindList("ids", List.of(21L, 41L, 61L))
+                        .bind("owner", "runner-1")));
     assertThat(plan).as(plan).doesNotContain("Seq Scan").contains("task_pkey");
   }
 
@@ -101,11 +120,20 @@ class PostgresClaimPlanTest {
   void aChunksDuplicateLookupUsesTheDuplicateIndex() throws Exception {
     List<String> hashes = new ArrayList<>();
     for (int i = 1; i <= TaskInserts.CHUNK; i++) {
-      hashes.add(HexFormat.of().formatHex(MessageDigest.getInstance("MD5")
-          .digest(Integer.toString(i * 97).getBytes(StandardCharsets.UTF_8))));
+      hashes.add(
+          HexFormat.of()
+              .formatHex(
+                  MessageDigest.getInstance("MD5")
+                      .digest(Integer.toString(i * 97).getBytes(StandardCharsets.UTF_8))));
     }
-    String plan = jdbi.withHandle(h -> explain(h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_FIND_DUPLICATES))
-        .bindList("types", List.of("work")).bindList("hashes", hashes).bind("status", "next_run_not_scheduled")));
+    String plan =
+        jdbi.withHandle(
+            h ->
+                explain(
+                    h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_FIND_DUPLICATES))
+                        .bindList("types", List.of("work"))
+                        .bindList("hashes", hashes)
+                        .bind("status", "next_run_not_scheduled")));
     assertThat(plan).as(plan).doesNotContain("Seq Scan").contains("task_duplicate_lookup");
   }
 

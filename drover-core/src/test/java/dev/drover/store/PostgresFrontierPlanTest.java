@@ -28,10 +28,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Every frontier query is served by an index on PostgreSQL: EXPLAIN of the exact SQL the store
- * runs, on 60,000 analyzed listed origins across 10 listers and two visit types, in a realistic
- * mix (half visited, some failed, some never scheduled, a fifth without forge update time). No
- * plan may read listed_origin or origin_visit_stats whole, and each grab policy must walk its own
- * index in order, with no sort, so that it stops after {@code count} rows.
+ * runs, on 60,000 analyzed listed origins across 10 listers and two visit types, in a realistic mix
+ * (half visited, some failed, some never scheduled, a fifth without forge update time). No plan may
+ * read listed_origin or origin_visit_stats whole, and each grab policy must walk its own index in
+ * order, with no sort, so that it stops after {@code count} rows.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PostgresFrontierPlanTest {
@@ -50,8 +50,10 @@ class PostgresFrontierPlanTest {
     for (int i = 0; i < 10; i++) {
       store.frontier().listerGetOrCreate("lister-" + i, "", null, NOW);
     }
-    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-      s.execute("""
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      s.execute(
+          """
           INSERT INTO listed_origin (lister_id, url, visit_type, enabled, first_seen, last_seen, last_update,
               last_scheduled, last_visit, last_visit_status, last_successful, last_snapshot, next_visit_queue_position)
           SELECT l.id,
@@ -69,8 +71,10 @@ class PostgresFrontierPlanTest {
                  CASE WHEN i % 3 = 0 THEN NULL ELSE i * 100 END
           FROM generate_series(1, $ORIGINS) AS i
           JOIN (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM lister) l ON l.n = i % 10
-          """.replace("$ORIGINS", Integer.toString(ORIGINS)));
-      s.execute("""
+          """
+              .replace("$ORIGINS", Integer.toString(ORIGINS)));
+      s.execute(
+          """
           INSERT INTO origin_visit_stats (url, visit_type, last_scheduled, last_visit, last_visit_status,
               last_successful, last_snapshot, next_visit_queue_position)
           SELECT url, visit_type, last_scheduled, last_visit, last_visit_status, last_successful, last_snapshot,
@@ -90,24 +94,29 @@ class PostgresFrontierPlanTest {
   }
 
   private static String indexOf(VisitPolicy policy) {
-    return "listed_origin_grab_" + switch (policy) {
-      case OLDEST_SCHEDULED_FIRST -> "oldest_scheduled";
-      case STOP_AFTER_SUCCESS -> "stop_after_success";
-      case NEVER_VISITED_OLDEST_UPDATE_FIRST -> "never_visited";
-      case ALREADY_VISITED_ORDER_BY_LAG -> "by_lag";
-      case ORIGINS_WITHOUT_LAST_UPDATE -> "without_last_update";
-      case FIRST_VISITS_AFTER_LISTING -> "first_visits";
-    };
+    return "listed_origin_grab_"
+        + switch (policy) {
+          case OLDEST_SCHEDULED_FIRST -> "oldest_scheduled";
+          case STOP_AFTER_SUCCESS -> "stop_after_success";
+          case NEVER_VISITED_OLDEST_UPDATE_FIRST -> "never_visited";
+          case ALREADY_VISITED_ORDER_BY_LAG -> "by_lag";
+          case ORIGINS_WITHOUT_LAST_UPDATE -> "without_last_update";
+          case FIRST_VISITS_AFTER_LISTING -> "first_visits";
+        };
   }
 
   @ParameterizedTest
   @EnumSource(VisitPolicy.class)
   void eachPolicyWalksItsOwnIndexWithoutSorting(VisitPolicy policy) {
     boolean needsLister = policy == VisitPolicy.FIRST_VISITS_AFTER_LISTING;
-    for (VisitRequest r : List.of(request(policy, needsLister).build(), request(policy, needsLister).dryRun(true).build(),
-        request(policy, needsLister).cooldowns(Cooldowns.NONE).build())) {
+    for (VisitRequest r :
+        List.of(
+            request(policy, needsLister).build(),
+            request(policy, needsLister).dryRun(true).build(),
+            request(policy, needsLister).cooldowns(Cooldowns.NONE).build())) {
       String plan = grabPlan(r);
-      assertThat(plan).as(plan)
+      assertThat(plan)
+          .as(plan)
           .startsWith("Limit")
           .contains("Index Scan using " + indexOf(policy) + " on listed_origin")
           .doesNotContain("Seq Scan")
@@ -123,7 +132,10 @@ class PostgresFrontierPlanTest {
   @EnumSource(VisitPolicy.class)
   void aListerFilterStillUsesAnIndex(VisitPolicy policy) {
     String plan = grabPlan(request(policy, true).build());
-    assertThat(plan).as(plan).containsPattern("(using|on) listed_origin_grab_").doesNotContain("Seq Scan");
+    assertThat(plan)
+        .as(plan)
+        .containsPattern("(using|on) listed_origin_grab_")
+        .doesNotContain("Seq Scan");
   }
 
   private VisitRequest.Builder request(VisitPolicy policy, boolean withLister) {
@@ -133,28 +145,40 @@ class PostgresFrontierPlanTest {
 
   private String grabPlan(VisitRequest r) {
     List<String> ids = r.listerId() == null ? List.of() : List.of(r.listerId().toString());
-    Instant listingFinished = r.policy() == VisitPolicy.FIRST_VISITS_AFTER_LISTING ? NOW.minusSeconds(86_400) : null;
+    Instant listingFinished =
+        r.policy() == VisitPolicy.FIRST_VISITS_AFTER_LISTING ? NOW.minusSeconds(86_400) : null;
     VisitGrabSql q = VisitGrabSql.of(new PostgresSql(sql), r, NOW, ids, listingFinished);
-    return jdbi.withHandle(h -> explain(q.bind(h.createQuery("EXPLAIN " + sql.get(SqlQuery.VISIT_GRAB)), r)));
+    return jdbi.withHandle(
+        h -> explain(q.bind(h.createQuery("EXPLAIN " + sql.get(SqlQuery.VISIT_GRAB)), r)));
   }
 
   @Test
   void originPagesWalkThePrimaryKey() {
     String lister = listerIds.get(3);
     String token = new OriginPageToken(lister, "https://example.org/r/5", "git").toString();
-    for (OriginQuery q : List.of(OriginQuery.ENABLED, OriginQuery.ENABLED.page(token),
-        OriginQuery.ENABLED.lister(UUID.fromString(lister)), OriginQuery.ENABLED.lister(UUID.fromString(lister)).page(token),
-        OriginQuery.ENABLED.enabled(null).limit(10).page(token))) {
+    for (OriginQuery q :
+        List.of(
+            OriginQuery.ENABLED,
+            OriginQuery.ENABLED.page(token),
+            OriginQuery.ENABLED.lister(UUID.fromString(lister)),
+            OriginQuery.ENABLED.lister(UUID.fromString(lister)).page(token),
+            OriginQuery.ENABLED.enabled(null).limit(10).page(token))) {
       String plan = originListPlan(q);
-      assertThat(plan).as(plan).contains("Index Scan using listed_origin_pkey").doesNotContain("Seq Scan")
+      assertThat(plan)
+          .as(plan)
+          .contains("Index Scan using listed_origin_pkey")
+          .doesNotContain("Seq Scan")
           .doesNotContain("Sort");
     }
   }
 
   @Test
   void originLookupsByUrlUseTheUrlIndex() {
-    for (OriginQuery q : List.of(OriginQuery.ENABLED.url("https://example.org/r/5"),
-        OriginQuery.ENABLED.urls(List.of("https://example.org/r/5", "https://example.org/r/6")))) {
+    for (OriginQuery q :
+        List.of(
+            OriginQuery.ENABLED.url("https://example.org/r/5"),
+            OriginQuery.ENABLED.urls(
+                List.of("https://example.org/r/5", "https://example.org/r/6")))) {
       String plan = originListPlan(q);
       // The few rows of one url are sorted into key order; no table is read whole.
       assertThat(plan).as(plan).contains("listed_origin_by_url").doesNotContain("Seq Scan");
@@ -169,28 +193,44 @@ class PostgresFrontierPlanTest {
   /** The per-origin reads and writes of recording, grabbing, ingesting and metrics. */
   @Test
   void perOriginStatementsAndMetricsUseIndexes() {
-    Map<String, Object> values = Map.of("url", "https://example.org/r/5", "visit_type", "git", "now", NOW,
-        "lister_id", listerIds.get(3));
+    Map<String, Object> values =
+        Map.of(
+            "url",
+            "https://example.org/r/5",
+            "visit_type",
+            "git",
+            "now",
+            NOW,
+            "lister_id",
+            listerIds.get(3));
     Map<SqlQuery, String> expectedIndex = new LinkedHashMap<>();
     expectedIndex.put(SqlQuery.ORIGIN_DISABLE, "listed_origin_by_url");
     expectedIndex.put(SqlQuery.ORIGIN_GET_BY_KEYS, "Index Scan using listed_origin_");
     expectedIndex.put(SqlQuery.VISIT_STATS_GET, "origin_visit_stats_pkey");
     expectedIndex.put(SqlQuery.METRICS_UPDATE, "Index Scan");
-    jdbi.useHandle(h -> expectedIndex.forEach((name, index) -> {
-      String text = sql.get(name);
-      Query q = h.createQuery("EXPLAIN " + text);
-      values.forEach((k, v) -> {
-        if (text.contains(":" + k)) {
-          q.bind(k, v);
-        }
-      });
-      if (text.contains("<urls>")) {
-        q.bindList("urls", List.of("https://example.org/r/5", "https://example.org/r/6"));
-      }
-      String plan = explain(q);
-      assertThat(plan).as(name + "\n" + plan).contains(index)
-          .doesNotContain("Seq Scan on listed_origin").doesNotContain("Seq Scan on origin_visit_stats");
-    }));
+    jdbi.useHandle(
+        h ->
+            expectedIndex.forEach(
+                (name, index) -> {
+                  String text = sql.get(name);
+                  Query q = h.createQuery("EXPLAIN " + text);
+                  values.forEach(
+                      (k, v) -> {
+                        if (text.contains(":" + k)) {
+                          q.bind(k, v);
+                        }
+                      });
+                  if (text.contains("<urls>")) {
+                    q.bindList(
+                        "urls", List.of("https://example.org/r/5", "https://example.org/r/6"));
+                  }
+                  String plan = explain(q);
+                  assertThat(plan)
+                      .as(name + "\n" + plan)
+                      .contains(index)
+                      .doesNotContain("Seq Scan on listed_origin")
+                      .doesNotContain("Seq Scan on origin_visit_stats");
+                }));
   }
 
   /**
@@ -200,30 +240,41 @@ class PostgresFrontierPlanTest {
   @Test
   void batchStatementsUseIndexes() {
     Map<SqlQuery, List<String>> expected = new LinkedHashMap<>();
-    expected.put(SqlQuery.ORIGIN_RECORD, List.of("Conflict Arbiter Indexes: listed_origin_pkey", "origin_visit_stats_pkey"));
-    expected.put(SqlQuery.VISIT_STATS_UPSERT, List.of("Conflict Arbiter Indexes: origin_visit_stats_pkey",
-        "listed_origin_by_url"));
-    expected.put(SqlQuery.VISIT_STATS_REPLACE, List.of("Conflict Arbiter Indexes: origin_visit_stats_pkey",
-        "listed_origin_by_url"));
-    expected.put(SqlQuery.VISIT_MARK_SCHEDULED, List.of("Conflict Arbiter Indexes: origin_visit_stats_pkey",
-        "listed_origin_by_url"));
-    jdbi.useHandle(h -> expected.forEach((name, indexes) -> {
-      String text = sql.get(name);
-      Query q = h.createQuery("EXPLAIN " + text);
-      Matcher m = Pattern.compile(":(\\w+)::(\\w+)\\[]").matcher(text);
-      while (m.find()) {
-        bindTwo(q, m.group(1), m.group(2));
-      }
-      if (text.contains(":now")) {
-        q.bind("now", NOW);
-      }
-      if (text.contains(":visit_type")) {
-        q.bind("visit_type", "git");
-      }
-      String plan = explain(q);
-      assertThat(plan).as(name + "\n" + plan).contains(indexes)
-          .doesNotContain("Seq Scan on listed_origin").doesNotContain("Seq Scan on origin_visit_stats");
-    }));
+    expected.put(
+        SqlQuery.ORIGIN_RECORD,
+        List.of("Conflict Arbiter Indexes: listed_origin_pkey", "origin_visit_stats_pkey"));
+    expected.put(
+        SqlQuery.VISIT_STATS_UPSERT,
+        List.of("Conflict Arbiter Indexes: origin_visit_stats_pkey", "listed_origin_by_url"));
+    expected.put(
+        SqlQuery.VISIT_STATS_REPLACE,
+        List.of("Conflict Arbiter Indexes: origin_visit_stats_pkey", "listed_origin_by_url"));
+    expected.put(
+        SqlQuery.VISIT_MARK_SCHEDULED,
+        List.of("Conflict Arbiter Indexes: origin_visit_stats_pkey", "listed_origin_by_url"));
+    jdbi.useHandle(
+        h ->
+            expected.forEach(
+                (name, indexes) -> {
+                  String text = sql.get(name);
+                  Query q = h.createQuery("EXPLAIN " + text);
+                  Matcher m = Pattern.compile(":(\\w+)::(\\w+)\\[]").matcher(text);
+                  while (m.find()) {
+                    bindTwo(q, m.group(1), m.group(2));
+                  }
+                  if (text.contains(":now")) {
+                    q.bind("now", NOW);
+                  }
+                  if (text.contains(":visit_type")) {
+                    q.bind("visit_type", "git");
+                  }
+                  String plan = explain(q);
+                  assertThat(plan)
+                      .as(name + "\n" + plan)
+                      .contains(indexes)
+                      .doesNotContain("Seq Scan on listed_origin")
+                      .doesNotContain("Seq Scan on origin_visit_stats");
+                }));
   }
 
   /** Binds a two-element array of the SQL type {@code type} to {@code name}. */
@@ -232,11 +283,21 @@ class PostgresFrontierPlanTest {
       case "bigint" -> q.bindArray(name, Long.class, 1_000L, 2_000L);
       case "integer" -> q.bindArray(name, Integer.class, 4, 1);
       case "boolean" -> q.bindArray(name, Boolean.class, true, false);
-      default -> q.bindArray(name, String.class, name.startsWith("lister") ? new Object[] {listerIds.get(3), listerIds.get(4)}
-          : name.startsWith("visit_type") ? new Object[] {"git", "git"}
-          : name.startsWith("extra") ? new Object[] {"{}", "{}"}
-          : name.startsWith("last_visit_status") ? new Object[] {"successful", "failed"}
-          : new Object[] {"https://example.org/r/5", "https://example.org/r/6"});
+      default ->
+          q.bindArray(
+              name,
+              String.class,
+              name.startsWith("lister")
+                  ? new Object[] {listerIds.get(3), listerIds.get(4)}
+                  : name.startsWith("visit_type")
+                      ? new Object[] {"git", "git"}
+                      : name.startsWith("extra")
+                          ? new Object[] {"{}", "{}"}
+                          : name.startsWith("last_visit_status")
+                              ? new Object[] {"successful", "failed"}
+                              : new Object[] {
+                                "https://example.org/r/5", "https://example.org/r/6"
+                              });
     }
   }
 

@@ -1,12 +1,12 @@
 package dev.drover.store;
 
-import dev.drover.testing.Databases;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.drover.ValidationException;
 import dev.drover.model.NewTask;
 import dev.drover.model.TaskArguments;
+import dev.drover.testing.Databases;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -27,11 +27,14 @@ class PostgresStoreTest extends StoreContractTest {
     return DriverManager.getConnection(location.jdbcUrl());
   }
 
-  /** Another process announces work with NOTIFY (not through this JVM): the listener still hears it. */
+  /**
+   * Another process announces work with NOTIFY (not through this JVM): the listener still hears it.
+   */
   @Test
   void aNotifyFromAnotherSessionWakesListeners() throws Exception {
     Semaphore woken = new Semaphore(0);
-    try (AutoCloseable subscription = store.onWork(woken::release); Connection other = connect()) {
+    try (AutoCloseable subscription = store.onWork(woken::release);
+        Connection other = connect()) {
       // The listener calls once when it starts listening; wait for that and forget it.
       assertThat(woken.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
       Thread.sleep(200);
@@ -50,7 +53,8 @@ class PostgresStoreTest extends StoreContractTest {
   @Test
   void creatingTasksNotifiesOtherProcessesAtCommit() throws Exception {
     store.taskTypeCreate(gitType());
-    try (Connection other = connect(); Statement s = other.createStatement()) {
+    try (Connection other = connect();
+        Statement s = other.createStatement()) {
       s.execute("LISTEN " + WorkSignal.CHANNEL);
       PGConnection listener = other.unwrap(PGConnection.class);
       assertThat(listener.getNotifications(200)).isEmpty();
@@ -62,7 +66,10 @@ class PostgresStoreTest extends StoreContractTest {
       store.taskCreate(List.of(oneshot("https://b"), oneshot("https://c")), T0);
       assertThat(listener.getNotifications(10_000)).as("after a batch").hasSize(1);
 
-      assertThatThrownBy(() -> store.taskCreate(List.of(NewTask.oneshot("no-such-type", TaskArguments.empty())), T0))
+      assertThatThrownBy(
+              () ->
+                  store.taskCreate(
+                      List.of(NewTask.oneshot("no-such-type", TaskArguments.empty())), T0))
           .isInstanceOf(ValidationException.class);
       assertThat(listener.getNotifications(300)).as("after a failed call").isEmpty();
     }

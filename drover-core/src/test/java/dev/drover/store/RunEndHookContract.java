@@ -55,12 +55,14 @@ interface RunEndHookContract {
   }
 
   private TaskType prepared(Store s, int tasks) {
-    s.taskTypeCreate(TaskType.builder("work").numRetries(1).retryDelay(Duration.ofMinutes(5))
-        .build());
-    s.taskCreate(IntStream.range(0, tasks)
-        .mapToObj(i -> NewTask.oneshot("work", TaskArguments.of(List.of(i), null))
-            .withNextRun(t0()))
-        .toList(), t0());
+    s.taskTypeCreate(
+        TaskType.builder("work").numRetries(1).retryDelay(Duration.ofMinutes(5)).build());
+    s.taskCreate(
+        IntStream.range(0, tasks)
+            .mapToObj(
+                i -> NewTask.oneshot("work", TaskArguments.of(List.of(i), null)).withNextRun(t0()))
+            .toList(),
+        t0());
     return s.taskTypeGet("work").orElseThrow();
   }
 
@@ -77,25 +79,39 @@ interface RunEndHookContract {
       Claim unread = claims.get(1);
       Lease stale = new Lease(claims.get(2).lease().taskId(), claims.get(2).lease().attempt() + 1);
       Instant at = t0().plusSeconds(5);
-      List<Lease> rejected = Passes.complete(s, "r", List.of(
-          new Completion(begun.lease(), TaskRunStatus.EVENTFUL, Json.object(), null, begun),
-          new Completion(unread.lease(), TaskRunStatus.FAILED, Json.object()),
-          new Completion(stale, TaskRunStatus.EVENTFUL, Json.object())), at);
+      List<Lease> rejected =
+          Passes.complete(
+              s,
+              "r",
+              List.of(
+                  new Completion(begun.lease(), TaskRunStatus.EVENTFUL, Json.object(), null, begun),
+                  new Completion(unread.lease(), TaskRunStatus.FAILED, Json.object()),
+                  new Completion(stale, TaskRunStatus.EVENTFUL, Json.object())),
+              at);
       assertThat(rejected).containsExactly(stale);
 
       List<EndedRun> ended = hook.only();
       assertThat(hook.at).containsExactly(at);
-      assertThat(ended).extracting(r -> r.task().id())
+      assertThat(ended)
+          .extracting(r -> r.task().id())
           .containsExactlyInAnyOrder(begun.task().id(), unread.task().id());
-      assertThat(ended).allSatisfy(r -> {
-        assertThat(r.run().ended()).isEqualTo(at);
-        assertThat(r.run().status()).isEqualTo(r.status());
-        assertThat(r.run().backendId()).isEqualTo(r.task().id() + ".1");
-      });
-      assertThat(ended).filteredOn(r -> r.task().id() == begun.task().id()).singleElement()
-          .extracting(EndedRun::status).isEqualTo(TaskRunStatus.EVENTFUL);
-      assertThat(ended).filteredOn(r -> r.task().id() == unread.task().id()).singleElement()
-          .extracting(EndedRun::status).isEqualTo(TaskRunStatus.FAILED);
+      assertThat(ended)
+          .allSatisfy(
+              r -> {
+                assertThat(r.run().ended()).isEqualTo(at);
+                assertThat(r.run().status()).isEqualTo(r.status());
+                assertThat(r.run().backendId()).isEqualTo(r.task().id() + ".1");
+              });
+      assertThat(ended)
+          .filteredOn(r -> r.task().id() == begun.task().id())
+          .singleElement()
+          .extracting(EndedRun::status)
+          .isEqualTo(TaskRunStatus.EVENTFUL);
+      assertThat(ended)
+          .filteredOn(r -> r.task().id() == unread.task().id())
+          .singleElement()
+          .extracting(EndedRun::status)
+          .isEqualTo(TaskRunStatus.FAILED);
     }
   }
 
@@ -107,25 +123,35 @@ interface RunEndHookContract {
       List<Claim> begun = Passes.claimStarted(s, work, "r", t0(), LEASE, 3);
       List<Claim> queued = Passes.claim(s, work, "r", t0(), LEASE, 2);
 
-      s.taskRunEnd(begun.get(0).run().backendId(), TaskRunStatus.UNEVENTFUL, Json.object(),
+      s.taskRunEnd(
+          begun.get(0).run().backendId(),
+          TaskRunStatus.UNEVENTFUL,
+          Json.object(),
           t0().plusSeconds(1));
-      assertThat(hook.only()).singleElement().satisfies(r -> {
-        assertThat(r.status()).isEqualTo(TaskRunStatus.UNEVENTFUL);
-        assertThat(r.task().id()).isEqualTo(begun.get(0).task().id());
-      });
+      assertThat(hook.only())
+          .singleElement()
+          .satisfies(
+              r -> {
+                assertThat(r.status()).isEqualTo(TaskRunStatus.UNEVENTFUL);
+                assertThat(r.task().id()).isEqualTo(begun.get(0).task().id());
+              });
 
       Instant released = t0().plusSeconds(2);
       assertThat(s.taskRelease("r", List.of(begun.get(1).lease()), released)).isEqualTo(1);
-      assertThat(hook.only()).singleElement().satisfies(r -> {
-        assertThat(r.status()).isEqualTo(TaskRunStatus.LOST);
-        assertThat(r.run().metadata().path("released").asBoolean()).isTrue();
-      });
+      assertThat(hook.only())
+          .singleElement()
+          .satisfies(
+              r -> {
+                assertThat(r.status()).isEqualTo(TaskRunStatus.LOST);
+                assertThat(r.run().metadata().path("released").asBoolean()).isTrue();
+              });
       assertThat(s.taskRelease("r", List.of(queued.get(0).lease()), released)).isEqualTo(1);
       assertThat(hook.calls).as("a queued run given back had not begun: no run ended").isEmpty();
 
       // One rescue ends a begun run and a queued one, in one call.
       assertThat(s.taskRescueExpired(t0().plus(LEASE).plusSeconds(1), 10)).hasSize(2);
-      assertThat(hook.only()).extracting(r -> r.run().backendId(), EndedRun::status)
+      assertThat(hook.only())
+          .extracting(r -> r.run().backendId(), EndedRun::status)
           .containsExactlyInAnyOrder(
               tuple(begun.get(2).run().backendId(), TaskRunStatus.LOST),
               tuple(queued.get(1).run().backendId(), TaskRunStatus.LOST));
@@ -134,19 +160,28 @@ interface RunEndHookContract {
 
   @Test
   default void aHookRunsInsideTheTransactionThatEndsTheRuns() {
-    RunEndHook failing = (h, runs, at) -> {
-      throw new IllegalStateException("the hook failed");
-    };
+    RunEndHook failing =
+        (h, runs, at) -> {
+          throw new IllegalStateException("the hook failed");
+        };
     try (Store s = openWithHook(failing)) {
       TaskType work = prepared(s, 1);
       Claim c = Passes.claimStarted(s, work, "r", t0(), LEASE, 1).get(0);
-      assertThatThrownBy(() -> Passes.complete(s, "r",
-          List.of(new Completion(c.lease(), TaskRunStatus.EVENTFUL, Json.object(), null, c)),
-          t0().plusSeconds(1))).hasMessageContaining("the hook failed");
+      assertThatThrownBy(
+              () ->
+                  Passes.complete(
+                      s,
+                      "r",
+                      List.of(
+                          new Completion(
+                              c.lease(), TaskRunStatus.EVENTFUL, Json.object(), null, c)),
+                      t0().plusSeconds(1)))
+          .hasMessageContaining("the hook failed");
       assertThat(s.taskGet(List.of(c.task().id())).get(0).status())
           .isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
       assertThat(s.taskRunGet(c.run().backendId()).orElseThrow().status())
-          .as("the run's end rolled back with the hook").isEqualTo(TaskRunStatus.STARTED);
+          .as("the run's end rolled back with the hook")
+          .isEqualTo(TaskRunStatus.STARTED);
     }
   }
 }

@@ -2,7 +2,6 @@ package dev.drover.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.drover.store.Claim;
 import dev.drover.model.NewTask;
 import dev.drover.model.RunnerRecord;
 import dev.drover.model.RunnerState;
@@ -40,7 +39,8 @@ interface RunnerTableContract {
   Store openAnother();
 
   private static RunnerRecord waiting(String name, String gate) {
-    return new RunnerRecord(name, "host-a", 100, NOW.minusSeconds(5), gate, RunnerState.WAITING, NOW, NOW, null, null);
+    return new RunnerRecord(
+        name, "host-a", 100, NOW.minusSeconds(5), gate, RunnerState.WAITING, NOW, NOW, null, null);
   }
 
   @Test
@@ -89,8 +89,8 @@ interface RunnerTableContract {
   }
 
   /**
-   * Races 8 threads, on this store and another one on the same database, 5 rounds; returns how
-   * many won each round.
+   * Races 8 threads, on this store and another one on the same database, 5 rounds; returns how many
+   * won each round.
    */
   private List<Integer> race(Race prepare, Race attempt) throws Exception {
     int racers = 8;
@@ -106,10 +106,12 @@ interface RunnerTableContract {
           Store s = stores.get(i % stores.size());
           int racer = i;
           prepare.run(s, racer, r);
-          results.add(pool.submit(() -> {
-            go.await();
-            return attempt.run(s, racer, r);
-          }));
+          results.add(
+              pool.submit(
+                  () -> {
+                    go.await();
+                    return attempt.run(s, racer, r);
+                  }));
         }
         go.countDown();
         int won = 0;
@@ -127,12 +129,13 @@ interface RunnerTableContract {
 
   @Test
   default void racingNewcomersActivateExactlyOnce() throws Exception {
-    List<Integer> winners = race(
-        (s, racer, round) -> {
-          s.runners().register(waiting("race-" + round + "-" + racer, "race-" + round));
-          return true;
-        },
-        (s, racer, round) -> s.runners().activate("race-" + round + "-" + racer, NOW));
+    List<Integer> winners =
+        race(
+            (s, racer, round) -> {
+              s.runners().register(waiting("race-" + round + "-" + racer, "race-" + round));
+              return true;
+            },
+            (s, racer, round) -> s.runners().activate("race-" + round + "-" + racer, NOW));
     assertThat(winners).containsOnly(1);
     for (int round = 0; round < 5; round++) {
       assertThat(store().runners().active("race-" + round)).isPresent();
@@ -144,7 +147,8 @@ interface RunnerTableContract {
     RunnerTable t = store().runners();
     t.register(waiting("old", "g"));
     t.activate("old", NOW);
-    assertThat(t.heartbeat("old", NOW.plusSeconds(3)).orElseThrow().heartbeat()).isEqualTo(NOW.plusSeconds(3));
+    assertThat(t.heartbeat("old", NOW.plusSeconds(3)).orElseThrow().heartbeat())
+        .isEqualTo(NOW.plusSeconds(3));
     assertThat(t.requestStop("old", "new", NOW.plusSeconds(8))).isTrue();
     RunnerRecord r = t.heartbeat("old", NOW.plusSeconds(4)).orElseThrow();
     assertThat(r.stopRequestedBy()).isEqualTo("new");
@@ -159,8 +163,10 @@ interface RunnerTableContract {
     RunnerTable t = store().runners();
     Duration lease = Duration.ofSeconds(15);
     assertThat(t.leaderAcquire("svc", "a", NOW, NOW.plus(lease))).isTrue();
-    assertThat(t.leaderAcquire("svc", "b", NOW.plusSeconds(1), NOW.plusSeconds(1).plus(lease))).isFalse();
-    assertThat(t.leaderAcquire("svc", "a", NOW.plusSeconds(5), NOW.plusSeconds(5).plus(lease))).isTrue();
+    assertThat(t.leaderAcquire("svc", "b", NOW.plusSeconds(1), NOW.plusSeconds(1).plus(lease)))
+        .isFalse();
+    assertThat(t.leaderAcquire("svc", "a", NOW.plusSeconds(5), NOW.plusSeconds(5).plus(lease)))
+        .isTrue();
     assertThat(t.leader("svc").orElseThrow().leaseUntil()).isEqualTo(NOW.plusSeconds(20));
     // One second before the renewed lease ends, b still cannot take it; at the end it can.
     assertThat(t.leaderAcquire("svc", "b", NOW.plusSeconds(19), NOW.plusSeconds(34))).isFalse();
@@ -179,26 +185,40 @@ interface RunnerTableContract {
 
   @Test
   default void racingRunnersGetOneLeader() throws Exception {
-    List<Integer> leaders = race((s, racer, round) -> true,
-        (s, racer, round) -> s.runners().leaderAcquire("svc-" + round, "racer-" + racer, NOW, NOW.plusSeconds(15)));
+    List<Integer> leaders =
+        race(
+            (s, racer, round) -> true,
+            (s, racer, round) ->
+                s.runners()
+                    .leaderAcquire("svc-" + round, "racer-" + racer, NOW, NOW.plusSeconds(15)));
     assertThat(leaders).containsOnly(1);
   }
 
   private Store withTasks(int n) {
     Store s = store();
-    s.taskTypeCreate(TaskType.builder("work").numRetries(3).retryDelay(Duration.ofMinutes(5)).build());
-    s.taskCreate(IntStream.range(0, n).mapToObj(i -> NewTask.oneshot("work", TaskArguments.of(List.of(i), null))
-        .withNextRun(NOW.minusSeconds(10))).toList(), NOW);
+    s.taskTypeCreate(
+        TaskType.builder("work").numRetries(3).retryDelay(Duration.ofMinutes(5)).build());
+    s.taskCreate(
+        IntStream.range(0, n)
+            .mapToObj(
+                i ->
+                    NewTask.oneshot("work", TaskArguments.of(List.of(i), null))
+                        .withNextRun(NOW.minusSeconds(10)))
+            .toList(),
+        NOW);
     return s;
   }
 
   @Test
   default void aDeadRunnersLeasesAreRescuedAsFailedAttempts() {
     Store s = withTasks(3);
-    List<Claim> dead = Passes.claimStarted(s, LeaseContract.work(s), "dead", NOW, LeaseContract.LEASE, 2);
-    List<Claim> alive = Passes.claimStarted(s, LeaseContract.work(s), "alive", NOW, LeaseContract.LEASE, 1);
+    List<Claim> dead =
+        Passes.claimStarted(s, LeaseContract.work(s), "dead", NOW, LeaseContract.LEASE, 2);
+    List<Claim> alive =
+        Passes.claimStarted(s, LeaseContract.work(s), "alive", NOW, LeaseContract.LEASE, 1);
     List<Long> rescued = s.taskRescueOwner("dead", NOW.plusSeconds(1), true);
-    assertThat(rescued).containsExactlyInAnyOrderElementsOf(dead.stream().map(c -> c.task().id()).toList());
+    assertThat(rescued)
+        .containsExactlyInAnyOrderElementsOf(dead.stream().map(c -> c.task().id()).toList());
     for (Claim c : dead) {
       Task t = s.taskGet(List.of(c.task().id())).get(0);
       assertThat(t.status()).isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
@@ -217,14 +237,21 @@ interface RunnerTableContract {
   @Test
   default void aKilledRunnersLeasesAreReleasedWithoutCharge() {
     Store s = withTasks(2);
-    List<Claim> claims = Passes.claimStarted(s, LeaseContract.work(s), "killed", NOW, LeaseContract.LEASE, 2);
+    List<Claim> claims =
+        Passes.claimStarted(s, LeaseContract.work(s), "killed", NOW, LeaseContract.LEASE, 2);
     assertThat(s.taskRescueOwner("killed", NOW.plusSeconds(1), false)).hasSize(2);
     for (Claim c : claims) {
       Task t = s.taskGet(List.of(c.task().id())).get(0);
       assertThat(t.status()).isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
       assertThat(t.retriesLeft()).isEqualTo(3);
       assertThat(t.nextRun()).isEqualTo(NOW.plusSeconds(1));
-      assertThat(s.taskRunGet(c.run().backendId()).orElseThrow().metadata().path("released").asBoolean()).isTrue();
+      assertThat(
+              s.taskRunGet(c.run().backendId())
+                  .orElseThrow()
+                  .metadata()
+                  .path("released")
+                  .asBoolean())
+          .isTrue();
     }
   }
 
@@ -234,22 +261,28 @@ interface RunnerTableContract {
     Semaphore here = new Semaphore(0);
     Semaphore there = new Semaphore(0);
     try (Store other = openAnother();
-         AutoCloseable a = s.onWork(here::release);
-         AutoCloseable b = other.onWork(there::release)) {
+        AutoCloseable a = s.onWork(here::release);
+        AutoCloseable b = other.onWork(there::release)) {
       drain(here, there);
-      other.taskCreate(List.of(NewTask.oneshot("work", TaskArguments.of(List.of("new"), null))), NOW);
+      other.taskCreate(
+          List.of(NewTask.oneshot("work", TaskArguments.of(List.of("new"), null))), NOW);
       assertThat(here.tryAcquire(10, TimeUnit.SECONDS)).as("listener of this store woken").isTrue();
-      assertThat(there.tryAcquire(10, TimeUnit.SECONDS)).as("listener of the writing store woken").isTrue();
+      assertThat(there.tryAcquire(10, TimeUnit.SECONDS))
+          .as("listener of the writing store woken")
+          .isTrue();
       // A closed subscription hears nothing more.
       a.close();
       drain(here, there);
-      other.taskCreate(List.of(NewTask.oneshot("work", TaskArguments.of(List.of("newer"), null))), NOW);
+      other.taskCreate(
+          List.of(NewTask.oneshot("work", TaskArguments.of(List.of("newer"), null))), NOW);
       assertThat(there.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
       assertThat(here.tryAcquire(300, TimeUnit.MILLISECONDS)).isFalse();
     }
   }
 
-  /** Waits for wake-ups already under way (a listener calls once when it starts) and forgets them. */
+  /**
+   * Waits for wake-ups already under way (a listener calls once when it starts) and forgets them.
+   */
   private static void drain(Semaphore... semaphores) throws InterruptedException {
     Thread.sleep(300);
     for (Semaphore s : semaphores) {

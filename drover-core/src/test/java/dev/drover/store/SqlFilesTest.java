@@ -19,16 +19,17 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rules of the SQL files, checked on the files the build packages, without a database:
- * every query the store can ask for loads on both databases, the dialect folders hold the same
- * names, and no dialect's file shadows a common one.
+ * The rules of the SQL files, checked on the files the build packages, without a database: every
+ * query the store can ask for loads on both databases, the dialect folders hold the same names, and
+ * no dialect's file shadows a common one.
  */
 class SqlFilesTest {
-  private static final Map<SqlQuery.Home, String> FOLDER = Map.of(
-      SqlQuery.Home.COMMON, "common",
-      SqlQuery.Home.EACH_DIALECT, "each dialect",
-      SqlQuery.Home.SQLITE_ONLY, "sqlite",
-      SqlQuery.Home.POSTGRES_ONLY, "postgres");
+  private static final Map<SqlQuery.Home, String> FOLDER =
+      Map.of(
+          SqlQuery.Home.COMMON, "common",
+          SqlQuery.Home.EACH_DIALECT, "each dialect",
+          SqlQuery.Home.SQLITE_ONLY, "sqlite",
+          SqlQuery.Home.POSTGRES_ONLY, "postgres");
 
   /** Rule (c): the store asks only for {@link SqlQuery} constants, and each resolves. */
   @Test
@@ -39,7 +40,8 @@ class SqlFilesTest {
         if (q.runsOn(dialect)) {
           assertThat(files.get(q)).as(q + " on " + dialect).isNotBlank();
         } else {
-          assertThatThrownBy(() -> files.get(q)).as(q + " on " + dialect)
+          assertThatThrownBy(() -> files.get(q))
+              .as(q + " on " + dialect)
               .hasMessageContaining("is not run on");
         }
       }
@@ -82,12 +84,15 @@ class SqlFilesTest {
   void everyFileIsAQueryInItsHome() throws Exception {
     for (String folder : List.of("common", "sqlite", "postgres")) {
       for (String name : names(folder)) {
-        SqlQuery q = Arrays.stream(SqlQuery.values()).filter(v -> v.fileName().equals(name))
-            .findFirst()
-            .orElseThrow(() -> new AssertionError(folder + "/" + name + ".sql is no SqlQuery"));
+        SqlQuery q =
+            Arrays.stream(SqlQuery.values())
+                .filter(v -> v.fileName().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(folder + "/" + name + ".sql is no SqlQuery"));
         String home = FOLDER.get(q.home());
         assertThat(home.equals(folder) || home.equals("each dialect") && !folder.equals("common"))
-            .as(folder + "/" + name + ".sql is " + q.home()).isTrue();
+            .as(folder + "/" + name + ".sql is " + q.home())
+            .isTrue();
       }
     }
   }
@@ -97,8 +102,11 @@ class SqlFilesTest {
   void everyQueryIsAskedForByTheStore() throws IOException {
     String code;
     try (Stream<Path> files = Files.list(Paths.get("src/main/java/dev/drover/store"))) {
-      code = files.filter(p -> !p.getFileName().toString().equals("SqlQuery.java"))
-          .map(SqlFilesTest::read).collect(Collectors.joining("\n"));
+      code =
+          files
+              .filter(p -> !p.getFileName().toString().equals("SqlQuery.java"))
+              .map(SqlFilesTest::read)
+              .collect(Collectors.joining("\n"));
     }
     for (SqlQuery q : SqlQuery.values()) {
       assertThat(code).as(q + " is used").containsPattern("[^.\\w]" + q.name() + "\\b");
@@ -113,21 +121,25 @@ class SqlFilesTest {
       for (String name : names(e.getKey())) {
         Path file = folder(e.getKey()).resolve(name + ".sql");
         String first = read(file).lines().findFirst().orElse("");
-        assertThat(first).as(e.getKey() + "/" + name + ".sql")
+        assertThat(first)
+            .as(e.getKey() + "/" + name + ".sql")
             .matches("-- " + e.getValue() + " (differs|only): .+");
       }
     }
   }
 
   private static Set<String> namesOf(SqlQuery.Home home) {
-    return Arrays.stream(SqlQuery.values()).filter(q -> q.home() == home).map(SqlQuery::fileName)
+    return Arrays.stream(SqlQuery.values())
+        .filter(q -> q.home() == home)
+        .map(SqlQuery::fileName)
         .collect(Collectors.toCollection(TreeSet::new));
   }
 
   /** The query names in a folder of the packaged resources. */
   private static Set<String> names(String folder) throws IOException, URISyntaxException {
     try (Stream<Path> files = Files.list(folder(folder))) {
-      return files.map(p -> p.getFileName().toString())
+      return files
+          .map(p -> p.getFileName().toString())
           .peek(f -> assertThat(f).as("in " + folder).endsWith(".sql"))
           .map(f -> f.substring(0, f.length() - ".sql".length()))
           .collect(Collectors.toCollection(TreeSet::new));

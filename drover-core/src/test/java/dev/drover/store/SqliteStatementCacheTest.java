@@ -36,10 +36,11 @@ class SqliteStatementCacheTest {
     pool = new HikariDataSource(config);
     jdbi = Jdbi.create(pool);
     jdbi.setStatementBuilderFactory(new SqliteStatementCache());
-    jdbi.useHandle(h -> {
-      h.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT)");
-      h.execute("INSERT INTO item (id, name) VALUES (1, 'a'), (2, 'b'), (3, 'c')");
-    });
+    jdbi.useHandle(
+        h -> {
+          h.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT)");
+          h.execute("INSERT INTO item (id, name) VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+        });
   }
 
   @AfterEach
@@ -64,19 +65,24 @@ class SqliteStatementCacheTest {
   @Test
   void aResultLeftUnreadDoesNotLeakIntoTheNextUse() {
     List<PreparedStatement> used = new ArrayList<>();
-    jdbi.useHandle(h -> {
-      assertThat(all(h, used).mapTo(String.class).findFirst()).contains("a");
-      assertThat(all(h, used).mapTo(String.class).list()).containsExactly("a", "b", "c");
-    });
+    jdbi.useHandle(
+        h -> {
+          assertThat(all(h, used).mapTo(String.class).findFirst()).contains("a");
+          assertThat(all(h, used).mapTo(String.class).list()).containsExactly("a", "b", "c");
+        });
     assertThat(used.get(1)).isSameAs(used.get(0));
   }
 
   @Test
   void theSameTextOpenTwiceAtOnceGetsTwoStatements() {
     List<PreparedStatement> used = new ArrayList<>();
-    List<String> pairs = jdbi.withHandle(h -> all(h, used).mapTo(String.class).stream()
-        .map(outer -> outer + all(h, used).mapTo(String.class).findFirst().orElseThrow())
-        .toList());
+    List<String> pairs =
+        jdbi.withHandle(
+            h ->
+                all(h, used).mapTo(String.class).stream()
+                    .map(
+                        outer -> outer + all(h, used).mapTo(String.class).findFirst().orElseThrow())
+                    .toList());
     assertThat(pairs).containsExactly("aa", "ba", "ca");
     // While the outer query is open the inner one runs on a statement of its own, and reuses it.
     // (By the last row Jdbi has closed the outer query, so the last inner run may take either.)
@@ -90,22 +96,33 @@ class SqliteStatementCacheTest {
   void aWriteThroughACachedStatementCommitsAndRollsBackAsUsual() {
     for (int i = 0; i < 2; i++) {
       int id = 10 + i;
-      jdbi.useTransaction(h -> h.createUpdate("INSERT INTO item (id, name) VALUES (:id, 'x')").bind("id", id).execute());
+      jdbi.useTransaction(
+          h ->
+              h.createUpdate("INSERT INTO item (id, name) VALUES (:id, 'x')")
+                  .bind("id", id)
+                  .execute());
     }
     try {
-      jdbi.useTransaction(h -> {
-        h.createUpdate("INSERT INTO item (id, name) VALUES (:id, 'x')").bind("id", 12).execute();
-        throw new IllegalStateException("roll back");
-      });
+      jdbi.useTransaction(
+          h -> {
+            h.createUpdate("INSERT INTO item (id, name) VALUES (:id, 'x')")
+                .bind("id", 12)
+                .execute();
+            throw new IllegalStateException("roll back");
+          });
     } catch (IllegalStateException expected) {
       // the insert of id 12 is undone
     }
-    List<Long> written = jdbi.withHandle(h -> h.createQuery("SELECT id FROM item WHERE name = 'x'").mapTo(Long.class).list());
+    List<Long> written =
+        jdbi.withHandle(
+            h -> h.createQuery("SELECT id FROM item WHERE name = 'x'").mapTo(Long.class).list());
     assertThat(written).containsExactly(10L, 11L);
   }
 
   private static Query byId(Handle h, long id, List<PreparedStatement> used) {
-    return h.createQuery("SELECT name FROM item WHERE id = :id").bind("id", id).addCustomizer(recordInto(used));
+    return h.createQuery("SELECT name FROM item WHERE id = :id")
+        .bind("id", id)
+        .addCustomizer(recordInto(used));
   }
 
   private static Query all(Handle h, List<PreparedStatement> used) {
@@ -115,7 +132,8 @@ class SqliteStatementCacheTest {
   private static StatementCustomizer recordInto(List<PreparedStatement> used) {
     return new StatementCustomizer() {
       @Override
-      public void beforeExecution(PreparedStatement stmt, StatementContext ctx) throws SQLException {
+      public void beforeExecution(PreparedStatement stmt, StatementContext ctx)
+          throws SQLException {
         used.add(stmt);
       }
     };

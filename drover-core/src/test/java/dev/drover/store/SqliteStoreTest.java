@@ -12,6 +12,7 @@ class SqliteStoreTest extends StoreContractTest {
 
   @Override
   Connection connect() throws Exception {
-    return DriverManager.getConnection("jdbc:sqlite:" + location.dataDir().resolve(StoreLocation.DATABASE_FILE));
+    return DriverManager.getConnection(
+        "jdbc:sqlite:" + location.dataDir().resolve(StoreLocation.DATABASE_FILE));
   }
 }

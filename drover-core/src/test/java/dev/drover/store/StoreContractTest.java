@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.drover.ValidationException;
 import dev.drover.Json;
+import dev.drover.ValidationException;
 import dev.drover.model.ArchivableRun;
 import dev.drover.model.ArchivePage;
 import dev.drover.model.NewTask;
@@ -48,8 +48,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The behaviour every {@link Store} must have, written once and run on each database by a
- * subclass that says where the store lives.
+ * The behaviour every {@link Store} must have, written once and run on each database by a subclass
+ * that says where the store lives.
  */
 abstract class StoreContractTest
     implements LeaseContract,
@@ -68,6 +68,7 @@ abstract class StoreContractTest
 
   StoreLocation location;
   Store store;
+
   /** Where this test's stores live: new databases of the subclass's dialect, migrated and empty. */
   @RegisterExtension final Databases databases;
 
@@ -118,7 +119,9 @@ abstract class StoreContractTest
     return TaskType.builder("load-git")
         .description("mirror a git repository")
         .intervals(Duration.ofDays(64), Duration.ofHours(12), Duration.ofDays(64))
-        .backoffFactor(2).numRetries(7).retryDelay(Duration.ofHours(2))
+        .backoffFactor(2)
+        .numRetries(7)
+        .retryDelay(Duration.ofHours(2))
         .build();
   }
 
@@ -154,10 +157,12 @@ abstract class StoreContractTest
   @Test
   void aSchemaNewerThanTheProgramIsRefused() throws Exception {
     store.close();
-    try (Connection c = connect(); Statement s = c.createStatement()) {
-      s.executeUpdate("INSERT INTO flyway_schema_history (installed_rank, version, description, type, script,"
-          + " checksum, installed_by, execution_time, success)"
-          + " VALUES (999, '999', 'from the future', 'SQL', 'V999__future.sql', 0, 'test', 0, TRUE)");
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      s.executeUpdate(
+          "INSERT INTO flyway_schema_history (installed_rank, version, description, type, script,"
+              + " checksum, installed_by, execution_time, success)"
+              + " VALUES (999, '999', 'from the future', 'SQL', 'V999__future.sql', 0, 'test', 0, TRUE)");
     }
     assertThatThrownBy(() -> Stores.open(location))
         .isInstanceOf(ValidationException.class)
@@ -179,17 +184,28 @@ abstract class StoreContractTest
 
   @Test
   void taskTypeRoundTripsEveryField() {
-    TaskType full = TaskType.builder("run-build")
-        .description("a build").intervals(HOUR, Duration.ofMinutes(10), DAY)
-        .backoffFactor(1.5).maxQueueLength(50).numRetries(3).retryDelay(Duration.ofMinutes(5))
-        .lease(Duration.ofSeconds(30)).timeout(Duration.ofMinutes(20)).maxWorkers(2)
-        .workerGroup("builders").command(List.of("make", "-C", "{kwargs.dir}"))
-        .workingDir("/tmp").env(Map.of("LANG", "C"))
-        .build();
+    TaskType full =
+        TaskType.builder("run-build")
+            .description("a build")
+            .intervals(HOUR, Duration.ofMinutes(10), DAY)
+            .backoffFactor(1.5)
+            .maxQueueLength(50)
+            .numRetries(3)
+            .retryDelay(Duration.ofMinutes(5))
+            .lease(Duration.ofSeconds(30))
+            .timeout(Duration.ofMinutes(20))
+            .maxWorkers(2)
+            .workerGroup("builders")
+            .command(List.of("make", "-C", "{kwargs.dir}"))
+            .workingDir("/tmp")
+            .env(Map.of("LANG", "C"))
+            .build();
     store.taskTypeCreate(full);
     store.taskTypeCreate(TaskType.builder("a-first").build());
     assertThat(store.taskTypeGet("run-build")).contains(full);
-    assertThat(store.taskTypeList()).extracting(TaskType::name).containsExactly("a-first", "run-build");
+    assertThat(store.taskTypeList())
+        .extracting(TaskType::name)
+        .containsExactly("a-first", "run-build");
   }
 
   @Test
@@ -232,7 +248,15 @@ abstract class StoreContractTest
   void givenRetriesAndNextRunAreKept() {
     store.taskTypeCreate(gitType());
     Instant later = T0.plus(Duration.ofMinutes(5)).plusMillis(123);
-    Task t = createOne(new NewTask("load-git", TaskArguments.empty(), later, TaskPolicy.ONESHOT, TaskPriority.HIGH, 2));
+    Task t =
+        createOne(
+            new NewTask(
+                "load-git",
+                TaskArguments.empty(),
+                later,
+                TaskPolicy.ONESHOT,
+                TaskPriority.HIGH,
+                2));
     assertThat(t.retriesLeft()).isEqualTo(2);
     assertThat(t.nextRun()).isEqualTo(later);
     assertThat(t.priority()).isEqualTo(TaskPriority.HIGH);
@@ -241,12 +265,15 @@ abstract class StoreContractTest
   @Test
   void duplicatesAreCollapsedWithinAndAcrossBatches() {
     store.taskTypeCreate(gitType());
-    List<Task> first = store.taskCreate(List.of(recurring("https://a"), recurring("https://a"), recurring("https://b")), T0);
+    List<Task> first =
+        store.taskCreate(
+            List.of(recurring("https://a"), recurring("https://a"), recurring("https://b")), T0);
     assertThat(first.get(0)).isEqualTo(first.get(1));
     assertThat(first.get(2).id()).isNotEqualTo(first.get(0).id());
 
     // Across batches, a recurring duplicate is found whatever its next_run.
-    List<Task> second = store.taskCreate(List.of(recurring("https://a").withNextRun(T0.plus(DAY))), T0);
+    List<Task> second =
+        store.taskCreate(List.of(recurring("https://a").withNextRun(T0.plus(DAY))), T0);
     assertThat(second).containsExactly(first.get(0));
     assertThat(store.taskSearch(TaskQuery.all())).hasSize(2);
   }
@@ -267,7 +294,8 @@ abstract class StoreContractTest
     Task base = createOne(oneshot("https://a").withNextRun(T0));
     Task sameTime = createOne(oneshot("https://a").withNextRun(T0));
     Task later = createOne(oneshot("https://a").withNextRun(T0.plus(HOUR)));
-    Task prioritized = createOne(oneshot("https://a").withNextRun(T0).withPriority(TaskPriority.LOW));
+    Task prioritized =
+        createOne(oneshot("https://a").withNextRun(T0).withPriority(TaskPriority.LOW));
     Task recurringSame = createOne(recurring("https://a"));
     assertThat(sameTime.id()).isEqualTo(base.id());
     assertThat(Set.of(base.id(), later.id(), prioritized.id(), recurringSame.id())).hasSize(4);
@@ -285,7 +313,8 @@ abstract class StoreContractTest
   @Test
   void aBatchWithAnUnknownTypeWritesNothing() {
     store.taskTypeCreate(gitType());
-    List<NewTask> batch = List.of(recurring("https://a"), NewTask.oneshot("no-such-type", TaskArguments.empty()));
+    List<NewTask> batch =
+        List.of(recurring("https://a"), NewTask.oneshot("no-such-type", TaskArguments.empty()));
     assertThatThrownBy(() -> store.taskCreate(batch, T0))
         .isInstanceOf(ValidationException.class)
         .hasMessage("type: unknown task type 'no-such-type'");
@@ -295,10 +324,13 @@ abstract class StoreContractTest
   @Test
   void recurringTasksNeedATypeWithADefaultInterval() {
     store.taskTypeCreate(TaskType.builder("checksum").build());
-    assertThatThrownBy(() -> store.taskCreate(List.of(NewTask.recurring("checksum", TaskArguments.empty())), T0))
+    assertThatThrownBy(
+            () ->
+                store.taskCreate(List.of(NewTask.recurring("checksum", TaskArguments.empty())), T0))
         .isInstanceOf(ValidationException.class)
         .hasMessageStartingWith("policy:");
-    assertThat(store.taskCreate(List.of(NewTask.oneshot("checksum", TaskArguments.empty())), T0)).hasSize(1);
+    assertThat(store.taskCreate(List.of(NewTask.oneshot("checksum", TaskArguments.empty())), T0))
+        .hasSize(1);
   }
 
   // ---- search, status changes
@@ -308,20 +340,26 @@ abstract class StoreContractTest
     store.taskTypeCreate(gitType());
     store.taskTypeCreate(TaskType.builder("checksum").build());
     Task a = createOne(recurring("https://a").withNextRun(T0));
-    Task b = createOne(oneshot("https://b").withNextRun(T0.plus(HOUR)).withPriority(TaskPriority.HIGH));
-    Task c = createOne(NewTask.oneshot("checksum", TaskArguments.empty()).withNextRun(T0.plus(DAY)));
+    Task b =
+        createOne(oneshot("https://b").withNextRun(T0.plus(HOUR)).withPriority(TaskPriority.HIGH));
+    Task c =
+        createOne(NewTask.oneshot("checksum", TaskArguments.empty()).withNextRun(T0.plus(DAY)));
     store.taskSetStatus(List.of(c.id()), TaskStatus.DISABLED, null, false, T0);
 
     assertThat(ids(query().types(List.of("load-git")))).containsExactly(a.id(), b.id());
     assertThat(ids(query().policy(TaskPolicy.ONESHOT))).containsExactly(b.id(), c.id());
     assertThat(ids(query().statuses(List.of(TaskStatus.DISABLED)))).containsExactly(c.id());
-    assertThat(ids(query().priorities(List.of(TaskPriority.HIGH, TaskPriority.LOW)))).containsExactly(b.id());
+    assertThat(ids(query().priorities(List.of(TaskPriority.HIGH, TaskPriority.LOW))))
+        .containsExactly(b.id());
     assertThat(ids(query().ids(List.of(a.id(), c.id())))).containsExactly(a.id(), c.id());
     assertThat(ids(query().before(T0.plus(HOUR)))).containsExactly(a.id(), b.id());
     assertThat(ids(query().after(T0.plus(HOUR)))).containsExactly(b.id(), c.id());
-    assertThat(ids(query().after(T0.plus(Duration.ofMinutes(1))).before(T0.plus(Duration.ofHours(2))))).containsExactly(b.id());
+    assertThat(
+            ids(query().after(T0.plus(Duration.ofMinutes(1))).before(T0.plus(Duration.ofHours(2)))))
+        .containsExactly(b.id());
     assertThat(ids(query().limit(2))).containsExactly(a.id(), b.id());
-    assertThat(ids(query().types(List.of("load-git")).policy(TaskPolicy.RECURRING))).containsExactly(a.id());
+    assertThat(ids(query().types(List.of("load-git")).policy(TaskPolicy.RECURRING)))
+        .containsExactly(a.id());
   }
 
   private List<Long> ids(QueryBuilder q) {
@@ -343,14 +381,45 @@ abstract class StoreContractTest
     Instant after;
     Integer limit;
 
-    QueryBuilder ids(List<Long> v) { ids = v; return this; }
-    QueryBuilder types(List<String> v) { types = v; return this; }
-    QueryBuilder statuses(List<TaskStatus> v) { statuses = v; return this; }
-    QueryBuilder priorities(List<TaskPriority> v) { priorities = v; return this; }
-    QueryBuilder policy(TaskPolicy v) { policy = v; return this; }
-    QueryBuilder before(Instant v) { before = v; return this; }
-    QueryBuilder after(Instant v) { after = v; return this; }
-    QueryBuilder limit(int v) { limit = v; return this; }
+    QueryBuilder ids(List<Long> v) {
+      ids = v;
+      return this;
+    }
+
+    QueryBuilder types(List<String> v) {
+      types = v;
+      return this;
+    }
+
+    QueryBuilder statuses(List<TaskStatus> v) {
+      statuses = v;
+      return this;
+    }
+
+    QueryBuilder priorities(List<TaskPriority> v) {
+      priorities = v;
+      return this;
+    }
+
+    QueryBuilder policy(TaskPolicy v) {
+      policy = v;
+      return this;
+    }
+
+    QueryBuilder before(Instant v) {
+      before = v;
+      return this;
+    }
+
+    QueryBuilder after(Instant v) {
+      after = v;
+      return this;
+    }
+
+    QueryBuilder limit(int v) {
+      limit = v;
+      return this;
+    }
 
     TaskQuery build() {
       return new TaskQuery(ids, types, statuses, priorities, policy, before, after, limit);
@@ -365,8 +434,13 @@ abstract class StoreContractTest
     Task future = createOne(oneshot("https://future").withNextRun(T0.plus(HOUR)));
     store.taskSetStatus(List.of(done.id()), TaskStatus.COMPLETED, null, false, T0);
 
-    int changed = store.taskSetStatus(List.of(due.id(), done.id(), future.id()),
-        TaskStatus.NEXT_RUN_SCHEDULED, null, true, T0);
+    int changed =
+        store.taskSetStatus(
+            List.of(due.id(), done.id(), future.id()),
+            TaskStatus.NEXT_RUN_SCHEDULED,
+            null,
+            true,
+            T0);
 
     assertThat(changed).isEqualTo(1);
     assertThat(statusOf(due)).isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
@@ -378,7 +452,8 @@ abstract class StoreContractTest
   void setStatusCanMoveNextRun() {
     store.taskTypeCreate(gitType());
     Task t = createOne(recurring("https://a"));
-    store.taskSetStatus(List.of(t.id()), TaskStatus.NEXT_RUN_NOT_SCHEDULED, T0.plus(DAY), false, T0);
+    store.taskSetStatus(
+        List.of(t.id()), TaskStatus.NEXT_RUN_NOT_SCHEDULED, T0.plus(DAY), false, T0);
     assertThat(store.taskGet(List.of(t.id())).get(0).nextRun()).isEqualTo(T0.plus(DAY));
   }
 
@@ -396,7 +471,9 @@ abstract class StoreContractTest
     assertThat(enabled.status()).isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
     assertThat(enabled.nextRun()).isEqualTo(T0.plus(HOUR));
     assertThat(enabled.retriesLeft()).isEqualTo(7);
-    assertThat(store.taskEnable(List.of(t.id()), T0)).as("only disabled tasks are enabled").isZero();
+    assertThat(store.taskEnable(List.of(t.id()), T0))
+        .as("only disabled tasks are enabled")
+        .isZero();
   }
 
   private TaskStatus statusOf(Task t) {
@@ -411,10 +488,15 @@ abstract class StoreContractTest
     Task late = createOne(recurring("https://late").withNextRun(T0.minusSeconds(10)));
     Task early = createOne(recurring("https://early").withNextRun(T0.minusSeconds(20)));
     createOne(recurring("https://future").withNextRun(T0.plusSeconds(1)));
-    createOne(recurring("https://prio").withNextRun(T0.minusSeconds(30)).withPriority(TaskPriority.HIGH));
+    createOne(
+        recurring("https://prio").withNextRun(T0.minusSeconds(30)).withPriority(TaskPriority.HIGH));
 
-    assertThat(store.taskPeekReady("load-git", T0, 10)).extracting(Task::id).containsExactly(early.id(), late.id());
-    assertThat(store.taskPeekReady("load-git", T0, 1)).extracting(Task::id).containsExactly(early.id());
+    assertThat(store.taskPeekReady("load-git", T0, 10))
+        .extracting(Task::id)
+        .containsExactly(early.id(), late.id());
+    assertThat(store.taskPeekReady("load-git", T0, 1))
+        .extracting(Task::id)
+        .containsExactly(early.id());
     assertThat(store.taskPeekReady("other", T0, 10)).isEmpty();
     assertThat(store.taskPeekReady("load-git", T0, 10)).hasSize(2);
   }
@@ -430,7 +512,11 @@ abstract class StoreContractTest
   @Test
   void grabMarksTasksScheduledSoTheyAreNotGrabbedAgain() {
     store.taskTypeCreate(gitType());
-    store.taskCreate(IntStream.range(0, 5).mapToObj(i -> recurring("https://" + i).withNextRun(T0.minusSeconds(i))).toList(), T0);
+    store.taskCreate(
+        IntStream.range(0, 5)
+            .mapToObj(i -> recurring("https://" + i).withNextRun(T0.minusSeconds(i)))
+            .toList(),
+        T0);
     List<Task> first = store.taskGrabReady("load-git", T0, 3, 0, PriorityShares.DEFAULT);
     assertThat(first).hasSize(3).allMatch(t -> t.status() == TaskStatus.NEXT_RUN_SCHEDULED);
     assertThat(first).extracting(Task::nextRun).isSorted();
@@ -444,28 +530,50 @@ abstract class StoreContractTest
   void priorityGrabSplitsTheBudgetByShares() {
     store.taskTypeCreate(gitType());
     for (TaskPriority p : TaskPriority.values()) {
-      store.taskCreate(IntStream.range(0, 10)
-          .mapToObj(i -> oneshot(p + "-" + i).withNextRun(T0.minusSeconds(i)).withPriority(p)).toList(), T0);
+      store.taskCreate(
+          IntStream.range(0, 10)
+              .mapToObj(i -> oneshot(p + "-" + i).withNextRun(T0.minusSeconds(i)).withPriority(p))
+              .toList(),
+          T0);
     }
     List<Task> grabbed = store.taskGrabReady("load-git", T0, 0, 10, PriorityShares.DEFAULT);
-    assertThat(grabbed).extracting(Task::priority).containsExactly(
-        TaskPriority.HIGH, TaskPriority.HIGH, TaskPriority.HIGH, TaskPriority.HIGH, TaskPriority.HIGH,
-        TaskPriority.NORMAL, TaskPriority.NORMAL, TaskPriority.NORMAL,
-        TaskPriority.LOW, TaskPriority.LOW);
+    assertThat(grabbed)
+        .extracting(Task::priority)
+        .containsExactly(
+            TaskPriority.HIGH,
+            TaskPriority.HIGH,
+            TaskPriority.HIGH,
+            TaskPriority.HIGH,
+            TaskPriority.HIGH,
+            TaskPriority.NORMAL,
+            TaskPriority.NORMAL,
+            TaskPriority.NORMAL,
+            TaskPriority.LOW,
+            TaskPriority.LOW);
   }
 
   @Test
   void anUnusedPriorityShareCascadesDownAndThenToTasksWithoutPriority() {
     store.taskTypeCreate(gitType());
-    store.taskCreate(List.of(
-        oneshot("n1").withPriority(TaskPriority.NORMAL), oneshot("l1").withPriority(TaskPriority.LOW),
-        oneshot("l2").withPriority(TaskPriority.LOW), oneshot("l3").withPriority(TaskPriority.LOW),
-        oneshot("l4").withPriority(TaskPriority.LOW)), T0);
+    store.taskCreate(
+        List.of(
+            oneshot("n1").withPriority(TaskPriority.NORMAL),
+            oneshot("l1").withPriority(TaskPriority.LOW),
+            oneshot("l2").withPriority(TaskPriority.LOW),
+            oneshot("l3").withPriority(TaskPriority.LOW),
+            oneshot("l4").withPriority(TaskPriority.LOW)),
+        T0);
     store.taskCreate(IntStream.range(0, 10).mapToObj(i -> oneshot("plain-" + i)).toList(), T0);
 
     List<Task> peeked = store.taskPeekReadyPriority("load-git", T0, 10, PriorityShares.DEFAULT);
-    assertThat(peeked).extracting(Task::priority).containsExactly(TaskPriority.NORMAL,
-        TaskPriority.LOW, TaskPriority.LOW, TaskPriority.LOW, TaskPriority.LOW);
+    assertThat(peeked)
+        .extracting(Task::priority)
+        .containsExactly(
+            TaskPriority.NORMAL,
+            TaskPriority.LOW,
+            TaskPriority.LOW,
+            TaskPriority.LOW,
+            TaskPriority.LOW);
 
     // 10 priority slots: high finds none, normal one, low all four; the 5 unused go to plain tasks.
     List<Task> grabbed = store.taskGrabReady("load-git", T0, 2, 10, PriorityShares.DEFAULT);
@@ -489,16 +597,18 @@ abstract class StoreContractTest
     try {
       List<Future<Integer>> grabbers = new ArrayList<>();
       for (int g = 0; g < 4; g++) {
-        Callable<Integer> grabber = () -> {
-          start.await();
-          int batches = 0;
-          List<Task> got;
-          while (!(got = store.taskGrabReady("load-git", T0, 50, 0, PriorityShares.DEFAULT)).isEmpty()) {
-            got.forEach(t -> grabbed.add(t.id()));
-            batches++;
-          }
-          return batches;
-        };
+        Callable<Integer> grabber =
+            () -> {
+              start.await();
+              int batches = 0;
+              List<Task> got;
+              while (!(got = store.taskGrabReady("load-git", T0, 50, 0, PriorityShares.DEFAULT))
+                  .isEmpty()) {
+                got.forEach(t -> grabbed.add(t.id()));
+                batches++;
+              }
+              return batches;
+            };
         grabbers.add(pool.submit(grabber));
       }
       start.countDown();
@@ -523,19 +633,32 @@ abstract class StoreContractTest
   void runsStartAndEndWithMergedMetadata() {
     store.taskTypeCreate(gitType());
     Task t = createOne(oneshot("https://a"));
-    TaskRun scheduled = store.taskRunSchedule(List.of(new RunToSchedule(t.id(), "b-1", meta("{\"queue\": \"q\"}"), T0))).get(0);
+    TaskRun scheduled =
+        store
+            .taskRunSchedule(
+                List.of(new RunToSchedule(t.id(), "b-1", meta("{\"queue\": \"q\"}"), T0)))
+            .get(0);
     assertThat(scheduled.status()).isEqualTo(TaskRunStatus.SCHEDULED);
     assertThat(scheduled.scheduled()).isEqualTo(T0);
 
-    TaskRun started = store.taskRunStart("b-1", meta("{\"worker\": \"w1\"}"), T0.plusSeconds(1)).orElseThrow();
+    TaskRun started =
+        store.taskRunStart("b-1", meta("{\"worker\": \"w1\"}"), T0.plusSeconds(1)).orElseThrow();
     assertThat(started.status()).isEqualTo(TaskRunStatus.STARTED);
     assertThat(started.started()).isEqualTo(T0.plusSeconds(1));
     assertThat(started.metadata()).isEqualTo(meta("{\"queue\": \"q\", \"worker\": \"w1\"}"));
 
-    TaskRun ended = store.taskRunEnd("b-1", TaskRunStatus.EVENTFUL, meta("{\"worker\": \"w2\", \"n\": 3}"), T0.plusSeconds(5)).orElseThrow();
+    TaskRun ended =
+        store
+            .taskRunEnd(
+                "b-1",
+                TaskRunStatus.EVENTFUL,
+                meta("{\"worker\": \"w2\", \"n\": 3}"),
+                T0.plusSeconds(5))
+            .orElseThrow();
     assertThat(ended.status()).isEqualTo(TaskRunStatus.EVENTFUL);
     assertThat(ended.ended()).isEqualTo(T0.plusSeconds(5));
-    assertThat(ended.metadata()).isEqualTo(meta("{\"queue\": \"q\", \"worker\": \"w2\", \"n\": 3}"));
+    assertThat(ended.metadata())
+        .isEqualTo(meta("{\"queue\": \"q\", \"worker\": \"w2\", \"n\": 3}"));
     assertThat(store.taskRunGet("b-1")).contains(ended);
     assertThat(statusOf(t)).isEqualTo(TaskStatus.COMPLETED);
   }
@@ -545,7 +668,8 @@ abstract class StoreContractTest
     assertThat(store.taskRunStart("nope", null, T0)).isEmpty();
     assertThat(store.taskRunEnd("nope", TaskRunStatus.FAILED, null, T0)).isEmpty();
     assertThatThrownBy(() -> store.taskRunEnd("nope", TaskRunStatus.STARTED, null, T0))
-        .isInstanceOf(ValidationException.class).hasMessageStartingWith("status:");
+        .isInstanceOf(ValidationException.class)
+        .hasMessageStartingWith("status:");
   }
 
   @Test
@@ -573,9 +697,11 @@ abstract class StoreContractTest
 
     endRun(t, "r4", TaskRunStatus.PERMFAILED, end);
     assertThat(statusOf(t)).isEqualTo(TaskStatus.DISABLED);
-    assertThat(store.taskRunList(List.of(t.id()), null, 10)).extracting(TaskRun::backendId)
+    assertThat(store.taskRunList(List.of(t.id()), null, 10))
+        .extracting(TaskRun::backendId)
         .containsExactly("r4", "r3", "r2", "r1");
-    assertThat(store.taskRunList(List.of(), TaskRunStatus.FAILED, 10)).extracting(TaskRun::backendId)
+    assertThat(store.taskRunList(List.of(), TaskRunStatus.FAILED, 10))
+        .extracting(TaskRun::backendId)
         .containsExactly("r2");
   }
 
@@ -605,10 +731,11 @@ abstract class StoreContractTest
     createOne(recurring("https://b"));
     createOne(NewTask.oneshot("checksum", TaskArguments.empty()));
     store.taskSetStatus(List.of(a.id()), TaskStatus.DISABLED, null, false, T0);
-    assertThat(store.taskCountByTypeAndStatus()).containsExactly(
-        new StatusCount("checksum", TaskStatus.NEXT_RUN_NOT_SCHEDULED, 1),
-        new StatusCount("load-git", TaskStatus.DISABLED, 1),
-        new StatusCount("load-git", TaskStatus.NEXT_RUN_NOT_SCHEDULED, 1));
+    assertThat(store.taskCountByTypeAndStatus())
+        .containsExactly(
+            new StatusCount("checksum", TaskStatus.NEXT_RUN_NOT_SCHEDULED, 1),
+            new StatusCount("load-git", TaskStatus.DISABLED, 1),
+            new StatusCount("load-git", TaskStatus.NEXT_RUN_NOT_SCHEDULED, 1));
   }
 
   // ---- archival
@@ -621,13 +748,27 @@ abstract class StoreContractTest
       Task t = createOne(oneshot("https://done/" + i));
       for (int r = 0; r <= i % 3; r++) {
         String backend = "done-" + i + "-" + r;
-        runIds.add(store.taskRunSchedule(List.of(new RunToSchedule(t.id(), backend, null, T0.plusSeconds(i)))).get(0).id());
+        runIds.add(
+            store
+                .taskRunSchedule(
+                    List.of(new RunToSchedule(t.id(), backend, null, T0.plusSeconds(i))))
+                .get(0)
+                .id());
         store.taskRunStart(backend, null, T0.plusSeconds(i));
-        store.taskRunEnd(backend, r < i % 3 ? TaskRunStatus.FAILED : TaskRunStatus.EVENTFUL, null, T0.plusSeconds(i + 1));
+        store.taskRunEnd(
+            backend,
+            r < i % 3 ? TaskRunStatus.FAILED : TaskRunStatus.EVENTFUL,
+            null,
+            T0.plusSeconds(i + 1));
       }
     }
-    // A recurring task still active, a one-shot task still pending, and a finished run out of the window.
-    endRun(createOne(recurring("https://active")), "active", TaskRunStatus.EVENTFUL, T0.plusSeconds(2));
+    // A recurring task still active, a one-shot task still pending, and a finished run out of the
+    // window.
+    endRun(
+        createOne(recurring("https://active")),
+        "active",
+        TaskRunStatus.EVENTFUL,
+        T0.plusSeconds(2));
     Task pending = createOne(oneshot("https://pending"));
     store.taskRunSchedule(List.of(new RunToSchedule(pending.id(), "pending", null, T0)));
     endRun(createOne(oneshot("https://old")), "old", TaskRunStatus.EVENTFUL, T0.minus(DAY));
@@ -670,13 +811,15 @@ abstract class StoreContractTest
   void archiveWindowIsHalfOpen() {
     archivableFixture();
     assertThat(store.taskRunArchivable(T0.plusSeconds(1), T0.plusSeconds(2), 100, null).runs())
-        .extracting(ArchivableRun::backendId).containsExactly("done-1-0", "done-1-1");
+        .extracting(ArchivableRun::backendId)
+        .containsExactly("done-1-0", "done-1-1");
   }
 
   @Test
   void aBadPageTokenIsRefused() {
     assertThatThrownBy(() -> store.taskRunArchivable(T0, T0.plus(HOUR), 10, "garbage"))
-        .isInstanceOf(ValidationException.class).hasMessageStartingWith("page_token:");
+        .isInstanceOf(ValidationException.class)
+        .hasMessageStartingWith("page_token:");
   }
 
   @Test
@@ -685,15 +828,25 @@ abstract class StoreContractTest
     List<ArchivableRun> all = store.taskRunArchivable(T0, T0.plus(HOUR), 100, null).runs();
     // Delete every run of the first two tasks, but only one run of the third (which has three).
     List<Long> taskIds = all.stream().map(ArchivableRun::taskId).distinct().limit(3).toList();
-    List<Long> runIds = new ArrayList<>(all.stream().filter(r -> taskIds.subList(0, 2).contains(r.taskId()))
-        .map(ArchivableRun::taskRunId).toList());
-    runIds.add(all.stream().filter(r -> r.taskId() == taskIds.get(2)).findFirst().orElseThrow().taskRunId());
+    List<Long> runIds =
+        new ArrayList<>(
+            all.stream()
+                .filter(r -> taskIds.subList(0, 2).contains(r.taskId()))
+                .map(ArchivableRun::taskRunId)
+                .toList());
+    runIds.add(
+        all.stream()
+            .filter(r -> r.taskId() == taskIds.get(2))
+            .findFirst()
+            .orElseThrow()
+            .taskRunId());
 
     Store.ArchiveDeletion deleted = store.archiveDelete(taskIds, runIds);
 
     assertThat(deleted).isEqualTo(new Store.ArchiveDeletion(runIds.size(), 2));
     assertThat(store.taskGet(taskIds)).extracting(Task::id).containsExactly(taskIds.get(2));
     assertThat(store.taskRunList(List.of(taskIds.get(2)), null, 10)).hasSize(2);
-    assertThat(store.archiveDelete(List.of(), List.of())).isEqualTo(new Store.ArchiveDeletion(0, 0));
+    assertThat(store.archiveDelete(List.of(), List.of()))
+        .isEqualTo(new Store.ArchiveDeletion(0, 0));
   }
 }

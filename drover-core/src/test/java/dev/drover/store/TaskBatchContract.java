@@ -40,13 +40,17 @@ interface TaskBatchContract {
 
   private Store withTypes() {
     Store s = store();
-    s.taskTypeCreate(TaskType.builder("sync").intervals(Duration.ofDays(1), Duration.ofHours(1), Duration.ofDays(2)).build());
+    s.taskTypeCreate(
+        TaskType.builder("sync")
+            .intervals(Duration.ofDays(1), Duration.ofHours(1), Duration.ofDays(2))
+            .build());
     s.taskTypeCreate(TaskType.builder("build").perKeyLimit("owner", 2).build());
     return s;
   }
 
   private static NewTask oneshot(int i) {
-    return NewTask.oneshot("sync", TaskArguments.of(List.of("item-" + i), Map.of())).withNextRun(t0());
+    return NewTask.oneshot("sync", TaskArguments.of(List.of("item-" + i), Map.of()))
+        .withNextRun(t0());
   }
 
   private static NewTask recurring(int i) {
@@ -56,9 +60,14 @@ interface TaskBatchContract {
   @Test
   default void aLargeBatchReturnsOneTaskPerInputInInputOrder() {
     Store s = withTypes();
-    List<NewTask> batch = IntStream.range(0, LARGE)
-        .mapToObj(i -> i % 2 == 0 ? oneshot(LARGE - i) : recurring(LARGE - i).withPriority(TaskPriority.HIGH))
-        .toList();
+    List<NewTask> batch =
+        IntStream.range(0, LARGE)
+            .mapToObj(
+                i ->
+                    i % 2 == 0
+                        ? oneshot(LARGE - i)
+                        : recurring(LARGE - i).withPriority(TaskPriority.HIGH))
+            .toList();
     List<Task> created = s.taskCreate(batch, t0());
 
     assertThat(created).hasSize(LARGE);
@@ -79,9 +88,12 @@ interface TaskBatchContract {
     // Items 0..299 and LARGE+100..LARGE+299 are stored; items 200..LARGE+199 are then asked for
     // twice each, in two halves of the batch, so duplicates fall in other chunks than their first
     // occurrence, and stored duplicates are met in the first chunk and in the last.
-    List<Integer> storedItems = IntStream.concat(IntStream.range(0, 300), IntStream.range(LARGE + 100, LARGE + 300))
-        .boxed().toList();
-    List<Task> stored = s.taskCreate(storedItems.stream().map(TaskBatchContract::oneshot).toList(), t0());
+    List<Integer> storedItems =
+        IntStream.concat(IntStream.range(0, 300), IntStream.range(LARGE + 100, LARGE + 300))
+            .boxed()
+            .toList();
+    List<Task> stored =
+        s.taskCreate(storedItems.stream().map(TaskBatchContract::oneshot).toList(), t0());
     Map<Integer, Task> storedByItem = new HashMap<>();
     for (int k = 0; k < storedItems.size(); k++) {
       storedByItem.put(storedItems.get(k), stored.get(k));
@@ -115,15 +127,19 @@ interface TaskBatchContract {
     Task low = s.taskCreate(List.of(oneshot(1).withPriority(TaskPriority.LOW)), t0()).get(0);
     Task rec = s.taskCreate(List.of(recurring(1)), t0()).get(0);
 
-    List<Task> again = s.taskCreate(List.of(
-        recurring(1).withNextRun(t0().plusSeconds(999)),
-        oneshot(1).withPriority(TaskPriority.LOW),
-        oneshot(1).withNextRun(t0().plusSeconds(60)),
-        oneshot(1),
-        oneshot(1).withNextRun(t0().plusSeconds(61))), t0());
+    List<Task> again =
+        s.taskCreate(
+            List.of(
+                recurring(1).withNextRun(t0().plusSeconds(999)),
+                oneshot(1).withPriority(TaskPriority.LOW),
+                oneshot(1).withNextRun(t0().plusSeconds(60)),
+                oneshot(1),
+                oneshot(1).withNextRun(t0().plusSeconds(61))),
+            t0());
 
     assertThat(again.subList(0, 4)).containsExactly(rec, low, later, early);
-    assertThat(Set.of(early.id(), later.id(), low.id(), rec.id())).doesNotContain(again.get(4).id());
+    assertThat(Set.of(early.id(), later.id(), low.id(), rec.id()))
+        .doesNotContain(again.get(4).id());
     assertThat(s.taskSearch(TaskQuery.all())).hasSize(5);
   }
 
@@ -136,35 +152,48 @@ interface TaskBatchContract {
     Task rec = s.taskCreate(List.of(recurring(1).withPriority(TaskPriority.HIGH)), t0()).get(0);
 
     // One task per call: the path that inserts unless a duplicate is stored.
-    assertThat(s.taskCreate(List.of(recurring(1).withPriority(TaskPriority.HIGH).withNextRun(t0().plusSeconds(999))), t0()))
+    assertThat(
+            s.taskCreate(
+                List.of(
+                    recurring(1)
+                        .withPriority(TaskPriority.HIGH)
+                        .withNextRun(t0().plusSeconds(999))),
+                t0()))
         .containsExactly(rec);
-    assertThat(s.taskCreate(List.of(oneshot(1).withPriority(TaskPriority.LOW)), t0())).containsExactly(low);
-    assertThat(s.taskCreate(List.of(oneshot(1).withNextRun(t0().plusSeconds(60))), t0())).containsExactly(later);
+    assertThat(s.taskCreate(List.of(oneshot(1).withPriority(TaskPriority.LOW)), t0()))
+        .containsExactly(low);
+    assertThat(s.taskCreate(List.of(oneshot(1).withNextRun(t0().plusSeconds(60))), t0()))
+        .containsExactly(later);
     assertThat(s.taskCreate(List.of(oneshot(1)), t0())).containsExactly(early);
     Task recNormal = s.taskCreate(List.of(recurring(1)), t0()).get(0);
     Task other = s.taskCreate(List.of(oneshot(2)), t0()).get(0);
 
-    assertThat(Set.of(early.id(), later.id(), low.id(), rec.id(), recNormal.id(), other.id())).hasSize(6);
+    assertThat(Set.of(early.id(), later.id(), low.id(), rec.id(), recNormal.id(), other.id()))
+        .hasSize(6);
     assertThat(s.taskSearch(TaskQuery.all())).hasSize(6);
   }
 
   @Test
   default void aBadTaskLateInALargeBatchWritesNothing() {
     Store s = withTypes();
-    List<NewTask> unknownType = new ArrayList<>(IntStream.range(0, LARGE).mapToObj(TaskBatchContract::oneshot).toList());
+    List<NewTask> unknownType =
+        new ArrayList<>(IntStream.range(0, LARGE).mapToObj(TaskBatchContract::oneshot).toList());
     unknownType.add(LARGE - 3, NewTask.oneshot("no-such-type", TaskArguments.empty()));
     assertThatThrownBy(() -> s.taskCreate(unknownType, t0()))
         .isInstanceOf(ValidationException.class)
         .hasMessage("type: unknown task type 'no-such-type'");
 
-    List<NewTask> missingKey = new ArrayList<>(IntStream.range(0, LARGE).mapToObj(TaskBatchContract::oneshot).toList());
-    missingKey.add(TaskInserts.CHUNK + 1, NewTask.oneshot("build", TaskArguments.of(List.of(), Map.of())));
+    List<NewTask> missingKey =
+        new ArrayList<>(IntStream.range(0, LARGE).mapToObj(TaskBatchContract::oneshot).toList());
+    missingKey.add(
+        TaskInserts.CHUNK + 1, NewTask.oneshot("build", TaskArguments.of(List.of(), Map.of())));
     assertThatThrownBy(() -> s.taskCreate(missingKey, t0()))
         .isInstanceOf(ValidationException.class)
         .hasMessageStartingWith("kwargs.owner: is required");
 
     s.taskTypeCreate(TaskType.builder("once-only").build());
-    List<NewTask> recurringWithoutInterval = new ArrayList<>(IntStream.range(0, LARGE).mapToObj(TaskBatchContract::oneshot).toList());
+    List<NewTask> recurringWithoutInterval =
+        new ArrayList<>(IntStream.range(0, LARGE).mapToObj(TaskBatchContract::oneshot).toList());
     recurringWithoutInterval.add(LARGE / 2, NewTask.recurring("once-only", TaskArguments.empty()));
     assertThatThrownBy(() -> s.taskCreate(recurringWithoutInterval, t0()))
         .isInstanceOf(ValidationException.class)
@@ -176,10 +205,18 @@ interface TaskBatchContract {
   @Test
   default void retriesAndNextRunAreWrittenForEveryRowOfABatch() {
     Store s = withTypes();
-    List<NewTask> batch = IntStream.range(0, LARGE)
-        .mapToObj(i -> new NewTask("build", TaskArguments.of(List.of(i), Map.of("owner", "o" + (i % 7))),
-            t0().plusMillis(i), TaskPolicy.ONESHOT, null, i % 5))
-        .toList();
+    List<NewTask> batch =
+        IntStream.range(0, LARGE)
+            .mapToObj(
+                i ->
+                    new NewTask(
+                        "build",
+                        TaskArguments.of(List.of(i), Map.of("owner", "o" + (i % 7))),
+                        t0().plusMillis(i),
+                        TaskPolicy.ONESHOT,
+                        null,
+                        i % 5))
+            .toList();
     List<Task> created = s.taskCreate(batch, t0());
     Set<Long> ids = new HashSet<>();
     for (int i = 0; i < LARGE; i++) {

@@ -6,12 +6,10 @@ import static dev.drover.frontier.LastVisitStatus.SUCCESSFUL;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.Json;
 import dev.drover.frontier.Lister;
 import dev.drover.frontier.OriginVisitStats;
 import dev.drover.frontier.VisitQueue;
-import dev.drover.Json;
-import dev.drover.store.Claim;
-import dev.drover.store.Completion;
 import dev.drover.model.NewTask;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskRunStatus;
@@ -37,19 +35,27 @@ interface VisitOutcomeContract extends FrontierContract {
 
   /** Creates a visit task due at {@code at}, claims and begins it; returns the claim. */
   private Claim claimVisit(String type, Map<String, ?> kwargs, Instant at) {
-    store().taskCreate(List.of(NewTask.oneshot(type, TaskArguments.of(null, kwargs)).withNextRun(at)), at);
+    store()
+        .taskCreate(
+            List.of(NewTask.oneshot(type, TaskArguments.of(null, kwargs)).withNextRun(at)), at);
     TaskType taskType = store().taskTypeGet(type).orElseThrow();
     List<Claim> claims = Passes.claimStarted(store(), taskType, "runner", at, VISIT_LEASE, 1);
     assertThat(claims).hasSize(1);
     return claims.get(0);
   }
 
-  /** Runs one visit of {@code url} that ends at {@code at} with {@code status} and {@code result}. */
+  /**
+   * Runs one visit of {@code url} that ends at {@code at} with {@code status} and {@code result}.
+   */
   private void visit(String url, Instant at, TaskRunStatus status, ObjectNode result) {
-    Claim c = claimVisit("load-git", Map.of("url", url, "lister_name", "github"), at.minusSeconds(30));
+    Claim c =
+        claimVisit("load-git", Map.of("url", url, "lister_name", "github"), at.minusSeconds(30));
     ObjectNode meta = Json.object();
     meta.set("result", result == null ? Json.object() : result);
-    assertThat(Passes.complete(store(), "runner", List.of(new Completion(c.lease(), status, meta, null, c)), at)).isEmpty();
+    assertThat(
+            Passes.complete(
+                store(), "runner", List.of(new Completion(c.lease(), status, meta, null, c)), at))
+        .isEmpty();
   }
 
   private static ObjectNode snapshot(String id) {
@@ -78,8 +84,11 @@ interface VisitOutcomeContract extends FrontierContract {
     assertThat(first.lastVisitStatus()).isEqualTo(SUCCESSFUL);
     assertThat(first.lastSuccessful()).isEqualTo(at(0));
     assertThat(first.lastSnapshot()).isEqualTo("s1");
-    assertThat(first.nextPositionOffset()).as("the first visit keeps the offset").isEqualTo(VisitQueue.DEFAULT_OFFSET);
-    assertThat(first.nextVisitQueuePosition()).as("days(4) = 2 days from position 0, ±10 %")
+    assertThat(first.nextPositionOffset())
+        .as("the first visit keeps the offset")
+        .isEqualTo(VisitQueue.DEFAULT_OFFSET);
+    assertThat(first.nextVisitQueuePosition())
+        .as("days(4) = 2 days from position 0, ±10 %")
         .isBetween((long) (2 * DAY_S * 0.9), (long) (2 * DAY_S * 1.1));
 
     visit("https://a", at(1), TaskRunStatus.UNEVENTFUL, snapshot("s1"));
@@ -87,10 +96,13 @@ interface VisitOutcomeContract extends FrontierContract {
     assertThat(second.nextPositionOffset()).as("same snapshot: uneventful, +1").isEqualTo(5);
     assertThat(second.successiveVisits()).isEqualTo(2);
     assertThat(second.nextVisitQueuePosition() - first.nextVisitQueuePosition())
-        .as("days(5) = 4 days further").isBetween((long) (4 * DAY_S * 0.9), (long) (4 * DAY_S * 1.1));
+        .as("days(5) = 4 days further")
+        .isBetween((long) (4 * DAY_S * 0.9), (long) (4 * DAY_S * 1.1));
 
     visit("https://a", at(2), TaskRunStatus.EVENTFUL, snapshot("s2"));
-    assertThat(statsOf("https://a").nextPositionOffset()).as("new snapshot: eventful, -2").isEqualTo(3);
+    assertThat(statsOf("https://a").nextPositionOffset())
+        .as("new snapshot: eventful, -2")
+        .isEqualTo(3);
     assertThat(statsOf("https://a").lastSnapshot()).isEqualTo("s2");
   }
 
@@ -166,8 +178,11 @@ interface VisitOutcomeContract extends FrontierContract {
     Claim late = claimVisit("load-git", Map.of("url", "https://a"), at(1));
     ObjectNode meta = Json.object();
     meta.set("result", snapshot("s1"));
-    assertThat(store().taskRunEnd(late.run().backendId(), TaskRunStatus.EVENTFUL, meta, at(2))).isPresent();
-    assertThat(statsOf("https://a").lastSnapshot()).as("older than the last visit: ignored").isEqualTo("s5");
+    assertThat(store().taskRunEnd(late.run().backendId(), TaskRunStatus.EVENTFUL, meta, at(2)))
+        .isPresent();
+    assertThat(statsOf("https://a").lastSnapshot())
+        .as("older than the last visit: ignored")
+        .isEqualTo("s5");
     assertThat(statsOf("https://a").lastVisit()).isEqualTo(at(5));
 
     Claim next = claimVisit("load-git", Map.of("url", "https://a"), at(6));
@@ -183,10 +198,18 @@ interface VisitOutcomeContract extends FrontierContract {
     visitType("load-");
     for (String type : List.of("mirror", "load-")) {
       Claim c = claimVisit(type, Map.of("url", "https://a"), at(0));
-      Passes.complete(store(), "runner", List.of(new Completion(c.lease(), TaskRunStatus.EVENTFUL, Json.object())), at(0));
+      Passes.complete(
+          store(),
+          "runner",
+          List.of(new Completion(c.lease(), TaskRunStatus.EVENTFUL, Json.object())),
+          at(0));
     }
     Claim c = claimVisit("load-git", Map.of("path", "/srv/a"), at(0));
-    Passes.complete(store(), "runner", List.of(new Completion(c.lease(), TaskRunStatus.EVENTFUL, Json.object())), at(0));
+    Passes.complete(
+        store(),
+        "runner",
+        List.of(new Completion(c.lease(), TaskRunStatus.EVENTFUL, Json.object())),
+        at(0));
     assertThat(statsOf("https://a")).isNull();
   }
 
@@ -198,10 +221,20 @@ interface VisitOutcomeContract extends FrontierContract {
     Claim git = claimVisit("load-git", Map.of("url", "https://a"), at(0));
     ObjectNode meta = Json.object();
     meta.set("result", snapshot("s"));
-    Passes.complete(store(), "runner", List.of(new Completion(hg.lease(), TaskRunStatus.EVENTFUL, meta),
-        new Completion(git.lease(), TaskRunStatus.FAILED, Json.object())), at(1));
-    assertThat(store().frontier().visitStatsGet(List.of(new dev.drover.frontier.OriginKey("https://a", "hg"))))
-        .singleElement().extracting(OriginVisitStats::lastVisitStatus).isEqualTo(SUCCESSFUL);
+    Passes.complete(
+        store(),
+        "runner",
+        List.of(
+            new Completion(hg.lease(), TaskRunStatus.EVENTFUL, meta),
+            new Completion(git.lease(), TaskRunStatus.FAILED, Json.object())),
+        at(1));
+    assertThat(
+            store()
+                .frontier()
+                .visitStatsGet(List.of(new dev.drover.frontier.OriginKey("https://a", "hg"))))
+        .singleElement()
+        .extracting(OriginVisitStats::lastVisitStatus)
+        .isEqualTo(SUCCESSFUL);
     assertThat(statsOf("https://a").lastVisitStatus()).isEqualTo(FAILED);
   }
 }

@@ -26,7 +26,9 @@ import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** grab next visits: each policy's selection and order, the cooldowns, filters, sampling, dry runs. */
+/**
+ * grab next visits: each policy's selection and order, the cooldowns, filters, sampling, dry runs.
+ */
 interface VisitPolicyContract extends FrontierContract {
   Duration HOURS12 = Duration.ofHours(12);
   Duration DAYS7 = Duration.ofDays(7);
@@ -47,20 +49,25 @@ interface VisitPolicyContract extends FrontierContract {
   default void oldestScheduledFirstPutsNeverScheduledFirstThenTheOldest() {
     Lister l = lister("github");
     listed(l, ago(DAYS31), "never-1", "never-2", "days-15", "days-20", "hour-1");
-    stats(git("days-15").withLastScheduled(ago(Duration.ofDays(15))),
+    stats(
+        git("days-15").withLastScheduled(ago(Duration.ofDays(15))),
         git("days-20").withLastScheduled(ago(Duration.ofDays(20))),
         git("hour-1").withLastScheduled(ago(Duration.ofHours(1))));
 
     List<String> grabbed = grab(VisitPolicy.OLDEST_SCHEDULED_FIRST, 10);
     assertThat(grabbed.subList(0, 2)).containsExactlyInAnyOrder("never-1", "never-2");
-    assertThat(grabbed.subList(2, grabbed.size())).as("hour-1 is cooling down").containsExactly("days-20", "days-15");
+    assertThat(grabbed.subList(2, grabbed.size()))
+        .as("hour-1 is cooling down")
+        .containsExactly("days-20", "days-15");
   }
 
   @Test
   default void aGrabReturnsAtMostCountInPolicyOrder() {
     Lister l = lister("github");
     listed(l, ago(DAYS31), "a", "b", "c");
-    stats(git("a").withLastScheduled(ago(Duration.ofDays(9))), git("b").withLastScheduled(ago(Duration.ofDays(8))),
+    stats(
+        git("a").withLastScheduled(ago(Duration.ofDays(9))),
+        git("b").withLastScheduled(ago(Duration.ofDays(8))),
         git("c").withLastScheduled(ago(Duration.ofDays(10))));
     assertThat(grab(VisitPolicy.OLDEST_SCHEDULED_FIRST, 2)).containsExactly("c", "a");
   }
@@ -72,12 +79,16 @@ interface VisitPolicyContract extends FrontierContract {
     stats(git("b").withQueue(77L, 6).withSuccessiveVisits(2));
 
     assertThat(grab(VisitPolicy.OLDEST_SCHEDULED_FIRST, 10)).containsExactlyInAnyOrder("a", "b");
-    assertThat(statsOf("a")).as("stats are created with the defaults").isEqualTo(git("a").withLastScheduled(NOW));
-    assertThat(statsOf("b")).isEqualTo(git("b").withQueue(77L, 6).withSuccessiveVisits(2).withLastScheduled(NOW));
+    assertThat(statsOf("a"))
+        .as("stats are created with the defaults")
+        .isEqualTo(git("a").withLastScheduled(NOW));
+    assertThat(statsOf("b"))
+        .isEqualTo(git("b").withQueue(77L, 6).withSuccessiveVisits(2).withLastScheduled(NOW));
     assertThat(grab(VisitPolicy.OLDEST_SCHEDULED_FIRST, 10)).isEmpty();
     VisitRequest again = VisitRequest.of(GIT, 10, VisitPolicy.OLDEST_SCHEDULED_FIRST);
     assertThat(frontier().originGrabNextVisits(again, NOW.plus(HOURS12).plusSeconds(1)))
-        .as("no visit reported back: the scheduled cooldown still holds").isEmpty();
+        .as("no visit reported back: the scheduled cooldown still holds")
+        .isEmpty();
     assertThat(urls(frontier().originGrabNextVisits(again, NOW.plus(DAYS7).plusSeconds(1))))
         .containsExactlyInAnyOrder("a", "b");
   }
@@ -86,7 +97,8 @@ interface VisitPolicyContract extends FrontierContract {
   default void aDryRunChoosesTheSameButRecordsNothing() {
     Lister l = lister("github");
     listed(l, ago(DAYS31), "a", "b");
-    VisitRequest dry = VisitRequest.builder(GIT, 10, VisitPolicy.OLDEST_SCHEDULED_FIRST).dryRun(true).build();
+    VisitRequest dry =
+        VisitRequest.builder(GIT, 10, VisitPolicy.OLDEST_SCHEDULED_FIRST).dryRun(true).build();
     List<String> first = grab(dry);
     assertThat(first).containsExactlyInAnyOrder("a", "b");
     assertThat(statsOf("a")).isNull();
@@ -99,7 +111,11 @@ interface VisitPolicyContract extends FrontierContract {
     Lister l = lister("github");
     listed(l, ago(DAYS31), "a");
     stats(git("a").withLastScheduled(NOW.plusSeconds(3600)));
-    assertThat(grab(VisitRequest.builder(GIT, 10, VisitPolicy.OLDEST_SCHEDULED_FIRST).cooldowns(Cooldowns.NONE).build()))
+    assertThat(
+            grab(
+                VisitRequest.builder(GIT, 10, VisitPolicy.OLDEST_SCHEDULED_FIRST)
+                    .cooldowns(Cooldowns.NONE)
+                    .build()))
         .containsExactly("a");
     assertThat(statsOf("a").lastScheduled()).isEqualTo(NOW.plusSeconds(3600));
   }
@@ -109,8 +125,13 @@ interface VisitPolicyContract extends FrontierContract {
     Lister a = lister("a");
     Lister b = lister("b");
     listed(ago(DAYS31), o(a, "shared"), o(b, "shared"));
-    List<ListedOrigin> grabbed = frontier().originGrabNextVisits(VisitRequest.of(GIT, 10, VisitPolicy.OLDEST_SCHEDULED_FIRST), NOW);
-    assertThat(grabbed).extracting(ListedOrigin::listerId).containsExactlyInAnyOrder(a.id(), b.id());
+    List<ListedOrigin> grabbed =
+        frontier()
+            .originGrabNextVisits(
+                VisitRequest.of(GIT, 10, VisitPolicy.OLDEST_SCHEDULED_FIRST), NOW);
+    assertThat(grabbed)
+        .extracting(ListedOrigin::listerId)
+        .containsExactlyInAnyOrder(a.id(), b.id());
     assertThat(statsOf("shared").lastScheduled()).isEqualTo(NOW);
     assertThat(grab(VisitPolicy.OLDEST_SCHEDULED_FIRST, 10)).as("both rows cool down").isEmpty();
   }
@@ -118,28 +139,38 @@ interface VisitPolicyContract extends FrontierContract {
   @Test
   default void stopAfterSuccessSkipsSuccessfulOriginsOldestUpdateFirstThenFirstSeen() {
     Lister l = lister("github");
-    listed(ago(Duration.ofDays(40)), o(l, "tie-seen-first").withLastUpdate(ago(Duration.ofDays(5))));
-    listed(ago(DAYS31), o(l, "succeeded").withLastUpdate(ago(Duration.ofDays(10))),
+    listed(
+        ago(Duration.ofDays(40)), o(l, "tie-seen-first").withLastUpdate(ago(Duration.ofDays(5))));
+    listed(
+        ago(DAYS31),
+        o(l, "succeeded").withLastUpdate(ago(Duration.ofDays(10))),
         o(l, "failed").withLastUpdate(ago(Duration.ofDays(8))),
         o(l, "oldest-update").withLastUpdate(ago(Duration.ofDays(9))),
         o(l, "tie-seen-later").withLastUpdate(ago(Duration.ofDays(5))),
         o(l, "no-update"));
-    stats(visited("succeeded", ago(Duration.ofDays(20)), SUCCESSFUL), visited("failed", ago(Duration.ofDays(20)), FAILED));
+    stats(
+        visited("succeeded", ago(Duration.ofDays(20)), SUCCESSFUL),
+        visited("failed", ago(Duration.ofDays(20)), FAILED));
 
     assertThat(peek(VisitPolicy.STOP_AFTER_SUCCESS, Cooldowns.DEFAULT))
-        .containsExactly("oldest-update", "failed", "tie-seen-first", "tie-seen-later", "no-update");
+        .containsExactly(
+            "oldest-update", "failed", "tie-seen-first", "tie-seen-later", "no-update");
   }
 
   @Test
   default void neverVisitedOldestUpdateFirstTakesOriginsWithoutSnapshotAndWithAnUpdate() {
     Lister l = lister("github");
-    listed(ago(DAYS31), o(l, "update-3").withLastUpdate(ago(Duration.ofDays(3))),
+    listed(
+        ago(DAYS31),
+        o(l, "update-3").withLastUpdate(ago(Duration.ofDays(3))),
         o(l, "update-9").withLastUpdate(ago(Duration.ofDays(9))),
         o(l, "update-5").withLastUpdate(ago(Duration.ofDays(5))),
         o(l, "visited").withLastUpdate(ago(Duration.ofDays(20))),
         o(l, "failed-only").withLastUpdate(ago(Duration.ofDays(1))),
         o(l, "no-update"));
-    stats(visited("visited", ago(Duration.ofDays(25)), SUCCESSFUL), visited("failed-only", ago(DAYS31), FAILED));
+    stats(
+        visited("visited", ago(Duration.ofDays(25)), SUCCESSFUL),
+        visited("failed-only", ago(DAYS31), FAILED));
 
     assertThat(peek(VisitPolicy.NEVER_VISITED_OLDEST_UPDATE_FIRST, Cooldowns.DEFAULT))
         .containsExactly("update-9", "update-5", "update-3", "failed-only");
@@ -148,37 +179,56 @@ interface VisitPolicyContract extends FrontierContract {
   @Test
   default void alreadyVisitedOrderByLagTakesTheLongestLagFirst() {
     Lister l = lister("github");
-    listed(ago(DAYS31), o(l, "lag-10").withLastUpdate(ago(Duration.ofDays(10))),
+    listed(
+        ago(DAYS31),
+        o(l, "lag-10").withLastUpdate(ago(Duration.ofDays(10))),
         o(l, "lag-2").withLastUpdate(ago(Duration.ofDays(2))),
         o(l, "lag-5").withLastUpdate(ago(Duration.ofDays(5))),
         o(l, "up-to-date").withLastUpdate(ago(Duration.ofDays(30))),
         o(l, "never-visited").withLastUpdate(ago(Duration.ofDays(1))),
         o(l, "no-update"));
-    stats(visited("lag-10", ago(Duration.ofDays(20)), SUCCESSFUL), visited("lag-2", ago(Duration.ofDays(4)), SUCCESSFUL),
-        visited("lag-5", ago(Duration.ofDays(10)), SUCCESSFUL), visited("up-to-date", ago(Duration.ofDays(15)), SUCCESSFUL),
+    stats(
+        visited("lag-10", ago(Duration.ofDays(20)), SUCCESSFUL),
+        visited("lag-2", ago(Duration.ofDays(4)), SUCCESSFUL),
+        visited("lag-5", ago(Duration.ofDays(10)), SUCCESSFUL),
+        visited("up-to-date", ago(Duration.ofDays(15)), SUCCESSFUL),
         visited("no-update", ago(Duration.ofDays(15)), SUCCESSFUL));
 
-    assertThat(peek(VisitPolicy.ALREADY_VISITED_ORDER_BY_LAG, Cooldowns.DEFAULT)).containsExactly("lag-10", "lag-5", "lag-2");
+    assertThat(peek(VisitPolicy.ALREADY_VISITED_ORDER_BY_LAG, Cooldowns.DEFAULT))
+        .containsExactly("lag-10", "lag-5", "lag-2");
   }
 
   @Test
   default void originsWithoutLastUpdateFollowTheQueueAndAdvanceItsPosition() {
     Lister l = lister("github");
     listed(ago(Duration.ofDays(40)), o(l, "unplaced-seen-first"));
-    listed(ago(DAYS31), o(l, "at-100"), o(l, "at-50"), o(l, "unplaced-seen-later"),
+    listed(
+        ago(DAYS31),
+        o(l, "at-100"),
+        o(l, "at-50"),
+        o(l, "unplaced-seen-later"),
         o(l, "has-update").withLastUpdate(ago(DAY1)));
-    stats(git("at-100").withQueue(100L, 4), git("at-50").withQueue(50L, 4), git("has-update").withQueue(10L, 4));
+    stats(
+        git("at-100").withQueue(100L, 4),
+        git("at-50").withQueue(50L, 4),
+        git("has-update").withQueue(10L, 4));
 
-    List<String> expected = List.of("unplaced-seen-first", "unplaced-seen-later", "at-50", "at-100");
-    assertThat(peek(VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE, Cooldowns.DEFAULT)).isEqualTo(expected);
+    List<String> expected =
+        List.of("unplaced-seen-first", "unplaced-seen-later", "at-50", "at-100");
+    assertThat(peek(VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE, Cooldowns.DEFAULT))
+        .isEqualTo(expected);
     assertThat(frontier().visitQueuePosition(GIT)).as("a dry run does not move the queue").isZero();
 
     assertThat(grab(VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE, 10)).isEqualTo(expected);
-    assertThat(frontier().visitQueuePosition(GIT)).as("moved to the furthest position chosen").isEqualTo(100);
+    assertThat(frontier().visitQueuePosition(GIT))
+        .as("moved to the furthest position chosen")
+        .isEqualTo(100);
 
     // Later, only unplaced origins are chosen: the position never goes back.
-    frontier().originGrabNextVisits(VisitRequest.of(GIT, 2, VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE),
-        NOW.plus(DAYS7).plusSeconds(1));
+    frontier()
+        .originGrabNextVisits(
+            VisitRequest.of(GIT, 2, VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE),
+            NOW.plus(DAYS7).plusSeconds(1));
     assertThat(frontier().visitQueuePosition(GIT)).isEqualTo(100);
     assertThat(frontier().visitQueuePosition("hg")).isZero();
   }
@@ -196,21 +246,43 @@ interface VisitPolicyContract extends FrontierContract {
   default void firstVisitsAfterListingTakesOneListersOriginsNotScheduledSinceItsListing() {
     Lister l = lister("gitlab");
     Lister other = lister("other");
-    l = frontier().listerUpdate(l.withLastListingFinishedAt(ago(Duration.ofDays(2))), NOW.minusSeconds(60));
-    listed(ago(DAYS31), o(l, "never"), o(l, "before-listing"), o(l, "after-listing"), o(other, "other-lister"));
-    stats(git("before-listing").withLastScheduled(ago(Duration.ofDays(3))),
+    l =
+        frontier()
+            .listerUpdate(
+                l.withLastListingFinishedAt(ago(Duration.ofDays(2))), NOW.minusSeconds(60));
+    listed(
+        ago(DAYS31),
+        o(l, "never"),
+        o(l, "before-listing"),
+        o(l, "after-listing"),
+        o(other, "other-lister"));
+    stats(
+        git("before-listing").withLastScheduled(ago(Duration.ofDays(3))),
         git("after-listing").withLastScheduled(ago(DAY1)));
 
-    VisitRequest byId = VisitRequest.builder(GIT, 10, VisitPolicy.FIRST_VISITS_AFTER_LISTING).lister(l.id())
-        .cooldowns(Cooldowns.NONE).dryRun(true).build();
+    VisitRequest byId =
+        VisitRequest.builder(GIT, 10, VisitPolicy.FIRST_VISITS_AFTER_LISTING)
+            .lister(l.id())
+            .cooldowns(Cooldowns.NONE)
+            .dryRun(true)
+            .build();
     assertThat(grab(byId)).containsExactly("never", "before-listing");
-    VisitRequest byName = VisitRequest.builder(GIT, 10, VisitPolicy.FIRST_VISITS_AFTER_LISTING).lister("gitlab", "")
-        .cooldowns(Cooldowns.NONE).dryRun(true).build();
+    VisitRequest byName =
+        VisitRequest.builder(GIT, 10, VisitPolicy.FIRST_VISITS_AFTER_LISTING)
+            .lister("gitlab", "")
+            .cooldowns(Cooldowns.NONE)
+            .dryRun(true)
+            .build();
     assertThat(grab(byName)).containsExactly("never", "before-listing");
 
-    VisitRequest noListingYet = VisitRequest.builder(GIT, 10, VisitPolicy.FIRST_VISITS_AFTER_LISTING)
-        .lister(other.id()).cooldowns(Cooldowns.NONE).build();
-    assertThat(grab(noListingYet)).as("without a finished listing: never scheduled only").containsExactly("other-lister");
+    VisitRequest noListingYet =
+        VisitRequest.builder(GIT, 10, VisitPolicy.FIRST_VISITS_AFTER_LISTING)
+            .lister(other.id())
+            .cooldowns(Cooldowns.NONE)
+            .build();
+    assertThat(grab(noListingYet))
+        .as("without a finished listing: never scheduled only")
+        .containsExactly("other-lister");
     assertThat(grab(noListingYet)).isEmpty();
 
     assertThatThrownBy(() -> VisitRequest.of(GIT, 10, VisitPolicy.FIRST_VISITS_AFTER_LISTING))
@@ -224,24 +296,29 @@ interface VisitPolicyContract extends FrontierContract {
   default void theAbsoluteCooldownCountsFromTheLastScheduling() {
     Lister l = lister("github");
     listed(l, ago(DAYS31), "inside", "outside");
-    stats(git("inside").withLastScheduled(ago(HOURS12).plusSeconds(1)),
+    stats(
+        git("inside").withLastScheduled(ago(HOURS12).plusSeconds(1)),
         git("outside").withLastScheduled(ago(HOURS12).minusSeconds(1)));
     Cooldowns absoluteOnly = Cooldowns.DEFAULT.withScheduled(null);
     assertThat(peek(VisitPolicy.OLDEST_SCHEDULED_FIRST, absoluteOnly)).containsExactly("outside");
-    assertThat(peek(VisitPolicy.OLDEST_SCHEDULED_FIRST, absoluteOnly.withAbsolute(null))).containsExactly("outside", "inside");
+    assertThat(peek(VisitPolicy.OLDEST_SCHEDULED_FIRST, absoluteOnly.withAbsolute(null)))
+        .containsExactly("outside", "inside");
     assertThat(peek(VisitPolicy.OLDEST_SCHEDULED_FIRST, absoluteOnly.withAbsolute(Duration.ZERO)))
-        .as("zero is off too").containsExactly("outside", "inside");
+        .as("zero is off too")
+        .containsExactly("outside", "inside");
   }
 
   @Test
   default void theScheduledCooldownEndsEarlyWhenAVisitReportedBack() {
     Lister l = lister("github");
     listed(l, ago(DAYS31), "inside", "outside", "answered", "unanswered");
-    stats(git("inside").withLastScheduled(ago(DAYS7).plusSeconds(1)),
+    stats(
+        git("inside").withLastScheduled(ago(DAYS7).plusSeconds(1)),
         git("outside").withLastScheduled(ago(DAYS7).minusSeconds(1)),
         visited("answered", ago(DAY1).plusSeconds(1), SUCCESSFUL).withLastScheduled(ago(DAY1)),
         visited("unanswered", ago(DAY1).minusSeconds(1), SUCCESSFUL).withLastScheduled(ago(DAY1)));
-    assertThat(peek(VisitPolicy.OLDEST_SCHEDULED_FIRST, Cooldowns.DEFAULT)).containsExactly("outside", "answered");
+    assertThat(peek(VisitPolicy.OLDEST_SCHEDULED_FIRST, Cooldowns.DEFAULT))
+        .containsExactly("outside", "answered");
     assertThat(peek(VisitPolicy.OLDEST_SCHEDULED_FIRST, Cooldowns.DEFAULT.withScheduled(null)))
         .containsExactly("outside", "inside", "answered", "unanswered");
   }
@@ -250,9 +327,12 @@ interface VisitPolicyContract extends FrontierContract {
   default void theFailedCooldownCountsFromTheFailedVisit() {
     Lister l = lister("github");
     listed(l, ago(DAYS31), "inside", "outside", "succeeded");
-    stats(visited("inside", ago(DAYS14).plusSeconds(1), FAILED), visited("outside", ago(DAYS14).minusSeconds(1), FAILED),
+    stats(
+        visited("inside", ago(DAYS14).plusSeconds(1), FAILED),
+        visited("outside", ago(DAYS14).minusSeconds(1), FAILED),
         visited("succeeded", NOW.minusSeconds(1), SUCCESSFUL));
-    assertThat(peek(VisitPolicy.OLDEST_SCHEDULED_FIRST, Cooldowns.DEFAULT)).containsExactlyInAnyOrder("outside", "succeeded");
+    assertThat(peek(VisitPolicy.OLDEST_SCHEDULED_FIRST, Cooldowns.DEFAULT))
+        .containsExactlyInAnyOrder("outside", "succeeded");
     assertThat(peek(VisitPolicy.OLDEST_SCHEDULED_FIRST, Cooldowns.DEFAULT.withFailed(null)))
         .containsExactlyInAnyOrder("inside", "outside", "succeeded");
   }
@@ -261,7 +341,9 @@ interface VisitPolicyContract extends FrontierContract {
   default void theNotFoundCooldownCountsFromTheVisitThatFoundNothing() {
     Lister l = lister("github");
     listed(l, ago(DAYS31.plusDays(1)), "inside", "outside", "failed-20-days-ago");
-    stats(visited("inside", ago(DAYS31).plusSeconds(1), NOT_FOUND), visited("outside", ago(DAYS31).minusSeconds(1), NOT_FOUND),
+    stats(
+        visited("inside", ago(DAYS31).plusSeconds(1), NOT_FOUND),
+        visited("outside", ago(DAYS31).minusSeconds(1), NOT_FOUND),
         visited("failed-20-days-ago", ago(Duration.ofDays(20)), FAILED));
     assertThat(peek(VisitPolicy.OLDEST_SCHEDULED_FIRST, Cooldowns.DEFAULT))
         .containsExactlyInAnyOrder("outside", "failed-20-days-ago");
@@ -279,11 +361,13 @@ interface VisitPolicyContract extends FrontierContract {
     listed(ago(DAYS31), o(x, "from-x"), o(y, "from-y"), o(z, "from-z"));
 
     assertThat(grab(dry().lister(y.id()).build())).containsExactly("from-y");
-    assertThat(grab(dry().lister("gitlab", null).build())).containsExactlyInAnyOrder("from-x", "from-y");
+    assertThat(grab(dry().lister("gitlab", null).build()))
+        .containsExactlyInAnyOrder("from-x", "from-y");
     assertThat(grab(dry().lister(null, "x").build())).containsExactlyInAnyOrder("from-x", "from-z");
     assertThat(grab(dry().lister("gitlab", "x").build())).containsExactly("from-x");
     assertThatThrownBy(() -> grab(dry().lister("gitlab", "x").lister(z.id()).build()))
-        .as("filters are ANDed, and must name some lister").isInstanceOf(ValidationException.class)
+        .as("filters are ANDed, and must name some lister")
+        .isInstanceOf(ValidationException.class)
         .hasMessage("lister: no lister has id " + z.id() + " name 'gitlab' instance 'x'");
   }
 
@@ -294,10 +378,15 @@ interface VisitPolicyContract extends FrontierContract {
   @Test
   default void theEnabledFilterAndTheVisitTypeChooseTheRows() {
     Lister l = lister("github");
-    listed(ago(DAYS31), o(l, "enabled"), o(l, "disabled").withEnabled(false), ListedOrigin.of(l.id(), "hg-repo", "hg"));
+    listed(
+        ago(DAYS31),
+        o(l, "enabled"),
+        o(l, "disabled").withEnabled(false),
+        ListedOrigin.of(l.id(), "hg-repo", "hg"));
     assertThat(grab(dry().build())).containsExactly("enabled");
     assertThat(grab(dry().enabled(false).build())).containsExactly("disabled");
-    assertThat(grab(VisitRequest.builder("hg", 10, VisitPolicy.OLDEST_SCHEDULED_FIRST).build())).containsExactly("hg-repo");
+    assertThat(grab(VisitRequest.builder("hg", 10, VisitPolicy.OLDEST_SCHEDULED_FIRST).build()))
+        .containsExactly("hg-repo");
   }
 
   @Test
@@ -305,24 +394,46 @@ interface VisitPolicyContract extends FrontierContract {
     Lister l = lister("github");
     listed(l, ago(DAYS31), "a");
     assertThatThrownBy(() -> VisitRequest.of(GIT, -1, VisitPolicy.OLDEST_SCHEDULED_FIRST))
-        .isInstanceOf(ValidationException.class).hasMessage("count: must not be negative, got -1");
+        .isInstanceOf(ValidationException.class)
+        .hasMessage("count: must not be negative, got -1");
     assertThatThrownBy(() -> VisitRequest.builder(GIT, 10, "newest_first"))
         .isInstanceOf(ValidationException.class)
-        .hasMessageStartingWith("policy: unknown scheduling policy 'newest_first' (expected one of oldest_scheduled_first,");
-    assertThat(VisitRequest.builder(GIT, 10, "Stop-After-Success").build().policy()).isEqualTo(VisitPolicy.STOP_AFTER_SUCCESS);
-    assertThatThrownBy(() -> VisitRequest.builder(GIT, 10, VisitPolicy.OLDEST_SCHEDULED_FIRST).tablesample(0.0).build())
-        .isInstanceOf(ValidationException.class).hasMessageStartingWith("tablesample:");
-    assertThatThrownBy(() -> VisitRequest.builder(GIT, 10, VisitPolicy.OLDEST_SCHEDULED_FIRST).tablesample(100.5).build())
-        .isInstanceOf(ValidationException.class).hasMessageStartingWith("tablesample:");
+        .hasMessageStartingWith(
+            "policy: unknown scheduling policy 'newest_first' (expected one of oldest_scheduled_first,");
+    assertThat(VisitRequest.builder(GIT, 10, "Stop-After-Success").build().policy())
+        .isEqualTo(VisitPolicy.STOP_AFTER_SUCCESS);
+    assertThatThrownBy(
+            () ->
+                VisitRequest.builder(GIT, 10, VisitPolicy.OLDEST_SCHEDULED_FIRST)
+                    .tablesample(0.0)
+                    .build())
+        .isInstanceOf(ValidationException.class)
+        .hasMessageStartingWith("tablesample:");
+    assertThatThrownBy(
+            () ->
+                VisitRequest.builder(GIT, 10, VisitPolicy.OLDEST_SCHEDULED_FIRST)
+                    .tablesample(100.5)
+                    .build())
+        .isInstanceOf(ValidationException.class)
+        .hasMessageStartingWith("tablesample:");
     assertThatThrownBy(() -> new Cooldowns(Duration.ofHours(-1), null, null, null))
-        .isInstanceOf(ValidationException.class).hasMessageStartingWith("absolute_cooldown:");
+        .isInstanceOf(ValidationException.class)
+        .hasMessageStartingWith("absolute_cooldown:");
 
     UUID ghost = UUID.randomUUID();
-    VisitRequest unknownLister = VisitRequest.builder(GIT, 10, VisitPolicy.OLDEST_SCHEDULED_FIRST).lister(ghost).build();
+    VisitRequest unknownLister =
+        VisitRequest.builder(GIT, 10, VisitPolicy.OLDEST_SCHEDULED_FIRST).lister(ghost).build();
     assertThatThrownBy(() -> frontier().originGrabNextVisits(unknownLister, NOW))
-        .isInstanceOf(ValidationException.class).hasMessage("lister: no lister has id " + ghost);
-    assertThatThrownBy(() -> grab(VisitRequest.builder(GIT, 10, VisitPolicy.OLDEST_SCHEDULED_FIRST).lister("nope", null).build()))
-        .isInstanceOf(ValidationException.class).hasMessage("lister: no lister has name 'nope'");
+        .isInstanceOf(ValidationException.class)
+        .hasMessage("lister: no lister has id " + ghost);
+    assertThatThrownBy(
+            () ->
+                grab(
+                    VisitRequest.builder(GIT, 10, VisitPolicy.OLDEST_SCHEDULED_FIRST)
+                        .lister("nope", null)
+                        .build()))
+        .isInstanceOf(ValidationException.class)
+        .hasMessage("lister: no lister has name 'nope'");
     assertThat(grab(VisitPolicy.OLDEST_SCHEDULED_FIRST, 0)).isEmpty();
     assertThat(statsOf("a")).as("nothing was scheduled").isNull();
   }
@@ -332,17 +443,26 @@ interface VisitPolicyContract extends FrontierContract {
   @Test
   default void aSampleConsidersPartOfTheTable() {
     Lister l = lister("github");
-    frontier().originRecord(IntStream.range(0, 3000).mapToObj(i -> o(l, "https://example.org/r/" + i)).toList(),
-        ago(DAYS31));
-    VisitRequest.Builder all = VisitRequest.builder(GIT, 3000, VisitPolicy.OLDEST_SCHEDULED_FIRST).dryRun(true);
+    frontier()
+        .originRecord(
+            IntStream.range(0, 3000).mapToObj(i -> o(l, "https://example.org/r/" + i)).toList(),
+            ago(DAYS31));
+    VisitRequest.Builder all =
+        VisitRequest.builder(GIT, 3000, VisitPolicy.OLDEST_SCHEDULED_FIRST).dryRun(true);
     assertThat(grab(all.tablesample(100.0).build())).hasSize(3000);
     int half = grab(all.tablesample(50.0).build()).size();
     assertThat(half).isBetween(1, 2999);
 
-    List<String> sampled = grab(VisitRequest.builder(GIT, 3000, VisitPolicy.OLDEST_SCHEDULED_FIRST).tablesample(10.0).build());
+    List<String> sampled =
+        grab(
+            VisitRequest.builder(GIT, 3000, VisitPolicy.OLDEST_SCHEDULED_FIRST)
+                .tablesample(10.0)
+                .build());
     assertThat(sampled).isNotEmpty().hasSizeLessThan(3000);
-    assertThat(grab(VisitPolicy.OLDEST_SCHEDULED_FIRST, 3000)).as("only the sampled rows were scheduled")
-        .hasSize(3000 - sampled.size()).doesNotContainAnyElementsOf(sampled);
+    assertThat(grab(VisitPolicy.OLDEST_SCHEDULED_FIRST, 3000))
+        .as("only the sampled rows were scheduled")
+        .hasSize(3000 - sampled.size())
+        .doesNotContainAnyElementsOf(sampled);
   }
 
   /**
@@ -354,7 +474,8 @@ interface VisitPolicyContract extends FrontierContract {
   default void concurrentGrabsResultsAndListingsOnSharedUrlsAllComplete() throws Exception {
     Lister a = lister("a");
     Lister b = lister("b");
-    List<String> urls = IntStream.range(0, 200).mapToObj(i -> "https://example.org/s/" + i).toList();
+    List<String> urls =
+        IntStream.range(0, 200).mapToObj(i -> "https://example.org/s/" + i).toList();
     List<ListedOrigin> both = new ArrayList<>();
     urls.forEach(u -> both.addAll(List.of(o(a, u), o(b, u))));
     frontier().originRecord(both, ago(DAYS31));
@@ -362,30 +483,50 @@ interface VisitPolicyContract extends FrontierContract {
     try {
       List<Callable<Integer>> work = new ArrayList<>();
       for (int g = 0; g < 2; g++) {
-        work.add(() -> {
-          int n = 0;
-          for (int round = 0; round < 15; round++) {
-            n += frontier().originGrabNextVisits(VisitRequest.builder(GIT, 15, VisitPolicy.OLDEST_SCHEDULED_FIRST)
-                .cooldowns(Cooldowns.NONE).build(), NOW.plusSeconds(round)).size();
-          }
-          return n;
-        });
+        work.add(
+            () -> {
+              int n = 0;
+              for (int round = 0; round < 15; round++) {
+                n +=
+                    frontier()
+                        .originGrabNextVisits(
+                            VisitRequest.builder(GIT, 15, VisitPolicy.OLDEST_SCHEDULED_FIRST)
+                                .cooldowns(Cooldowns.NONE)
+                                .build(),
+                            NOW.plusSeconds(round))
+                        .size();
+              }
+              return n;
+            });
       }
-      work.add(() -> {
-        for (int round = 0; round < 15; round++) {
-          int r = round;
-          frontier().visitResultsIngest(urls.stream().filter(u -> u.hashCode() % 3 == r % 3)
-              .map(u -> new dev.drover.frontier.VisitResult(u, GIT, NOW.plusSeconds(r), dev.drover.frontier.VisitStatus.FULL,
-                  "s" + r)).toList(), NO_JITTER);
-        }
-        return 0;
-      });
-      work.add(() -> {
-        for (int round = 0; round < 15; round++) {
-          frontier().originRecord(both.subList(0, 200), NOW.plusSeconds(round));
-        }
-        return 0;
-      });
+      work.add(
+          () -> {
+            for (int round = 0; round < 15; round++) {
+              int r = round;
+              frontier()
+                  .visitResultsIngest(
+                      urls.stream()
+                          .filter(u -> u.hashCode() % 3 == r % 3)
+                          .map(
+                              u ->
+                                  new dev.drover.frontier.VisitResult(
+                                      u,
+                                      GIT,
+                                      NOW.plusSeconds(r),
+                                      dev.drover.frontier.VisitStatus.FULL,
+                                      "s" + r))
+                          .toList(),
+                      NO_JITTER);
+            }
+            return 0;
+          });
+      work.add(
+          () -> {
+            for (int round = 0; round < 15; round++) {
+              frontier().originRecord(both.subList(0, 200), NOW.plusSeconds(round));
+            }
+            return 0;
+          });
       for (Future<Integer> f : pool.invokeAll(work)) {
         f.get();
       }
@@ -394,9 +535,14 @@ interface VisitPolicyContract extends FrontierContract {
     }
     for (String u : List.of(urls.get(0), urls.get(77), urls.get(199))) {
       OriginVisitStats s = statsOf(u);
-      VisitRequest exact = VisitRequest.builder(GIT, 400, VisitPolicy.OLDEST_SCHEDULED_FIRST).cooldowns(Cooldowns.NONE)
-          .dryRun(true).build();
-      assertThat(grab(exact).stream().filter(u::equals)).as("both listers' rows of %s", u).hasSize(2);
+      VisitRequest exact =
+          VisitRequest.builder(GIT, 400, VisitPolicy.OLDEST_SCHEDULED_FIRST)
+              .cooldowns(Cooldowns.NONE)
+              .dryRun(true)
+              .build();
+      assertThat(grab(exact).stream().filter(u::equals))
+          .as("both listers' rows of %s", u)
+          .hasSize(2);
       assertThat(s.lastVisit()).isNotNull();
     }
   }
@@ -404,19 +550,22 @@ interface VisitPolicyContract extends FrontierContract {
   @Test
   default void concurrentGrabsNeverHandOutTheSameOrigin() throws Exception {
     Lister l = lister("github");
-    frontier().originRecord(IntStream.range(0, 600).mapToObj(i -> o(l, "https://example.org/r/" + i)).toList(),
-        ago(DAYS31));
+    frontier()
+        .originRecord(
+            IntStream.range(0, 600).mapToObj(i -> o(l, "https://example.org/r/" + i)).toList(),
+            ago(DAYS31));
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {
       List<Callable<List<String>>> grabbers = new ArrayList<>();
       for (int g = 0; g < 4; g++) {
-        grabbers.add(() -> {
-          List<String> mine = new ArrayList<>();
-          for (int round = 0; round < 5; round++) {
-            mine.addAll(grab(VisitPolicy.OLDEST_SCHEDULED_FIRST, 40));
-          }
-          return mine;
-        });
+        grabbers.add(
+            () -> {
+              List<String> mine = new ArrayList<>();
+              for (int round = 0; round < 5; round++) {
+                mine.addAll(grab(VisitPolicy.OLDEST_SCHEDULED_FIRST, 40));
+              }
+              return mine;
+            });
       }
       List<String> all = new ArrayList<>();
       for (Future<List<String>> f : pool.invokeAll(grabbers)) {

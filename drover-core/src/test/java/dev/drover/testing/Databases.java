@@ -58,10 +58,12 @@ public final class Databases implements AfterEachCallback {
 
   /** A new database of this dialect, migrated and empty, dropped after the test. */
   public synchronized StoreLocation fresh() {
-    StoreLocation location = switch (dialect) {
-      case SQLITE -> StoreLocation.dataDir(SqliteTemplate.copyInto(newDirectory().resolve("data")));
-      case POSTGRESQL -> StoreLocation.postgres(PostgresTemplate.migratedUrl());
-    };
+    StoreLocation location =
+        switch (dialect) {
+          case SQLITE ->
+              StoreLocation.dataDir(SqliteTemplate.copyInto(newDirectory().resolve("data")));
+          case POSTGRESQL -> StoreLocation.postgres(PostgresTemplate.migratedUrl());
+        };
     created.add(location);
     return location;
   }

@@ -5,10 +5,10 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Makes a store fail at one step: the statements whose query name starts with {@code step}, or,
- * for the step {@link #COMMIT}, the commit of a transaction that ran one of {@code passQueries}.
- * It fails the occurrences of that step listed in {@code failing} (counting from 1), so a test
- * can fail a later pass, not only the first, or several in a row.
+ * Makes a store fail at one step: the statements whose query name starts with {@code step}, or, for
+ * the step {@link #COMMIT}, the commit of a transaction that ran one of {@code passQueries}. It
+ * fails the occurrences of that step listed in {@code failing} (counting from 1), so a test can
+ * fail a later pass, not only the first, or several in a row.
  */
 public final class FaultProbe implements StoreProbe {
   /** The step name that fails commits instead of statements. */

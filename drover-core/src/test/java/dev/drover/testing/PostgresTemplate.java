@@ -21,12 +21,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * PostgreSQL databases that start migrated: one template database is migrated from empty once per
  * test JVM, and each test gets {@code CREATE DATABASE ... TEMPLATE} of it. Every database is the
- * test's own, so a test may open several stores on it, and nothing has to be emptied between
- * tests.
+ * test's own, so a test may open several stores on it, and nothing has to be emptied between tests.
  *
- * <p>A copy costs about 80 ms and a drop 20 ms (Flyway from empty: about 200 ms), so both happen
- * on a background thread: while a test runs, the database of the next one is made and that of the
- * last one dropped. One thread does both, in order, so they never race each other.
+ * <p>A copy costs about 80 ms and a drop 20 ms (Flyway from empty: about 200 ms), so both happen on
+ * a background thread: while a test runs, the database of the next one is made and that of the last
+ * one dropped. One thread does both, in order, so they never race each other.
  *
  * <p>On a server where the test user may not create databases ({@code DROVER_TEST_PG_URL}), it
  * falls back to a new schema per test, migrated from empty.
@@ -34,11 +33,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class PostgresTemplate {
   private static final long WAIT_SECONDS = 60;
   private static final AtomicInteger DATABASES = new AtomicInteger();
-  private static final ExecutorService BACKGROUND = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "postgres-template");
-    t.setDaemon(true);
-    return t;
-  });
+  private static final ExecutorService BACKGROUND =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "postgres-template");
+            t.setDaemon(true);
+            return t;
+          });
   private static String template;
   private static Future<String> next;
   private static boolean canCreateDatabases = true;
@@ -55,8 +56,10 @@ public final class PostgresTemplate {
       } catch (SQLException e) {
         canCreateDatabases = false;
         next = null;
-        System.err.println("PostgresTemplate: cannot create databases (" + e.getMessage()
-            + "); each test migrates a new schema instead");
+        System.err.println(
+            "PostgresTemplate: cannot create databases ("
+                + e.getMessage()
+                + "); each test migrates a new schema instead");
       }
     }
     String url = TestPostgres.freshUrl();
@@ -73,16 +76,20 @@ public final class PostgresTemplate {
     if (template == null || !database.startsWith(template + "_")) {
       return; // a schema of the fallback, or not ours
     }
-    BACKGROUND.submit(() -> {
-      execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
-      return null;
-    });
+    BACKGROUND.submit(
+        () -> {
+          execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+          return null;
+        });
   }
 
   private static String template() throws SQLException {
     if (template == null) {
-      String name = "drover_template_" + ProcessHandle.current().pid() + "_"
-          + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 20), 36);
+      String name =
+          "drover_template_"
+              + ProcessHandle.current().pid()
+              + "_"
+              + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 20), 36);
       executeOrThrow("CREATE DATABASE " + name);
       String url = withDatabase(TestPostgres.baseUrl(), name);
       Stores.open(StoreLocation.postgres(url)).close();
@@ -103,8 +110,9 @@ public final class PostgresTemplate {
     try (Connection c = DriverManager.getConnection(TestPostgres.baseUrl());
         Statement s = c.createStatement()) {
       List<String> copies = new ArrayList<>();
-      try (ResultSet rows = s.executeQuery("SELECT datname FROM pg_database WHERE datname LIKE '"
-          + template + "\\_%'")) {
+      try (ResultSet rows =
+          s.executeQuery(
+              "SELECT datname FROM pg_database WHERE datname LIKE '" + template + "\\_%'")) {
         while (rows.next()) {
           copies.add(rows.getString(1));
         }

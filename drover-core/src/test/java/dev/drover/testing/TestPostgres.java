@@ -10,8 +10,8 @@ import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A real PostgreSQL for tests: the server named by {@code DROVER_TEST_PG_URL} if set, otherwise
- * one embedded PostgreSQL started once per test JVM. Each call to {@link #freshUrl()} creates a new
+ * A real PostgreSQL for tests: the server named by {@code DROVER_TEST_PG_URL} if set, otherwise one
+ * embedded PostgreSQL started once per test JVM. Each call to {@link #freshUrl()} creates a new
  * empty schema, so tests never see each other's rows; a test that wants one already migrated takes
  * {@link PostgresTemplate#migratedUrl()} (or {@link Databases}).
  */
@@ -25,7 +25,8 @@ public final class TestPostgres {
   public static synchronized String freshUrl() {
     String base = baseUrl();
     String schema = "t" + ProcessHandle.current().pid() + "_" + SCHEMAS.incrementAndGet();
-    try (Connection c = DriverManager.getConnection(base); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(base);
+        Statement s = c.createStatement()) {
       s.execute("CREATE SCHEMA " + schema);
     } catch (SQLException e) {
       throw new IllegalStateException("cannot create test schema on " + base, e);
@@ -51,13 +52,16 @@ public final class TestPostgres {
   private static String startEmbedded() {
     try {
       EmbeddedPostgres pg = EmbeddedPostgres.builder().start();
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        try {
-          pg.close();
-        } catch (IOException e) {
-          // the JVM is exiting; nothing more to do
-        }
-      }));
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    try {
+                      pg.close();
+                    } catch (IOException e) {
+                      // the JVM is exiting; nothing more to do
+                    }
+                  }));
       return pg.getJdbcUrl("postgres", "postgres");
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start embedded PostgreSQL", e);

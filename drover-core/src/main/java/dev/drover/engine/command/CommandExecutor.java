@@ -1,8 +1,8 @@
 package dev.drover.engine.command;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.drover.ValidationException;
 import dev.drover.Outcome;
+import dev.drover.ValidationException;
 import dev.drover.model.DurationText;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskType;
@@ -33,8 +33,10 @@ import org.slf4j.LoggerFactory;
 public final class CommandExecutor {
   /** How long a killed process gets between SIGTERM and SIGKILL. */
   public static final Duration DEFAULT_KILL_GRACE = Duration.ofSeconds(2);
+
   /** The command's standard output, in the run directory. */
   public static final String STDOUT_FILE = "stdout.log";
+
   /** The command's standard error, in the run directory. */
   public static final String STDERR_FILE = "stderr.log";
 
@@ -69,8 +71,9 @@ public final class CommandExecutor {
    * @throws InterruptedException if the calling thread is interrupted; the process tree has been
    *     killed by then
    */
-  public Outcome execute(TaskType type, TaskArguments arguments, Path runDir,
-      Map<String, String> extraEnv) throws InterruptedException {
+  public Outcome execute(
+      TaskType type, TaskArguments arguments, Path runDir, Map<String, String> extraEnv)
+      throws InterruptedException {
     if (type.command() == null) {
       throw new IllegalArgumentException("task type " + type.name() + " has no command");
     }
@@ -97,17 +100,20 @@ public final class CommandExecutor {
         return timedOut(type, process);
       }
     } catch (InterruptedException e) {
-      log.info("task type {}: interrupted, killing pid {} and its descendants", type.name(),
+      log.info(
+          "task type {}: interrupted, killing pid {} and its descendants",
+          type.name(),
           process.pid());
       ProcessTree.kill(process.toHandle(), killGrace);
       throw e;
     }
-    return CommandOutcomes.of(process.exitValue(), runDir.resolve(STDOUT_FILE),
-        runDir.resolve(STDERR_FILE));
+    return CommandOutcomes.of(
+        process.exitValue(), runDir.resolve(STDOUT_FILE), runDir.resolve(STDERR_FILE));
   }
 
-  private static ProcessBuilder prepare(TaskType type, TaskArguments arguments, Path runDir,
-      Map<String, String> extraEnv) throws Unstartable {
+  private static ProcessBuilder prepare(
+      TaskType type, TaskArguments arguments, Path runDir, Map<String, String> extraEnv)
+      throws Unstartable {
     List<String> argv = CommandTemplate.parse(type.command()).render(arguments);
     ProcessBuilder builder = new ProcessBuilder(argv);
     if (type.workingDir() != null) {
@@ -142,8 +148,11 @@ public final class CommandExecutor {
 
   private Outcome timedOut(TaskType type, Process process) {
     String after = DurationText.format(type.timeout());
-    log.warn("task type {}: timed out after {}, killing pid {} and its descendants", type.name(),
-        after, process.pid());
+    log.warn(
+        "task type {}: timed out after {}, killing pid {} and its descendants",
+        type.name(),
+        after,
+        process.pid());
     ProcessTree.kill(process.toHandle(), killGrace);
     Outcome failed = Outcome.failed("timed out after " + after);
     ObjectNode result = failed.result();

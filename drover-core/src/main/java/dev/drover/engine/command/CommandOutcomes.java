@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.drover.Outcome;
 import dev.drover.Json;
+import dev.drover.Outcome;
 import dev.drover.model.TaskRunStatus;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -19,6 +19,7 @@ import java.util.Optional;
 final class CommandOutcomes {
   /** The longest outcome line recognised; the tail read of stdout is this big. */
   static final int STDOUT_WINDOW = 64 * 1024;
+
   static final int STDERR_WINDOW = 4 * 1024;
   static final int MAX_ERROR_LINE = 500;
 
@@ -56,8 +57,12 @@ final class CommandOutcomes {
         runStatus = notFound.status();
         result.setAll(notFound.result());
       }
-      default -> result.put("error", "the command reported an unknown status " + status
-          + " (expected eventful, uneventful, failed or not_found)");
+      default ->
+          result.put(
+              "error",
+              "the command reported an unknown status "
+                  + status
+                  + " (expected eventful, uneventful, failed or not_found)");
     }
     return withExitCode(new Outcome(runStatus, result), exitCode);
   }
@@ -81,8 +86,11 @@ final class CommandOutcomes {
     Optional<String> last = OutputTail.lastLine(stderr, STDERR_WINDOW);
     if (last.isPresent()) {
       String line = last.get();
-      message += ": " + (line.length() <= MAX_ERROR_LINE ? line
-          : line.substring(0, MAX_ERROR_LINE) + OutputTail.CUT);
+      message +=
+          ": "
+              + (line.length() <= MAX_ERROR_LINE
+                  ? line
+                  : line.substring(0, MAX_ERROR_LINE) + OutputTail.CUT);
     }
     return Outcome.failed(message);
   }

@@ -1,8 +1,8 @@
 package dev.drover.engine.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.drover.ValidationException;
 import dev.drover.Json;
+import dev.drover.ValidationException;
 import dev.drover.model.TaskArguments;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,13 +74,20 @@ public final class CommandTemplate {
       node = arguments.kwargs().get(p.name());
     }
     if (node == null) {
-      throw new ValidationException(FIELD, "placeholder " + p + " has no value "
-          + (p.positional() ? "(the task has " + arguments.args().size() + " args)"
-              : "in the task's kwargs"));
+      throw new ValidationException(
+          FIELD,
+          "placeholder "
+              + p
+              + " has no value "
+              + (p.positional()
+                  ? "(the task has " + arguments.args().size() + " args)"
+                  : "in the task's kwargs"));
     }
     String text = node.isTextual() ? node.textValue() : Json.canonical(node);
     // The OS passes argv as C strings: a NUL would silently cut the value short.
-    ValidationException.check(text.indexOf('\0') < 0, FIELD,
+    ValidationException.check(
+        text.indexOf('\0') < 0,
+        FIELD,
         "placeholder " + p + " holds a NUL character, which cannot be passed as an argument");
     return text;
   }
@@ -130,8 +137,11 @@ public final class CommandTemplate {
     if (body.startsWith("kwargs.") && body.length() > 7) {
       return new Placeholder(false, body.substring(7));
     }
-    throw syntax(entry, "an unknown placeholder {" + body
-        + "} (expected {args}, {args.N}, {kwargs} or {kwargs.NAME})");
+    throw syntax(
+        entry,
+        "an unknown placeholder {"
+            + body
+            + "} (expected {args}, {args.N}, {kwargs} or {kwargs.NAME})");
   }
 
   private static ValidationException syntax(String entry, String problem) {

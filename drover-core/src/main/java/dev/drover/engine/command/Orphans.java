@@ -29,9 +29,10 @@ public final class Orphans {
   public static int kill(String runner) {
     byte[] marker = ("\0" + RUNNER_ENV + "=" + runner + "\0").getBytes(StandardCharsets.UTF_8);
     long self = ProcessHandle.current().pid();
-    List<ProcessHandle> orphans = ProcessHandle.allProcesses()
-        .filter(p -> p.pid() != self && environContains(p.pid(), marker))
-        .toList();
+    List<ProcessHandle> orphans =
+        ProcessHandle.allProcesses()
+            .filter(p -> p.pid() != self && environContains(p.pid(), marker))
+            .toList();
     for (ProcessHandle p : orphans) {
       log.info("killing pid {} left behind by runner {}", p.pid(), runner);
       ProcessTree.kill(p, Duration.ZERO); // returns once the tree is gone
@@ -39,7 +40,10 @@ public final class Orphans {
     return orphans.size();
   }
 
-  /** True if the process's environment holds {@code marker} (NUL-separated, so a leading NUL is prepended). */
+  /**
+   * True if the process's environment holds {@code marker} (NUL-separated, so a leading NUL is
+   * prepended).
+   */
   private static boolean environContains(long pid, byte[] marker) {
     byte[] env;
     try {

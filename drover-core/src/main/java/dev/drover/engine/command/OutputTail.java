@@ -40,8 +40,8 @@ final class OutputTail {
       }
       boolean firstWhole = start == 0 || (buf.position() > 0 && buf.get(0) == '\n');
       int skip = start == from ? 0 : 1;
-      String text = new String(buf.array(), skip, Math.max(0, buf.position() - skip),
-          StandardCharsets.UTF_8);
+      String text =
+          new String(buf.array(), skip, Math.max(0, buf.position() - skip), StandardCharsets.UTF_8);
       String[] lines = text.split("\n", -1);
       for (int i = lines.length - 1; i >= 0; i--) {
         String line = lines[i].strip();

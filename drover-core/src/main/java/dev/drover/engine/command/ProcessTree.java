@@ -21,13 +21,13 @@ import org.slf4j.LoggerFactory;
  * <em>before</em> any signal is sent, because a process whose parent dies is re-parented to init
  * and {@link ProcessHandle#descendants()} can no longer find it; the handles listed stay valid
  * (they carry the start time, so a reused pid is not hit). Descendants get SIGTERM first and the
- * root last, so a parent is still there to collect its children and does not react to their
- * deaths by starting new ones before it is told to stop. After a grace period, whatever is still
- * alive, and anything it started since the listing, gets SIGKILL.
+ * root last, so a parent is still there to collect its children and does not react to their deaths
+ * by starting new ones before it is told to stop. After a grace period, whatever is still alive,
+ * and anything it started since the listing, gets SIGKILL.
  *
  * <p>"Dead" includes zombies: a killed process whose parent is gone waits for init to collect it,
- * and {@link ProcessHandle#isAlive()} calls it alive until then; in a container whose init does
- * not reap promptly that can be forever.
+ * and {@link ProcessHandle#isAlive()} calls it alive until then; in a container whose init does not
+ * reap promptly that can be forever.
  *
  * <p>A process that detaches itself (double fork and {@code setsid}) before the listing escapes;
  * Java cannot create process groups or cgroups to catch it.
@@ -112,8 +112,10 @@ public final class ProcessTree {
     }
     try {
       // /proc/<pid>/stat is "pid (comm) S ...": the state letter follows the last ')'.
-      String stat = new String(Files.readAllBytes(Path.of("/proc", process.pid() + "", "stat")),
-          StandardCharsets.ISO_8859_1);
+      String stat =
+          new String(
+              Files.readAllBytes(Path.of("/proc", process.pid() + "", "stat")),
+              StandardCharsets.ISO_8859_1);
       char state = stat.charAt(stat.lastIndexOf(')') + 2);
       return state != 'Z' && state != 'X';
     } catch (IOException | RuntimeException e) {

@@ -62,30 +62,47 @@ class CommandExecutorTest {
 
   @Test
   void argumentsWithShellMetacharactersArriveLiterally() throws Exception {
-    List<String> nasty = List.of("; rm -rf / #", "$(touch pwned)", "`touch pwned`",
-        "'single' \"double\"", "two words", "line one\nline two", "*", "$HOME", "a|b&c>d<e",
-        "", " ");
+    List<String> nasty =
+        List.of(
+            "; rm -rf / #",
+            "$(touch pwned)",
+            "`touch pwned`",
+            "'single' \"double\"",
+            "two words",
+            "line one\nline two",
+            "*",
+            "$HOME",
+            "a|b&c>d<e",
+            "",
+            " ");
     Path argsDir = Files.createDirectory(tmp.resolve("args"));
-    String script = "n=0; for a in \"$@\"; do n=$((n+1)); printf '%s' \"$a\" > \"arg$n\"; done;"
-        + " printf '%s\\n' \"$@\"";
+    String script =
+        "n=0; for a in \"$@\"; do n=$((n+1)); printf '%s' \"$a\" > \"arg$n\"; done;"
+            + " printf '%s\\n' \"$@\"";
     List<String> argv = new ArrayList<>(List.of("sh", "-c", script, "sh"));
     for (int i = 0; i < nasty.size(); i++) {
       argv.add("{args." + i + "}");
     }
-    TaskType type = TaskType.builder("cmd").command(argv).workingDir(argsDir.toString())
-        .timeout(SAFETY_TIMEOUT).build();
+    TaskType type =
+        TaskType.builder("cmd")
+            .command(argv)
+            .workingDir(argsDir.toString())
+            .timeout(SAFETY_TIMEOUT)
+            .build();
 
     Outcome outcome = run(type, TaskArguments.of(nasty, null));
 
     assertThat(outcome.status()).isEqualTo(TaskRunStatus.EVENTFUL);
     assertThat(stdout()).isEqualTo(String.join("\n", nasty) + "\n");
     for (int i = 0; i < nasty.size(); i++) {
-      assertThat(argsDir.resolve("arg" + (i + 1))).content(StandardCharsets.UTF_8)
+      assertThat(argsDir.resolve("arg" + (i + 1)))
+          .content(StandardCharsets.UTF_8)
           .isEqualTo(nasty.get(i));
     }
     try (var files = Files.list(argsDir)) {
       assertThat(files.map(p -> p.getFileName().toString()))
-          .as("one file per argument, nothing else ran").hasSize(nasty.size())
+          .as("one file per argument, nothing else ran")
+          .hasSize(nasty.size())
           .doesNotContain("pwned");
     }
   }
@@ -114,12 +131,19 @@ class CommandExecutorTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"eventful, EVENTFUL", "uneventful, UNEVENTFUL", "failed, FAILED",
-      "not_found, PERMFAILED"})
+  @CsvSource({
+    "eventful, EVENTFUL",
+    "uneventful, UNEVENTFUL",
+    "failed, FAILED",
+    "not_found, PERMFAILED"
+  })
   void theLastStdoutLineOfJsonDecidesTheStatus(String reported, TaskRunStatus expected)
       throws Exception {
-    Outcome outcome = sh("echo 'log line'; echo '{\"status\": \"" + reported
-        + "\", \"commits\": 3, \"refs\": [\"main\"]}'; echo");
+    Outcome outcome =
+        sh(
+            "echo 'log line'; echo '{\"status\": \""
+                + reported
+                + "\", \"commits\": 3, \"refs\": [\"main\"]}'; echo");
     assertThat(outcome.status()).isEqualTo(expected);
     ObjectNode r = outcome.result();
     assertThat(r.has("status")).isFalse();
@@ -175,8 +199,10 @@ class CommandExecutorTest {
 
   @Test
   void aChattyProcessDoesNotBlockAndItsLastLineIsStillRead() throws Exception {
-    Outcome outcome = sh("head -c 3000000 /dev/zero | tr '\\0' x; echo;"
-        + " head -c 1000000 /dev/zero | tr '\\0' y >&2; echo '{\"status\": \"uneventful\"}'");
+    Outcome outcome =
+        sh(
+            "head -c 3000000 /dev/zero | tr '\\0' x; echo;"
+                + " head -c 1000000 /dev/zero | tr '\\0' y >&2; echo '{\"status\": \"uneventful\"}'");
     assertThat(outcome.status()).isEqualTo(TaskRunStatus.UNEVENTFUL);
     assertThat(Files.size(runDir().resolve(CommandExecutor.STDOUT_FILE))).isGreaterThan(3_000_000);
   }
@@ -189,37 +215,52 @@ class CommandExecutorTest {
   @Test
   void appliesTheWorkingDirectory() throws Exception {
     Path wd = Files.createDirectory(tmp.resolve("wd"));
-    TaskType type = TaskType.builder("cmd").command(List.of("sh", "-c", "pwd -P"))
-        .workingDir(wd.toString()).build();
+    TaskType type =
+        TaskType.builder("cmd")
+            .command(List.of("sh", "-c", "pwd -P"))
+            .workingDir(wd.toString())
+            .build();
     run(type, TaskArguments.empty());
     assertThat(stdout().strip()).isEqualTo(wd.toRealPath().toString());
   }
 
   @Test
   void aMissingWorkingDirectoryFails() throws Exception {
-    TaskType type = TaskType.builder("cmd").command(List.of("true"))
-        .workingDir(tmp.resolve("nowhere").toString()).build();
+    TaskType type =
+        TaskType.builder("cmd")
+            .command(List.of("true"))
+            .workingDir(tmp.resolve("nowhere").toString())
+            .build();
     Outcome outcome = run(type, TaskArguments.empty());
     assertThat(outcome.status()).isEqualTo(TaskRunStatus.FAILED);
     assertThat(outcome.result().get("error").asText())
-        .contains("nowhere").contains("does not exist");
+        .contains("nowhere")
+        .contains("does not exist");
   }
 
   @Test
   void environmentIsInheritedThenTheTypesThenTheRunners() throws Exception {
-    Path script = script("printf '%s|%s|%s|%s\\n' \"$FOO\" \"$SHARED\" \"$DROVER_TASK_ID\""
-        + " \"${PATH:+inherited}\"");
-    TaskType type = TaskType.builder("cmd").command(List.of("sh", script.toString()))
-        .env(Map.of("FOO", "from-type", "SHARED", "from-type")).build();
-    executor.execute(type, TaskArguments.empty(), runDir(),
+    Path script =
+        script(
+            "printf '%s|%s|%s|%s\\n' \"$FOO\" \"$SHARED\" \"$DROVER_TASK_ID\""
+                + " \"${PATH:+inherited}\"");
+    TaskType type =
+        TaskType.builder("cmd")
+            .command(List.of("sh", script.toString()))
+            .env(Map.of("FOO", "from-type", "SHARED", "from-type"))
+            .build();
+    executor.execute(
+        type,
+        TaskArguments.empty(),
+        runDir(),
         Map.of("SHARED", "from-runner", "DROVER_TASK_ID", "42"));
     assertThat(stdout()).isEqualTo("from-type|from-runner|42|inherited\n");
   }
 
   @Test
   void anEnvironmentNameTheOsCannotTakeFailsWithoutThrowing() throws Exception {
-    TaskType type = TaskType.builder("cmd").command(List.of("true")).env(Map.of("A=B", "x"))
-        .build();
+    TaskType type =
+        TaskType.builder("cmd").command(List.of("true")).env(Map.of("A=B", "x")).build();
     Outcome outcome = run(type, TaskArguments.empty());
     assertThat(outcome.status()).isEqualTo(TaskRunStatus.FAILED);
     assertThat(outcome.result().get("error").asText()).startsWith("bad environment variable");

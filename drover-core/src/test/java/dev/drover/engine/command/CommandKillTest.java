@@ -28,8 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
 class CommandKillTest {
   static final Duration WAIT = Duration.ofSeconds(20);
   static final List<String> PIDS = List.of("root.pid", "child.pid", "grandchild.pid");
+
   /** The tree; {@code $1} is the directory for the pid files. */
-  static final String TREE = """
+  static final String TREE =
+      """
       echo $$ > "$1/root.pid"
       sh -c 'sleep 300 & echo $! > "$1/grandchild.pid"; echo $$ > "$1/child.pid"; wait' child "$1" &
       wait
@@ -49,8 +51,10 @@ class CommandKillTest {
 
   TaskType tree(String prelude, Duration timeout) throws IOException {
     Path script = Files.writeString(tmp.resolve("tree.sh"), prelude + "\n" + TREE);
-    return TaskType.builder("tree").command(List.of("sh", script.toString(), tmp.toString()))
-        .timeout(timeout).build();
+    return TaskType.builder("tree")
+        .command(List.of("sh", script.toString(), tmp.toString()))
+        .timeout(timeout)
+        .build();
   }
 
   static long pid(Path file) throws IOException {
@@ -82,13 +86,16 @@ class CommandKillTest {
       assertThat(System.nanoTime() - deadline).as("pid files written in time").isNegative();
       Thread.sleep(5);
     }
-    return PIDS.stream().map(n -> {
-      try {
-        return pid(tmp.resolve(n));
-      } catch (IOException e) {
-        throw new AssertionError(e);
-      }
-    }).toList();
+    return PIDS.stream()
+        .map(
+            n -> {
+              try {
+                return pid(tmp.resolve(n));
+              } catch (IOException e) {
+                throw new AssertionError(e);
+              }
+            })
+        .toList();
   }
 
   static long size(Path p) {
@@ -101,8 +108,10 @@ class CommandKillTest {
 
   @Test
   void aTimeoutKillsTheWholeTree() throws Exception {
-    Outcome outcome = new CommandExecutor(Duration.ofSeconds(2))
-        .execute(tree("", Duration.ofSeconds(2)), TaskArguments.empty(), tmp.resolve("run"), null);
+    Outcome outcome =
+        new CommandExecutor(Duration.ofSeconds(2))
+            .execute(
+                tree("", Duration.ofSeconds(2)), TaskArguments.empty(), tmp.resolve("run"), null);
 
     assertThat(outcome.status()).isEqualTo(TaskRunStatus.FAILED);
     assertThat(outcome.result().get("error").asText()).isEqualTo("timed out after 2s");
@@ -116,8 +125,9 @@ class CommandKillTest {
     // An ignored signal stays ignored in children, so the whole tree shrugs off SIGTERM.
     TaskType type = tree("trap '' TERM", Duration.ofSeconds(2));
     long start = System.nanoTime();
-    Outcome outcome = new CommandExecutor(Duration.ofMillis(300))
-        .execute(type, TaskArguments.empty(), tmp.resolve("run"), null);
+    Outcome outcome =
+        new CommandExecutor(Duration.ofMillis(300))
+            .execute(type, TaskArguments.empty(), tmp.resolve("run"), null);
 
     assertThat(outcome.result().get("timed_out").asBoolean()).isTrue();
     // No exit code check: once its children are killed, the root's `wait` returns and it may exit
@@ -130,14 +140,18 @@ class CommandKillTest {
   void anInterruptKillsTheWholeTreeAndIsRethrown() throws Exception {
     TaskType type = tree("", null);
     CompletableFuture<Outcome> result = new CompletableFuture<>();
-    Thread worker = new Thread(() -> {
-      try {
-        result.complete(new CommandExecutor(Duration.ofMillis(500))
-            .execute(type, TaskArguments.empty(), tmp.resolve("run"), Map.of()));
-      } catch (Throwable t) {
-        result.completeExceptionally(t);
-      }
-    }, "command-worker");
+    Thread worker =
+        new Thread(
+            () -> {
+              try {
+                result.complete(
+                    new CommandExecutor(Duration.ofMillis(500))
+                        .execute(type, TaskArguments.empty(), tmp.resolve("run"), Map.of()));
+              } catch (Throwable t) {
+                result.completeExceptionally(t);
+              }
+            },
+            "command-worker");
     worker.start();
     List<Long> pids = awaitPids();
     assertThat(pids).allMatch(CommandKillTest::alive);
@@ -145,7 +159,8 @@ class CommandKillTest {
     worker.interrupt();
 
     assertThatThrownBy(() -> result.get(WAIT.toSeconds(), TimeUnit.SECONDS))
-        .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InterruptedException.class);
+        .isInstanceOf(ExecutionException.class)
+        .hasCauseInstanceOf(InterruptedException.class);
     assertThat(pids).noneMatch(CommandKillTest::alive);
     worker.join(WAIT.toMillis());
   }
@@ -153,9 +168,13 @@ class CommandKillTest {
   @Test
   void anAlreadyInterruptedThreadStartsNothing() {
     Thread.currentThread().interrupt();
-    assertThatThrownBy(() -> new CommandExecutor().execute(
-        TaskType.builder("t").command(List.of("true")).build(), TaskArguments.empty(),
-        tmp.resolve("run"), Map.of()))
+    assertThatThrownBy(
+            () ->
+                new CommandExecutor()
+                    .execute(
+                        TaskType.builder("t").command(List.of("true")).build(),
+                            TaskArguments.empty(),
+                        tmp.resolve("run"), Map.of()))
         .isInstanceOf(InterruptedException.class);
     assertThat(tmp.resolve("run")).doesNotExist();
     assertThat(Thread.interrupted()).isFalse();

@@ -34,8 +34,13 @@ class CommandTemplateTest {
 
   @Test
   void fillsKeywordArgumentsByName() {
-    assertThat(render(kwargs(Map.of("url", "https://x.test/r.git", "a.b", "dotted")),
-        "git", "clone", "{kwargs.url}", "{kwargs.a.b}"))
+    assertThat(
+            render(
+                kwargs(Map.of("url", "https://x.test/r.git", "a.b", "dotted")),
+                "git",
+                "clone",
+                "{kwargs.url}",
+                "{kwargs.a.b}"))
         .containsExactly("git", "clone", "https://x.test/r.git", "dotted");
   }
 
@@ -68,8 +73,16 @@ class CommandTemplateTest {
     kw.put("obj", Map.of("k", List.of(1, true)));
     kw.put("nothing", null);
     TaskArguments a = TaskArguments.of(Arrays.asList(42, 1.5, true, List.of("q")), kw);
-    assertThat(render(a, "p", "{args.0}", "{args.1}", "{args.2}", "{args.3}", "{kwargs.obj}",
-        "{kwargs.nothing}"))
+    assertThat(
+            render(
+                a,
+                "p",
+                "{args.0}",
+                "{args.1}",
+                "{args.2}",
+                "{args.3}",
+                "{kwargs.obj}",
+                "{kwargs.nothing}"))
         .containsExactly("p", "42", "1.5", "true", "[\"q\"]", "{\"k\":[1,true]}", "null");
   }
 
@@ -82,11 +95,14 @@ class CommandTemplateTest {
   @Test
   void aMissingKeywordNamesThePlaceholder() {
     assertThatThrownBy(() -> render(kwargs(Map.of("url", "u")), "p", "{kwargs.path}"))
-        .isInstanceOfSatisfying(ValidationException.class, e -> {
-          assertThat(e.field()).isEqualTo("command");
-          assertThat(e.getMessage())
-              .isEqualTo("command: placeholder {kwargs.path} has no value in the task's kwargs");
-        });
+        .isInstanceOfSatisfying(
+            ValidationException.class,
+            e -> {
+              assertThat(e.field()).isEqualTo("command");
+              assertThat(e.getMessage())
+                  .isEqualTo(
+                      "command: placeholder {kwargs.path} has no value in the task's kwargs");
+            });
   }
 
   @Test
@@ -100,18 +116,32 @@ class CommandTemplateTest {
   void aNulCharacterIsRejectedRatherThanCut() {
     assertThatThrownBy(() -> render(args("a\0b"), "p", "{args.0}"))
         .isInstanceOf(ValidationException.class)
-        .hasMessageContaining("{args.0}").hasMessageContaining("NUL");
+        .hasMessageContaining("{args.0}")
+        .hasMessageContaining("NUL");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"{nope}", "{args.x}", "{args.-1}", "{args.01}", "{kwargs.}", "{}",
-      "a}b", "{args.0", "{args.{0}}", "{ args.0 }"})
+  @ValueSource(
+      strings = {
+        "{nope}",
+        "{args.x}",
+        "{args.-1}",
+        "{args.01}",
+        "{kwargs.}",
+        "{}",
+        "a}b",
+        "{args.0",
+        "{args.{0}}",
+        "{ args.0 }"
+      })
   void badSyntaxIsRejectedWhenParsed(String entry) {
     assertThatThrownBy(() -> CommandTemplate.parse(List.of("prog", entry)))
-        .isInstanceOfSatisfying(ValidationException.class, e -> {
-          assertThat(e.field()).isEqualTo("command");
-          assertThat(e.getMessage()).contains("'" + entry + "'");
-        });
+        .isInstanceOfSatisfying(
+            ValidationException.class,
+            e -> {
+              assertThat(e.field()).isEqualTo("command");
+              assertThat(e.getMessage()).contains("'" + entry + "'");
+            });
   }
 
   @Test
