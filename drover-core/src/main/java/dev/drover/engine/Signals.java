@@ -3,7 +3,7 @@ package dev.drover.engine;
 import dev.drover.Outcome;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,7 +25,11 @@ final class Signals {
 
   record WakeUp() implements Signal {}
 
-  private final LinkedBlockingDeque<Signal> queue = new LinkedBlockingDeque<>();
+  // A queue with separate locks for adding and taking: workers add while the loop takes.
+  private final LinkedBlockingQueue<Signal> queue = new LinkedBlockingQueue<>();
+
+  /** A signal {@link #await} took off the queue, first in line for {@link #drain}; loop only. */
+  private Signal awaited;
 
   void finished(HeldRun run, Outcome outcome) {
     queue.add(new Finished(run, outcome));
@@ -40,21 +44,24 @@ final class Signals {
   }
 
   boolean isEmpty() {
-    return queue.isEmpty();
+    return awaited == null && queue.isEmpty();
   }
 
   /** Everything signalled so far, oldest first. */
   List<Signal> drain() {
     List<Signal> batch = new ArrayList<>();
+    if (awaited != null) {
+      batch.add(awaited);
+      awaited = null;
+    }
     queue.drainTo(batch);
     return batch;
   }
 
-  /** Waits up to {@code millis} for a signal, leaving it in the queue. */
+  /** Waits up to {@code millis} for a signal, leaving it for {@link #drain}. Loop thread only. */
   void await(long millis) throws InterruptedException {
-    Signal s = queue.pollFirst(millis, TimeUnit.MILLISECONDS);
-    if (s != null) {
-      queue.addFirst(s);
+    if (awaited == null) {
+      awaited = queue.poll(millis, TimeUnit.MILLISECONDS);
     }
   }
 }

@@ -48,6 +48,13 @@ interface DialectSql {
   boolean bindInsertSignal(Query insert);
 
   /**
+   * Binds {@code ids} as the one parameter {@code :name} of a query that reads it as a list of task
+   * ids ({@code taskClaim}): one parameter whatever the count, so the statement's text stays the
+   * same and is parsed and prepared once, not once per list length.
+   */
+  void bindIds(Query query, String name, List<Long> ids);
+
+  /**
    * Writes {@code updates} to the tasks of {@code completions} that {@code owner} still holds and
    * that are still exactly as claimed ({@code taskUpdateAfterRunAsClaimed}); says which it wrote.
    */

@@ -31,6 +31,7 @@ import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
+import org.jdbi.v3.core.statement.Query;
 
 /**
  * The claim protocol on the database. A claim reads the oldest due tasks of every priority level in
@@ -57,6 +58,7 @@ final class Leases {
   private static final int HELD_CHUNK = 1000;
   private final Jdbi jdbi;
   private final SqlFiles sql;
+  private final DialectSql dialect;
   private final Rows rows;
   private final RunEnder runEnder;
   private final Columns columns;
@@ -64,6 +66,7 @@ final class Leases {
   Leases(Jdbi jdbi, DialectSql dialect, Rows rows, RunEnder runEnder) {
     this.jdbi = jdbi;
     this.sql = dialect.files();
+    this.dialect = dialect;
     this.columns = new Columns(dialect);
     this.rows = rows;
     this.runEnder = runEnder;
@@ -177,8 +180,9 @@ final class Leases {
       return List.of();
     }
     Map<Long, Rows.Leased> claimed = new HashMap<>();
-    h.createQuery(sql.get(TASK_CLAIM))
-        .bindList("ids", chosen)
+    Query claim = h.createQuery(sql.get(TASK_CLAIM));
+    dialect.bindIds(claim, "ids", chosen);
+    claim
         .bind("lease_until", until)
         .bind("owner", owner)
         .map(rows.leased)

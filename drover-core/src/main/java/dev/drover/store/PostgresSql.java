@@ -76,6 +76,11 @@ final class PostgresSql implements DialectSql {
     return true;
   }
 
+  @Override
+  public void bindIds(Query query, String name, List<Long> ids) {
+    query.bindArray(name, Long.class, ids); // read with = ANY
+  }
+
   /** The whole batch as arrays in one statement, which returns the ids it updated. */
   @Override
   public boolean[] updateAsClaimed(

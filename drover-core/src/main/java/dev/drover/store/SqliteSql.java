@@ -76,6 +76,15 @@ final class SqliteSql implements DialectSql {
     return false;
   }
 
+  @Override
+  public void bindIds(Query query, String name, List<Long> ids) {
+    StringBuilder json = new StringBuilder(ids.size() * 8).append('[');
+    for (int i = 0; i < ids.size(); i++) {
+      json.append(i == 0 ? "" : ",").append(ids.get(i).longValue());
+    }
+    query.bind(name, json.append(']').toString()); // read with json_each
+  }
+
   /** One fenced update per row in a JDBC batch. */
   @Override
   public boolean[] updateAsClaimed(
