@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The pass's transaction: builds an immutable {@link Pass} from the book (the starts and outcomes
  * not written yet, and claims for the room {@link Slots} give), has the store commit it, and only
- * then applies the result to the book, the stats and the claim-ahead counts. If the store throws,
- * nothing in memory has changed and the next pass carries the same starts and outcomes.
+ * then applies the result to the book and the stats. If the store throws, nothing in memory has
+ * changed and the next pass carries the same starts and outcomes.
  */
 final class PassWriter {
   private static final Logger log = LoggerFactory.getLogger(PassWriter.class);
@@ -39,23 +39,15 @@ final class PassWriter {
   private final String owner;
   private final RunBook book;
   private final Slots slots;
-  private final ClaimAhead ahead;
   private final RunnerStats stats;
   private final EventLog events;
 
   PassWriter(
-      Store store,
-      String owner,
-      RunBook book,
-      Slots slots,
-      ClaimAhead ahead,
-      RunnerStats stats,
-      EventLog events) {
+      Store store, String owner, RunBook book, Slots slots, RunnerStats stats, EventLog events) {
     this.store = store;
     this.owner = owner;
     this.book = book;
     this.slots = slots;
-    this.ahead = ahead;
     this.stats = stats;
     this.events = events;
   }
@@ -93,7 +85,6 @@ final class PassWriter {
     for (Completion c : completions) {
       if (!lost.contains(c.lease())) {
         stats.count(c.status());
-        ahead.finished(c.claimed().task().type());
       }
     }
     return completions.size() - rejected.size();

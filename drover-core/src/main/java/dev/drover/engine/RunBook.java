@@ -42,8 +42,12 @@ final class RunBook {
 
   private final Set<HeldRun> toRelease = new LinkedHashSet<>();
 
-  /** Takes in what workers signalled: outcomes to write, runs to give back, slots freed. */
-  void take(List<Signal> signals) {
+  /**
+   * Takes in what workers signalled: outcomes to write, runs to give back, slots freed. Returns the
+   * types of the runs that finished with an outcome, once each.
+   */
+  List<String> take(List<Signal> signals) {
+    List<String> finished = new ArrayList<>();
     for (Signal signal : signals) {
       if (signal instanceof SlotFreed freed) {
         slotsTaken.merge(freed.type(), -1, Integer::sum);
@@ -51,6 +55,7 @@ final class RunBook {
         if (f.outcome() != null) {
           unwritten.put(f.run().lease(), f.outcome()); // written, not given back
           toRelease.remove(f.run());
+          finished.add(f.run().type.name());
         } else if (f.run().cancelled() == HeldRun.Cancel.RELEASE) {
           toRelease.add(f.run());
         } else {
@@ -58,6 +63,7 @@ final class RunBook {
         }
       }
     }
+    return finished;
   }
 
   // ---- what the next pass writes

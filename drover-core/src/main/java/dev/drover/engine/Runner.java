@@ -59,6 +59,7 @@ public final class Runner {
   private final WorkerPool workers;
   private final DeadRunners dead;
   private final TaskTypes types;
+  private final ClaimAhead ahead;
   private final Slots slots;
   private final PassWriter passes;
   private final LeaseKeeper leases;
@@ -92,9 +93,9 @@ public final class Runner {
     this.dead = new DeadRunners(store, self, options.runnerTimeout(), events);
     this.execution = new Execution(handlers, commands, clock, options, signals, workers);
     this.types = new TaskTypes(store, options.types(), handlers.keySet());
-    ClaimAhead ahead = new ClaimAhead(options.claimAhead());
+    this.ahead = new ClaimAhead(options.claimAhead());
     this.slots = new Slots(book, types, ahead, options.totalWorkers());
-    this.passes = new PassWriter(store, options.owner(), book, slots, ahead, stats, events);
+    this.passes = new PassWriter(store, options.owner(), book, slots, stats, events);
     this.leases = new LeaseKeeper(store, options.owner(), book, stats, events);
     this.housekeeping = new Housekeeping(store, options, types, this::resize, events);
     Leadership leadership =
@@ -260,7 +261,8 @@ public final class Runner {
    */
   PassReport runOnce() {
     Instant now = clock.instant();
-    book.take(signals.drain());
+    // The claim-ahead rate counts what workers finished, written or not: it measures throughput.
+    book.take(signals.drain()).forEach(ahead::finished);
     int lost = leases.heartbeat(now);
     boolean reload = reloadRequested;
     housekeeping.runOnce(now, reload).ifPresent(r -> requestStop(r.reason(), r.grace()));
