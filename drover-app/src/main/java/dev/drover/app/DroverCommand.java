@@ -139,12 +139,21 @@ public final class DroverCommand {
   }
 
   /**
-   * True if the store exists already (always assumed for PostgreSQL, which init migrates in place).
+   * True if the store exists already (always assumed for PostgreSQL, which init migrates in place);
+   * an empty drover.db file is none.
    */
   boolean storeExists() {
     StoreLocation location = location();
-    return !location.isSqlite()
-        || Files.isRegularFile(location.dataDir().resolve(StoreLocation.DATABASE_FILE));
+    if (!location.isSqlite()) {
+      return true;
+    }
+    // A zero-byte file holds no store: init makes one in it (other commands refuse it).
+    Path db = location.dataDir().resolve(StoreLocation.DATABASE_FILE);
+    try {
+      return Files.isRegularFile(db) && Files.size(db) > 0;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /**

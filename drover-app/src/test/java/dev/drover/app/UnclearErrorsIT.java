@@ -86,6 +86,8 @@ class UnclearErrorsIT {
     assertOneLine(drover("--data-dir", data, "status"), "drover.db", "empty (0 bytes)");
     assertOneLine(drover("--data-dir", data, "task", "list"), "drover.db", "empty (0 bytes)");
     assertThat(Files.size(db)).isZero();
+    // init, which creates stores, makes one in it and says so.
+    assertThat(drover("--data-dir", data, "init").ok().stdout()).contains("created a new store");
   }
 
   @Test
