@@ -104,4 +104,36 @@ class FailedRunsAndArchiveIT {
     assertThat(logDir).doesNotExist();
     assertThat(tmp.resolve("data/runs/boom")).doesNotExist();
   }
+
+  /**
+   * The archival rule of swh-scheduler, kept: a recurring task counts as finished once disabled, so
+   * archive --delete removes it with its runs. The rule is stated where users look for it.
+   */
+  @Test
+  void aDisabledRecurringTaskIsArchivedAsInTheReferenceAndTheHelpSaysSo() {
+    drover("init");
+    drover("task-type", "add", "--name", "tick", "--default-interval", "1h", "--command", "true");
+    long id = drover("task", "add", "--type", "tick", "--json").json().findValue("id").asLong();
+    drover("run");
+    drover("task", "disable", id);
+    String out =
+        drover(
+                "archive",
+                "--after",
+                "2000-01-01",
+                "--before",
+                "2100-01-01",
+                "--export",
+                tmp.resolve("tick.jsonl"),
+                "--delete")
+            .stdout();
+    assertThat(out).contains("exported 1 runs", "deleted 1 runs and 1 tasks");
+    assertThat(drover("task", "search", "--id", id, "--json").json()).isEmpty();
+
+    String help = drover("archive", "--help").stdout().replaceAll("\\s+", " ");
+    assertThat(help)
+        .contains("a recurring task counts as finished once it is disabled")
+        .contains("no file when nothing matches")
+        .contains("output directories on disk");
+  }
 }
