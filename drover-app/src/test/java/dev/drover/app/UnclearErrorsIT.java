@@ -80,6 +80,27 @@ class UnclearErrorsIT {
   }
 
   @Test
+  void aPostgresSchemaOfAnotherProgramIsNotMigrated() throws Exception {
+    String url = dev.drover.testing.TestPostgres.freshUrl();
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE invoices (id bigint PRIMARY KEY, amount numeric)");
+    }
+    for (String command : List.of("status", "init")) {
+      assertOneLine(drover("--db", url, command), "--db", "not a Drover store", "invoices");
+    }
+    List<String> tables = new java.util.ArrayList<>();
+    try (Connection c = DriverManager.getConnection(url);
+        java.sql.ResultSet rows =
+            c.getMetaData().getTables(null, c.getSchema(), "%", new String[] {"TABLE"})) {
+      while (rows.next()) {
+        tables.add(rows.getString("TABLE_NAME"));
+      }
+    }
+    assertThat(tables).containsExactly("invoices");
+  }
+
+  @Test
   void aZeroByteDatabaseIsNotAnEmptyStore() throws IOException {
     Path data = Files.createDirectories(tmp.resolve("zero"));
     Path db = Files.createFile(data.resolve("drover.db"));
