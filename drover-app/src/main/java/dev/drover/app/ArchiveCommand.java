@@ -12,9 +12,12 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -35,8 +38,12 @@ import picocli.CommandLine.Option;
           + "window is "
           + "[--after, --before). Without --export the runs are only counted. --export writes "
           + "one JSON "
-          + "object per run; --delete then removes the exported runs and the tasks left "
-          + "without runs."
+          + "object per run (no file when nothing matches); --delete then removes the exported "
+          + "runs, their output directories on disk, and the tasks left without runs.",
+      "",
+      "As in swh-scheduler, a recurring task counts as finished once it is disabled: "
+          + "archive --delete removes a disabled recurring task with its runs. Enable it again "
+          + "(task enable ID) before archiving to keep it."
     })
 final class ArchiveCommand extends BaseCommand {
   @Option(
@@ -106,17 +113,21 @@ final class ArchiveCommand extends BaseCommand {
   }
 
   private int exportTo(Drover drover, Instant from, Instant to) {
-    long[] deleted = new long[2];
+    long[] deleted = new long[3];
+    Path runsDir = RunnerSetup.runsDir(root());
     long n;
-    try (FileOutputStream file = new FileOutputStream(Files.createFile(export).toFile());
-        Writer writer = new OutputStreamWriter(file, StandardCharsets.UTF_8)) {
+    // The file is created with the first page, so an export that matches nothing leaves no file.
+    try (LazyFile file = new LazyFile(export)) {
       n =
           drover.archiveEach(
               from,
               to,
               pageSize,
               page -> {
-                write(writer, file, page);
+                if (page.isEmpty()) {
+                  return;
+                }
+                write(file.open(), page);
                 if (delete) {
                   ArchiveDeletion d =
                       drover
@@ -126,21 +137,105 @@ final class ArchiveCommand extends BaseCommand {
                               page.stream().map(ArchivableRun::taskRunId).toList());
                   deleted[0] += d.taskRuns();
                   deleted[1] += d.tasks();
+                  deleted[2] += deleteRunDirs(runsDir, page);
                 }
               });
     } catch (IOException | UncheckedIOException e) {
       throw new DroverException("cannot write " + export + ": " + e.getMessage(), e);
     }
+    if (n == 0) {
+      out()
+          .println(
+              "no archivable runs between "
+                  + Tables.time(from)
+                  + " and "
+                  + Tables.time(to)
+                  + "; "
+                  + export
+                  + " not created");
+      return 0;
+    }
     out().println("exported " + n + " runs to " + export);
     if (delete) {
       out()
           .println(
-              "deleted " + deleted[0] + " runs and " + deleted[1] + " tasks left without runs");
+              "deleted "
+                  + deleted[0]
+                  + " runs and "
+                  + deleted[1]
+                  + " tasks left without runs, and "
+                  + deleted[2]
+                  + " run directories under "
+                  + runsDir);
     }
     return 0;
   }
 
-  private static void write(Writer writer, FileOutputStream file, List<ArchivableRun> page) {
+  /**
+   * Removes the output directories ({@code RUNS_DIR/TYPE/BACKEND_ID}) of runs whose rows were just
+   * deleted, and a type's directory once it is empty; returns how many run directories went.
+   */
+  private static long deleteRunDirs(Path runsDir, List<ArchivableRun> page) {
+    long removed = 0;
+    for (ArchivableRun run : page) {
+      if (run.backendId() == null || run.type() == null) {
+        continue;
+      }
+      Path typeDir = runsDir.resolve(run.type());
+      Path dir = typeDir.resolve(run.backendId()).normalize();
+      if (!dir.startsWith(typeDir) || !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+        continue;
+      }
+      try (Stream<Path> tree = Files.walk(dir)) {
+        for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(p);
+        }
+        removed++;
+        try (Stream<Path> left = Files.list(typeDir)) {
+          if (left.findAny().isEmpty()) {
+            Files.delete(typeDir);
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return removed;
+  }
+
+  /** The export file, created (never overwritten) when the first page is written. */
+  private static final class LazyFile implements AutoCloseable {
+    private final Path path;
+    private FileOutputStream file;
+    private Writer writer;
+
+    LazyFile(Path path) {
+      this.path = path;
+    }
+
+    LazyFile open() {
+      if (file == null) {
+        try {
+          file = new FileOutputStream(Files.createFile(path).toFile());
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+        writer = new OutputStreamWriter(file, StandardCharsets.UTF_8);
+      }
+      return this;
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (writer != null) {
+        writer.close();
+      }
+    }
+  }
+
+  private static void write(LazyFile out, List<ArchivableRun> page) {
+    Writer writer = out.writer;
+    FileOutputStream file = out.file;
     try {
       for (ArchivableRun run : page) {
         writer.write(JsonViews.compact(JsonViews.archivedRun(run)));

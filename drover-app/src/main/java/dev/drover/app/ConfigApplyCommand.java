@@ -1,11 +1,10 @@
 package dev.drover.app;
 
 import dev.drover.Drover;
-import dev.drover.ValidationException;
+import dev.drover.TextFiles;
 import dev.drover.config.ConfigFile;
 import dev.drover.config.ConfigReport;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -28,7 +27,7 @@ final class ConfigApplyCommand extends BaseCommand {
 
   @Override
   public Integer call() {
-    ValidationException.check(Files.isRegularFile(file), "FILE", "no such file '" + file + "'");
+    TextFiles.checkReadable("FILE", file);
     ConfigFile config = ConfigFile.read(file);
     try (Drover drover = root().open(true)) {
       print(out(), config.applyTo(drover.store()));

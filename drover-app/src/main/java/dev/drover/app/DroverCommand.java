@@ -1,9 +1,11 @@
 package dev.drover.app;
 
 import dev.drover.Drover;
+import dev.drover.TextFiles;
 import dev.drover.ValidationException;
 import dev.drover.config.ConfigFile;
 import dev.drover.store.StoreLocation;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
@@ -124,8 +126,7 @@ public final class DroverCommand {
    */
   Path configFile() {
     if (config != null) {
-      ValidationException.check(
-          Files.isRegularFile(config), "--config", "no such file '" + config + "'");
+      TextFiles.checkReadable("--config", config);
       return config;
     }
     Path inDataDir = dataDir().resolve(ConfigFile.DEFAULT_NAME);
@@ -138,12 +139,21 @@ public final class DroverCommand {
   }
 
   /**
-   * True if the store exists already (always assumed for PostgreSQL, which init migrates in place).
+   * True if the store exists already (always assumed for PostgreSQL, which init migrates in place);
+   * an empty drover.db file is none.
    */
   boolean storeExists() {
     StoreLocation location = location();
-    return !location.isSqlite()
-        || Files.isRegularFile(location.dataDir().resolve(StoreLocation.DATABASE_FILE));
+    if (!location.isSqlite()) {
+      return true;
+    }
+    // A zero-byte file holds no store: init makes one in it (other commands refuse it).
+    Path db = location.dataDir().resolve(StoreLocation.DATABASE_FILE);
+    try {
+      return Files.isRegularFile(db) && Files.size(db) > 0;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /**
@@ -152,6 +162,9 @@ public final class DroverCommand {
    */
   Drover open(boolean create) {
     StoreLocation location = location();
+    if (location.isSqlite()) {
+      refuseUnusable(location.dataDir(), create);
+    }
     if (location.isSqlite() && !create && !storeExists()) {
       Path dir = location.dataDir();
       ValidationException.check(
@@ -168,6 +181,38 @@ public final class DroverCommand {
       return Drover.open(location);
     } catch (ValidationException e) {
       throw asOption(e);
+    }
+  }
+
+  /**
+   * Names what makes a data dir unusable before anything opens it: a directory this process may not
+   * enter reads as "no store" otherwise, and a zero-byte drover.db would silently become a new
+   * empty store (SQLite makes a database of an empty file), hiding that the store was lost.
+   */
+  private static void refuseUnusable(Path dir, boolean create) {
+    if (Files.isDirectory(dir) && !(Files.isReadable(dir) && Files.isExecutable(dir))) {
+      throw new ValidationException(
+          "--data-dir", "permission denied: cannot read the directory '" + dir + "'");
+    }
+    Path db = dir.resolve(StoreLocation.DATABASE_FILE);
+    if (Files.isDirectory(db)) {
+      throw new ValidationException(
+          "--data-dir", "'" + db + "' is a directory, not a database file");
+    }
+    if (Files.exists(db) && !Files.isReadable(db)) {
+      throw new ValidationException("--data-dir", "permission denied: cannot read '" + db + "'");
+    }
+    try {
+      if (!create && Files.isRegularFile(db) && Files.size(db) == 0) {
+        throw new ValidationException(
+            "--data-dir",
+            "'"
+                + db
+                + "' is empty (0 bytes), not a Drover store: restore it from a backup, or delete"
+                + " it and run 'drover init'");
+      }
+    } catch (IOException e) {
+      throw new ValidationException("--data-dir", "cannot read '" + db + "': " + e.getMessage());
     }
   }
 

@@ -4,10 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
+import dev.drover.TextFiles;
 import dev.drover.ValidationException;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -73,13 +71,7 @@ final class OriginFile {
   }
 
   static Contents read(Path file, String defaultLister, String defaultInstance) {
-    ValidationException.check(Files.isRegularFile(file), "FILE", "no such file '" + file + "'");
-    List<String> text;
-    try {
-      text = Files.readAllLines(file, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new ValidationException("FILE", "cannot read '" + file + "': " + e.getMessage());
-    }
+    List<String> text = TextFiles.lines("FILE", file);
     OriginFile parser = new OriginFile(file.toString(), defaultLister, defaultInstance);
     return file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv")
         ? parser.csv(text)

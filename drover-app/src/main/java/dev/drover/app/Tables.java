@@ -1,13 +1,17 @@
 package dev.drover.app;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.drover.model.DurationText;
 import dev.drover.model.Named;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskType;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The human tables of tasks, task types and runs: UTC times to the second, durations as {@code
@@ -15,6 +19,7 @@ import java.util.List;
  */
 final class Tables {
   private static final int MAX_ARGS_WIDTH = 60;
+  private static final int MAX_ERROR_WIDTH = 100;
 
   private Tables() {}
 
@@ -74,9 +79,24 @@ final class Tables {
     return t;
   }
 
-  static Table runs(List<TaskRun> runs) {
-    Table t = new Table("ID", "TASK", "STATUS", "SCHEDULED", "STARTED", "ENDED", "BACKEND ID");
+  /**
+   * Runs with why each failed: the error its result holds, and the directory its output was kept in
+   * ({@code logDir} gives it, or null when there is none on disk).
+   */
+  static Table runs(List<TaskRun> runs, Function<TaskRun, Path> logDir) {
+    Table t =
+        new Table(
+            "ID",
+            "TASK",
+            "STATUS",
+            "SCHEDULED",
+            "STARTED",
+            "ENDED",
+            "BACKEND ID",
+            "ERROR",
+            "LOG DIR");
     for (TaskRun r : runs) {
+      Path dir = logDir.apply(r);
       t.row(
           r.id(),
           r.taskId(),
@@ -84,9 +104,33 @@ final class Tables {
           time(r.scheduled()),
           time(r.started()),
           time(r.ended()),
-          r.backendId());
+          r.backendId(),
+          error(r),
+          dir == null ? null : dir.toString());
     }
     return t;
+  }
+
+  /** The error of a run's result ({@code metadata.result.error}), on one line, or null. */
+  static String error(TaskRun r) {
+    JsonNode error = r.metadata() == null ? null : r.metadata().path("result").get("error");
+    if (error == null || error.isNull()) {
+      return null;
+    }
+    String text = (error.isTextual() ? error.asText() : error.toString()).replaceAll("\\s+", " ");
+    return text.length() <= MAX_ERROR_WIDTH ? text : text.substring(0, MAX_ERROR_WIDTH - 3) + "...";
+  }
+
+  /**
+   * Where a runner kept a run's output ({@code RUNS_DIR/TYPE/BACKEND_ID}, see {@code Execution}),
+   * if that directory exists.
+   */
+  static Path logDir(Path runsDir, String taskType, TaskRun r) {
+    if (taskType == null || r.backendId() == null) {
+      return null;
+    }
+    Path dir = runsDir.resolve(taskType).resolve(r.backendId());
+    return Files.isDirectory(dir) ? dir : null;
   }
 
   static String intervals(TaskType type) {

@@ -1,6 +1,7 @@
 package dev.drover.app;
 
 import dev.drover.Drover;
+import dev.drover.TextFiles;
 import dev.drover.ValidationException;
 import dev.drover.model.NewTask;
 import dev.drover.model.Task;
@@ -8,7 +9,6 @@ import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskPolicy;
 import dev.drover.model.TaskPriority;
 import dev.drover.model.TaskType;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -127,7 +127,7 @@ final class TaskAddCommand extends BaseCommand {
           "cannot be combined with --type, --args, --kwargs, --policy, "
               + "--priority, --next-run or --retries (put them in the file)");
     }
-    ValidationException.check(Files.isRegularFile(file), "--file", "no such file '" + file + "'");
+    TextFiles.checkReadable("--file", file);
     return TaskFile.read(file, file.toString());
   }
 

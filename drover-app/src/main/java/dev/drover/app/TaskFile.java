@@ -5,14 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
+import dev.drover.TextFiles;
 import dev.drover.ValidationException;
 import dev.drover.model.NewTask;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskPolicy;
 import dev.drover.model.TaskPriority;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,12 +38,7 @@ final class TaskFile {
 
   /** Reads {@code file}; {@code shownAs} is how errors name it. */
   static List<Line> read(Path file, String shownAs) {
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new ValidationException("--file", "cannot read '" + file + "': " + e.getMessage());
-    }
+    List<String> lines = TextFiles.lines("--file", file);
     TaskFile parser = new TaskFile(shownAs);
     List<Line> tasks = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {

@@ -1,9 +1,13 @@
 package dev.drover.app;
 
 import dev.drover.Drover;
+import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskRunStatus;
+import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -42,7 +46,12 @@ final class TaskRunListCommand extends BaseCommand {
       } else if (runs.isEmpty()) {
         out().println("no task runs match");
       } else {
-        Tables.runs(runs).print(out());
+        Path runsDir = RunnerSetup.runsDir(root());
+        Map<Long, String> types = new HashMap<>();
+        for (TaskRun r : runs) {
+          types.computeIfAbsent(r.taskId(), id -> drover.task(id).map(Task::type).orElse(null));
+        }
+        Tables.runs(runs, r -> Tables.logDir(runsDir, types.get(r.taskId()), r)).print(out());
       }
     }
     return 0;

@@ -7,6 +7,7 @@ import dev.drover.ValidationException;
 import dev.drover.model.DurationText;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
+import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -59,7 +60,8 @@ final class TaskShowCommand extends BaseCommand {
         out().println("no runs yet");
       } else {
         out().println("most recent runs:");
-        Tables.runs(recent).print(out());
+        Path runsDir = RunnerSetup.runsDir(root());
+        Tables.runs(recent, r -> Tables.logDir(runsDir, t.type(), r)).print(out());
       }
     }
     return 0;

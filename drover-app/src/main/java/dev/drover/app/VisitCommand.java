@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.drover.Drover;
 import dev.drover.Json;
+import dev.drover.TextFiles;
 import dev.drover.ValidationException;
 import dev.drover.frontier.Cooldowns;
 import dev.drover.frontier.IngestReport;
@@ -13,9 +14,6 @@ import dev.drover.frontier.VisitPolicy;
 import dev.drover.frontier.VisitRequest;
 import dev.drover.frontier.VisitResult;
 import dev.drover.frontier.VisitStatus;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -192,13 +190,7 @@ final class VisitCommand {
     }
 
     private List<VisitResult> read() {
-      ValidationException.check(Files.isRegularFile(file), "FILE", "no such file '" + file + "'");
-      List<String> lines;
-      try {
-        lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new ValidationException("FILE", "cannot read '" + file + "': " + e.getMessage());
-      }
+      List<String> lines = TextFiles.lines("FILE", file);
       List<VisitResult> results = new ArrayList<>();
       for (int i = 0; i < lines.size(); i++) {
         if (!lines.get(i).isBlank()) {

@@ -1,5 +1,6 @@
 package dev.drover.config;
 
+import dev.drover.TextFiles;
 import dev.drover.ValidationException;
 import dev.drover.frontier.VisitPolicy;
 import dev.drover.model.DurationText;
@@ -9,7 +10,7 @@ import dev.drover.store.Store;
 import dev.drover.store.Store.UpsertResult;
 import java.io.IOException;
 import java.io.Reader;
-import java.nio.file.Files;
+import java.io.StringReader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -89,7 +90,7 @@ public record ConfigFile(
   /** Reads and validates {@code file}; throws a {@link ConfigException} naming line and setting. */
   public static ConfigFile read(Path file) {
     Node root;
-    try (Reader reader = Files.newBufferedReader(file)) {
+    try (Reader reader = new StringReader(TextFiles.read("config", file))) {
       root = new Yaml(new LoaderOptions()).compose(reader);
     } catch (MarkedYAMLException e) {
       String context =

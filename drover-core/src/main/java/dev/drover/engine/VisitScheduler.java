@@ -6,6 +6,7 @@ import dev.drover.ValidationException;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
 import dev.drover.frontier.VisitRequest;
+import dev.drover.model.DurationText;
 import dev.drover.model.NewTask;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskType;
@@ -43,6 +44,20 @@ public final class VisitScheduler {
   static final int MAX_SLOTS = 10_000;
 
   static final double MIN_FREE_SHARE = 0.05;
+
+  /**
+   * A share's table sample is taken only when it is expected to hold at least this many times the
+   * origins the share asks for, and at least {@link #MIN_SAMPLE_ROWS}; otherwise the share reads
+   * the whole table (through its policy's index, ordered, so it stops after {@code count} rows).
+   * Sampling exists to spare a huge frontier the rows the policy's filter and cooldowns skip; on a
+   * small one it only loses origins: PostgreSQL samples whole pages, so 0.1 % of a few thousand
+   * origins (a few dozen pages) is one page or none, and the rows of a sample that pass the filter
+   * and cooldowns are a fraction of it. With the git default (0.1 %) and a share of 490 that is
+   * about 5 million origins, the scale the reference samples at.
+   */
+  static final int SAMPLE_HEADROOM = 10;
+
+  static final long MIN_SAMPLE_ROWS = 1_000;
 
   private final Store store;
   private final Clock clock;
@@ -127,6 +142,7 @@ public final class VisitScheduler {
     List<ListedOrigin> chosen = new ArrayList<>();
     for (VisitSchedulerOptions.Share share : options.shares()) {
       int count = (int) (slots * share.weight() / totalWeight);
+      Double sample = count == 0 ? null : sampleWorthTaking(share, count);
       List<ListedOrigin> got =
           count == 0
               ? List.of()
@@ -134,7 +150,7 @@ public final class VisitScheduler {
                   .frontier()
                   .originGrabNextVisits(
                       VisitRequest.builder(options.visitType(), count, share.policy())
-                          .tablesample(share.tablesample())
+                          .tablesample(sample)
                           .build(),
                       now);
       wanted.put(share.policy().dbName(), count);
@@ -150,11 +166,39 @@ public final class VisitScheduler {
       chosen.addAll(got);
     }
     if (chosen.isEmpty()) {
+      log.info(
+          "visit scheduling of {} found no origins to visit ({} free places, policies {}); next"
+              + " pass in {}",
+          options.visitType(),
+          slots,
+          wanted.keySet(),
+          DurationText.format(options.noOriginsWait()));
       return new Pass(slots, wanted, grabbed, 0, options.noOriginsWait());
     }
     shuffle(chosen);
     store.taskCreate(tasks(type.name(), chosen, now), now);
     return new Pass(slots, wanted, grabbed, chosen.size(), Duration.ZERO);
+  }
+
+  /**
+   * The share's sample percentage if the table is large enough for it to help (see {@link
+   * #SAMPLE_HEADROOM}), else null: the whole table.
+   */
+  private Double sampleWorthTaking(VisitSchedulerOptions.Share share, int count) {
+    Double percent = share.tablesample();
+    if (percent == null || percent >= 100) {
+      return null;
+    }
+    double sampledRowsNeeded = Math.max(MIN_SAMPLE_ROWS, (double) SAMPLE_HEADROOM * count);
+    long rowsNeeded = (long) Math.ceil(sampledRowsNeeded * 100 / percent);
+    long rows = store.frontier().originRowsEstimate(rowsNeeded);
+    if (rows < rowsNeeded) {
+      log.debug(
+          "{} policy {}: no {} % sample of about {} origins (it pays from {})",
+          options.visitType(), share.policy().dbName(), percent, rows, rowsNeeded);
+      return null;
+    }
+    return percent;
   }
 
   /** Fisher-Yates with the injected generator, so a seeded test sees one order. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.DroverException;
 import dev.drover.Json;
 import dev.drover.config.VisitSchedulerConfig;
+import dev.drover.model.DurationText;
 import dev.drover.model.EventKind;
 import dev.drover.model.TaskType;
 import dev.drover.store.Store;
@@ -151,6 +152,15 @@ final class VisitSchedulers {
       d.set("grabbed", Json.MAPPER.valueToTree(pass.grabbed()));
       events.add(EventKind.VISITS_SCHEDULED, null, d);
       log.info("scheduled {} visits of {} ({})", pass.tasksCreated(), visitType, pass.grabbed());
+    } else if (!pass.wanted().isEmpty()) {
+      // The queue had room and every policy came back empty (VisitScheduler logs it): say so in
+      // the event log too, or a frontier that never gets visits looks like one that is idle.
+      ObjectNode d = Json.object();
+      d.put("visit_type", visitType);
+      d.put("slots", pass.slots());
+      d.set("wanted", Json.MAPPER.valueToTree(pass.wanted()));
+      d.put("next_pass_in", DurationText.format(wait));
+      events.add(EventKind.NO_ORIGINS_TO_VISIT, null, d);
     }
     return pass.tasksCreated();
   }

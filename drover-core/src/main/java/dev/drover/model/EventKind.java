@@ -38,6 +38,7 @@ public enum EventKind {
   VISITS_SCHEDULED,
   /** A visit scheduler pass failed. */
   VISIT_SCHEDULING_FAILED,
+  NO_ORIGINS_TO_VISIT,
   /**
    * A runner lost the database: a pass failed. Written once the database is back, with the time it
    * was lost and the error.

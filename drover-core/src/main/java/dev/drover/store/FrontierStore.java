@@ -78,6 +78,13 @@ public interface FrontierStore {
    */
   List<ListedOrigin> originGrabNextVisits(VisitRequest request, Instant now);
 
+  /**
+   * About how many listed origins there are (all visit types), read cheaply: the planner's estimate
+   * on PostgreSQL (a count of at most {@code cap} rows when the table was never analyzed), the
+   * largest rowid on SQLite. The visit scheduler uses it to decide whether a sample can help.
+   */
+  long originRowsEstimate(long cap);
+
   // ---- visit stats and the visit queue
 
   /** The stats kept for these origins; origins without stats are skipped. */

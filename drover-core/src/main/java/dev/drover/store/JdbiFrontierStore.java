@@ -7,6 +7,7 @@ import static dev.drover.store.SqlQuery.LISTER_INSERT_IF_ABSENT;
 import static dev.drover.store.SqlQuery.LISTER_LIST;
 import static dev.drover.store.SqlQuery.LISTER_UPDATE;
 import static dev.drover.store.SqlQuery.METRICS_UPDATE;
+import static dev.drover.store.SqlQuery.ORIGIN_ROWS_ESTIMATE;
 import static dev.drover.store.SqlQuery.VISIT_QUEUE_POSITION_GET;
 
 import dev.drover.Json;
@@ -170,6 +171,23 @@ final class JdbiFrontierStore implements FrontierStore {
   @Override
   public List<ListedOrigin> originGrabNextVisits(VisitRequest request, Instant now) {
     return grab.grab(request, now);
+  }
+
+  @Override
+  public long originRowsEstimate(long cap) {
+    return jdbi.withHandle(
+        h -> {
+          Long estimate =
+              h.createQuery(sql.get(ORIGIN_ROWS_ESTIMATE)).mapTo(Long.class).findOne().orElse(-1L);
+          if (estimate != null && estimate >= 0) {
+            return estimate;
+          }
+          // Never analyzed (PostgreSQL): count, reading at most cap rows.
+          return h.createQuery("SELECT count(*) FROM (SELECT 1 FROM listed_origin LIMIT :cap) c")
+              .bind("cap", cap)
+              .mapTo(Long.class)
+              .one();
+        });
   }
 
   // ---- visit stats and the visit queue

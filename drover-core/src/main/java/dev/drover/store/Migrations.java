@@ -5,7 +5,9 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.OptionalInt;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -28,6 +30,7 @@ final class Migrations {
       if (appliedVersion(connection).equals(OptionalInt.of(LATEST))) {
         return;
       }
+      refuseForeignSchema(connection, location);
     } catch (SQLException e) {
       // Flyway will connect again and report what is wrong.
     }
@@ -53,6 +56,48 @@ final class Migrations {
               + ", newer than this Drover understands; upgrade Drover");
     }
     flyway.migrate();
+  }
+
+  /**
+   * Refuses a database that has tables but no Flyway history: it is not a Drover store (another
+   * program's SQLite file, or a PostgreSQL schema in use), and migrating it would mix Drover's
+   * tables into it. Flyway's own message ("non-empty schema ... baselineOnMigrate") names neither.
+   */
+  private static void refuseForeignSchema(Connection connection, StoreLocation location)
+      throws SQLException {
+    List<String> tables = new ArrayList<>();
+    boolean history = false;
+    try (ResultSet rows =
+        connection
+            .getMetaData()
+            .getTables(null, connection.getSchema(), "%", new String[] {"TABLE"})) {
+      while (rows.next()) {
+        String name = rows.getString("TABLE_NAME");
+        if (name.equalsIgnoreCase("flyway_schema_history")) {
+          history = true;
+        } else if (!name.startsWith("sqlite_")) {
+          tables.add(name);
+        }
+      }
+    }
+    if (history || tables.isEmpty()) {
+      return;
+    }
+    String shown =
+        String.join(", ", tables.subList(0, Math.min(5, tables.size())))
+            + (tables.size() > 5 ? ", ..." : "");
+    String where =
+        location.isSqlite()
+            ? "'" + location.dataDir().resolve(StoreLocation.DATABASE_FILE) + "'"
+            : location.describe();
+    throw new ValidationException(
+        location.isSqlite() ? "data-dir" : "db",
+        where
+            + " is not a Drover store: it has other tables ("
+            + shown
+            + ") and no Drover schema history; point "
+            + (location.isSqlite() ? "--data-dir" : "--db")
+            + " at a Drover store or an empty one");
   }
 
   /**

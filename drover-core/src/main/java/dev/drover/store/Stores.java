@@ -6,8 +6,11 @@ import com.zaxxer.hikari.pool.HikariPool;
 import dev.drover.DroverException;
 import dev.drover.ValidationException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Jdbi;
@@ -117,7 +120,29 @@ public final class Stores {
     if (Files.exists(db) && (!Files.isReadable(db) || !Files.isWritable(db))) {
       throw new ValidationException("data-dir", "'" + db + "' is not readable and writable");
     }
+    if (Files.isDirectory(db)) {
+      throw new ValidationException("data-dir", "'" + db + "' is a directory, not a database file");
+    }
+    if (Files.isRegularFile(db) && !hasSqliteHeader(db)) {
+      throw new ValidationException(
+          "data-dir",
+          "'" + db + "' is not an SQLite database (no SQLite header), so not a Drover store");
+    }
     return dataDir;
+  }
+
+  /**
+   * True if the file is empty (SQLite makes a database of it) or starts with SQLite's 16-byte
+   * header. Without this check sqlite-jdbc fails later, with SQLITE_NOTADB and no file named.
+   */
+  private static boolean hasSqliteHeader(Path db) {
+    byte[] header = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+    try (InputStream in = Files.newInputStream(db)) {
+      byte[] start = in.readNBytes(header.length);
+      return start.length == 0 || Arrays.equals(start, header);
+    } catch (IOException e) {
+      throw new ValidationException("data-dir", "cannot read '" + db + "': " + e.getMessage());
+    }
   }
 
   private static HikariDataSource postgresPool(

@@ -243,6 +243,6 @@ class ConfigFileTest {
   void aMissingFileIsNamed() {
     assertThatThrownBy(() -> ConfigFile.read(dir.resolve("absent.yaml")))
         .isInstanceOf(ValidationException.class)
-        .hasMessageStartingWith("config: cannot read ");
+        .hasMessageStartingWith("config: no such file ");
   }
 }

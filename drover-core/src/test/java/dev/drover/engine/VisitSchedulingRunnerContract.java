@@ -118,6 +118,23 @@ interface VisitSchedulingRunnerContract {
         .isEqualTo(4);
   }
 
+  /** Issue 14, item 7: a pass that finds nothing to visit says so in the event log. */
+  @Test
+  default void aPassThatFindsNothingToVisitIsAnEvent() throws Exception {
+    origins();
+    // The first pass schedules the four origins; once their visits ran, the next finds none (they
+    // are on cooldown).
+    runner(options(), Map.of("load-web", loader())).run();
+    assertThat(visitTasks()).hasSize(4);
+    assertThat(events("no_origins_to_visit"))
+        .isNotEmpty()
+        .allSatisfy(
+            e -> {
+              assertThat(e.detail().get("visit_type").asText()).isEqualTo("web");
+              assertThat(e.detail().get("next_pass_in").asText()).isNotEmpty();
+            });
+  }
+
   @Test
   default void noVisitsAreScheduledWhenTheSettingsTurnSchedulingOff() throws Exception {
     origins();
