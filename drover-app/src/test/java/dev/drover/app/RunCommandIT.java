@@ -136,6 +136,18 @@ class RunCommandIT {
   }
 
   @Test
+  void runExitsWhenARecurringTasksLastRunFailedAndOnlyItsNextRegularRunIsLeft() {
+    drover("init").ok();
+    drover("task-type", "add", "--name", "rf", "--default-interval", "1h", "--command", "false")
+        .ok();
+    drover("task", "add", "--type", "rf").ok();
+    // Before the fix this never returned (InProcess gives up after its generous timeout).
+    JsonNode summary = drover("run", "--json").ok().json();
+    assertThat(summary.get("stopped").asText()).isEqualTo("idle");
+    assertThat(summary.get("failed").asInt()).isEqualTo(1);
+  }
+
+  @Test
   void daemonReleasesRunningWorkOnSigtermAndExitsZero() throws Exception {
     Fixtures.write(data().resolve("drover.yaml"), CONFIG);
     drover("init").ok();

@@ -8,6 +8,7 @@ import dev.drover.model.EventKind;
 import dev.drover.model.RunnerRecord;
 import dev.drover.model.RunnerState;
 import dev.drover.store.Store;
+import dev.drover.store.TaskWaiting;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -75,6 +76,7 @@ public final class Runner {
   private java.util.List<String> unsaturated = java.util.List.of();
 
   private volatile boolean stopRequested;
+  private volatile TaskWaiting waiting = TaskWaiting.NONE;
   private volatile Instant stopDeadline;
   private volatile String stopReason = "stopped on request";
   private volatile boolean reloadRequested;
@@ -233,6 +235,7 @@ public final class Runner {
             && (stopRequested || (options.exitOnIdle() && report.claimed() == 0 && idle()))) {
           return;
         }
+        noteWaiting(report);
         awaitWork();
       } catch (RuntimeException e) {
         Duration backoff = outage.failed(e, clock.instant());
@@ -295,6 +298,32 @@ public final class Runner {
   private void resize(int totalWorkers) {
     slots.resize(totalWorkers);
     workers.resize(totalWorkers);
+  }
+
+  /**
+   * A runner that exits when idle and holds nothing says what it still waits for (retries, one-shot
+   * tasks due later), once each time that changes; {@link #waiting()} shows it meanwhile.
+   */
+  private void noteWaiting(PassReport report) {
+    TaskWaiting w = TaskWaiting.NONE;
+    if (options.exitOnIdle() && !stopRequested && book.isEmpty() && report.claimed() == 0) {
+      w = store.taskWaiting(types.executableNames(), clock.instant());
+    }
+    if (!w.equals(waiting)) {
+      String note = WaitNote.describe(w, clock.instant(), java.time.ZoneId.systemDefault());
+      if (note != null) {
+        log.info("runner {}: {}", options.owner(), note);
+      }
+    }
+    waiting = w;
+  }
+
+  /**
+   * What a runner that exits when idle is waiting for while it holds nothing and nothing is due, as
+   * the last pass read it; empty otherwise.
+   */
+  public TaskWaiting waiting() {
+    return waiting;
   }
 
   private boolean idle() {

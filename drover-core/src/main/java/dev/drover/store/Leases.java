@@ -9,6 +9,7 @@ import static dev.drover.store.SqlQuery.TASK_LEASED_BY;
 import static dev.drover.store.SqlQuery.TASK_LEASE_EXPIRED;
 import static dev.drover.store.SqlQuery.TASK_LEASE_HELD;
 import static dev.drover.store.SqlQuery.TASK_RELEASE;
+import static dev.drover.store.SqlQuery.TASK_RELEASE_UNBEGUN;
 import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_STARTED;
 import static dev.drover.store.SqlQuery.TASK_RUN_OF_ATTEMPT;
 
@@ -391,11 +392,21 @@ final class Leases {
       Optional<TaskRun> run = openRun(h, new Lease(t.id(), e.attempt()));
       if (run.isPresent()) {
         runEnder.end(h, run.get(), TaskRunStatus.LOST, meta, now, ended);
-      } else {
-        // A queued claim never begun: its run was not written, but its attempt was charged.
-        runEnder.endUnwrittenLost(h, t, e.attempt(), meta, now, ended);
+        rescued.add(t.id());
+      } else if (h.createUpdate(sql.get(TASK_RELEASE_UNBEGUN))
+              .bind("id", t.id())
+              .bind("attempt", e.attempt())
+              .bind("now", now)
+              .execute()
+          == 1) {
+        // A queued claim with no run written: no worker began it, so it is given back uncharged,
+        // as a takeover gives it back. A worker may have begun it in the last moments of a runner
+        // that died before its next pass wrote the start: that run is then not charged either. It
+        // is acceptable because the gap is one pass long (the start is written in the pass after
+        // the worker began it), the work it did is repeated at most once more per such crash,
+        // and charging every unbegun claim instead disables one-shot tasks that never ran.
+        rescued.add(t.id());
       }
-      rescued.add(t.id());
     }
     runEnder.runHooks(h, ended, now);
     return rescued;

@@ -143,7 +143,8 @@ public interface Store extends AutoCloseable {
 
   /**
    * Finds up to {@code limit} leases that expired before {@code now}, marks their runs {@code lost}
-   * and reschedules their tasks as a failed attempt. Returns the rescued task ids.
+   * and reschedules their tasks as a failed attempt. A claim whose run was never written (no worker
+   * began it) is given back as a release is, due now and nothing charged. Returns the task ids.
    */
   List<Long> taskRescueExpired(Instant now, int limit);
 
@@ -166,6 +167,12 @@ public interface Store extends AutoCloseable {
    * runner that exits when idle keeps going while this is not zero.
    */
   long taskCountOutstanding(List<String> types, Instant now);
+
+  /**
+   * Of {@code types}, the tasks not due at {@code now} that a runner exiting when idle still waits
+   * for: retries, and one-shot tasks due later.
+   */
+  TaskWaiting taskWaiting(List<String> types, Instant now);
 
   /**
    * When the next task of {@code types} waiting for its next run comes due, or the next lease ends;
