@@ -136,6 +136,27 @@ class RunCommandIT {
   }
 
   @Test
+  void runSaysWhatItWaitsForWhileARetryIsPending() {
+    drover("init").ok();
+    drover(
+            "task-type",
+            "add",
+            "--name",
+            "flaky",
+            "--num-retries",
+            "1",
+            "--retry-delay",
+            "2s",
+            "--command",
+            "false")
+        .ok();
+    drover("task", "add", "--type", "flaky", "--policy", "oneshot").ok();
+    DroverCli.Result run = drover("run", "--json").ok();
+    assertThat(run.json().get("failed").asInt()).as("the run and its retry").isEqualTo(2);
+    assertThat(run.stderr()).contains("1 task retries at ", "; nothing else due");
+  }
+
+  @Test
   void runExitsWhenARecurringTasksLastRunFailedAndOnlyItsNextRegularRunIsLeft() {
     drover("init").ok();
     drover("task-type", "add", "--name", "rf", "--default-interval", "1h", "--command", "false")

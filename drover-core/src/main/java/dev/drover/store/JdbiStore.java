@@ -290,6 +290,9 @@ final class JdbiStore implements Store {
     if (ids.isEmpty()) {
       return 0;
     }
+    if (status == TaskStatus.DISABLED && nextRun == null && !exceptCompleted) {
+      return leases.disable(ids, now); // ends the runs of running tasks, too
+    }
     SqlQuery query = exceptCompleted ? TASK_SET_STATUS_EXCEPT_COMPLETED : TASK_SET_STATUS;
     int changed =
         jdbi.withHandle(

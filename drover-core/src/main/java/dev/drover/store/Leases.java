@@ -4,6 +4,7 @@ import static dev.drover.store.SqlQuery.TASK_CLAIM;
 import static dev.drover.store.SqlQuery.TASK_CLAIM_CANDIDATES;
 import static dev.drover.store.SqlQuery.TASK_CLAIM_PER_KEY;
 import static dev.drover.store.SqlQuery.TASK_CLAIM_PER_KEY_LOCK;
+import static dev.drover.store.SqlQuery.TASK_GET;
 import static dev.drover.store.SqlQuery.TASK_HEARTBEAT;
 import static dev.drover.store.SqlQuery.TASK_LEASED_BY;
 import static dev.drover.store.SqlQuery.TASK_LEASE_EXPIRED;
@@ -12,6 +13,8 @@ import static dev.drover.store.SqlQuery.TASK_RELEASE;
 import static dev.drover.store.SqlQuery.TASK_RELEASE_UNBEGUN;
 import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_STARTED;
 import static dev.drover.store.SqlQuery.TASK_RUN_OF_ATTEMPT;
+import static dev.drover.store.SqlQuery.TASK_RUN_OPEN_OF_TASKS;
+import static dev.drover.store.SqlQuery.TASK_SET_STATUS;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
@@ -410,6 +413,48 @@ final class Leases {
     }
     runEnder.runHooks(h, ended, now);
     return rescued;
+  }
+
+  /**
+   * Disables tasks and ends their open runs {@code lost} with {@code disabled: true}, charging
+   * nothing (the task is disabled; its retries stay as they were), in one transaction. The task
+   * rows are written first, so on PostgreSQL they are locked before their runs are read. A runner
+   * executing one finds its lease gone at its next heartbeat and cancels the work; its late start
+   * or result is fenced out. Returns how many tasks changed.
+   */
+  int disable(List<Long> ids, Instant now) {
+    List<Long> sorted = ids.stream().distinct().sorted().toList();
+    return jdbi.inTransaction(
+        h -> {
+          Instant keep = null;
+          int changed =
+              h.createUpdate(sql.get(TASK_SET_STATUS))
+                  .bindList("ids", sorted)
+                  .bind("status", dev.drover.model.TaskStatus.DISABLED.dbName())
+                  .bind("next_run", keep)
+                  .execute();
+          List<TaskRun> open =
+              h.createQuery(sql.get(TASK_RUN_OPEN_OF_TASKS))
+                  .bindList("ids", sorted)
+                  .map(rows.taskRun)
+                  .list();
+          if (open.isEmpty()) {
+            return changed;
+          }
+          Map<Long, Task> tasks = new HashMap<>();
+          h.createQuery(sql.get(TASK_GET))
+              .bindList("ids", open.stream().map(TaskRun::taskId).distinct().toList())
+              .map(rows.task)
+              .forEach(t -> tasks.put(t.id(), t));
+          List<EndedRun> ended = new ArrayList<>();
+          ObjectNode meta = Json.object();
+          meta.put("disabled", true);
+          for (TaskRun r : open) {
+            runEnder.close(h, tasks.get(r.taskId()), r, TaskRunStatus.LOST, meta, now, ended);
+          }
+          runEnder.runHooks(h, ended, now);
+          return changed;
+        });
   }
 
   int release(String owner, List<Lease> leases, Instant now) {

@@ -79,7 +79,10 @@ public interface Store extends AutoCloseable {
 
   /**
    * Sets the status (and, if given, next_run) of tasks; with {@code exceptCompleted}, leaves alone
-   * tasks that completed or whose next_run is not before {@code now}. Returns how many changed.
+   * tasks that completed or whose next_run is not before {@code now}. Disabling (without a
+   * next_run) also ends the runs of those tasks that have not ended, {@code lost} with {@code
+   * disabled: true} and nothing charged: a runner executing one loses its lease and cancels the
+   * work. Returns how many changed.
    */
   int taskSetStatus(
       List<Long> ids, TaskStatus status, Instant nextRun, boolean exceptCompleted, Instant now);
