@@ -76,6 +76,10 @@ public final class Runner {
   private java.util.List<String> unsaturated = java.util.List.of();
 
   private volatile boolean stopRequested;
+  private volatile Thread loopThread;
+  private volatile Thread watchdog;
+  private volatile boolean finished;
+  private volatile boolean overrun;
   private volatile TaskWaiting waiting = TaskWaiting.NONE;
   private volatile Instant stopDeadline;
   private volatile String stopReason = "stopped on request";
@@ -132,6 +136,48 @@ public final class Runner {
     stopRequested = true;
     stopSignal.release();
     wake();
+    watchStop(grace);
+  }
+
+  /** How long after the stop deadline a loop still stuck in a store call is interrupted. */
+  static final Duration STOP_OVERRUN = Duration.ofSeconds(2);
+
+  /**
+   * A stop is honoured whatever the database does: a store call can block for the connection
+   * timeout (30 s by default) while the database is away, and the loop sees the stop only between
+   * calls. So a watchdog interrupts the loop thread from {@link #STOP_OVERRUN} after the deadline
+   * until {@link #run} has returned (a pool waiting for a connection gives up when interrupted).
+   * While the database answers, the loop has given everything back at the deadline and gone by
+   * then; if it has not, what it still holds is left to its leases, which the leader rescues.
+   */
+  private void watchStop(Duration grace) {
+    Thread loop = loopThread;
+    if (loop == null || watchdog != null) {
+      return;
+    }
+    long firstMs = grace.plus(STOP_OVERRUN).toMillis();
+    Thread w =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(firstMs);
+                while (!finished) {
+                  synchronized (this) {
+                    if (!finished) {
+                      overrun = true;
+                      loop.interrupt();
+                    }
+                  }
+                  Thread.sleep(200);
+                }
+              } catch (InterruptedException e) {
+                // run() returned and stopped the watchdog
+              }
+            },
+            "drover-stop-watchdog");
+    w.setDaemon(true);
+    watchdog = w;
+    w.start();
   }
 
   /**
@@ -158,6 +204,27 @@ public final class Runner {
    * retry. Returns what it did.
    */
   public RunnerStats run() throws InterruptedException {
+    loopThread = Thread.currentThread();
+    if (stopRequested) {
+      watchStop(Duration.between(clock.instant(), stopDeadline));
+    }
+    try {
+      return runRegistered();
+    } finally {
+      synchronized (this) {
+        finished = true;
+      }
+      Thread w = watchdog;
+      if (w != null) {
+        w.interrupt();
+      }
+      if (overrun) {
+        Thread.interrupted(); // the watchdog's interrupt is ours, not the caller's
+      }
+    }
+  }
+
+  private RunnerStats runRegistered() throws InterruptedException {
     Instant now = clock.instant();
     store
         .runners()
@@ -229,15 +296,45 @@ public final class Runner {
   private void loop() throws InterruptedException {
     while (true) {
       try {
+        if (!step()) {
+          return;
+        }
+      } catch (InterruptedException e) {
+        if (!overrun) {
+          throw e;
+        }
+        leaveToTheLeases();
+        return;
+      }
+    }
+  }
+
+  /** Asked to stop, its deadline passed, and the stop watchdog had to interrupt the loop. */
+  private void leaveToTheLeases() {
+    log.warn(
+        "runner {} stops {} after its grace without the database; {} leases left to expire",
+        options.owner(),
+        STOP_OVERRUN,
+        book.held().size());
+  }
+
+  /** One pass and the wait after it; false when the loop is done. */
+  private boolean step() throws InterruptedException {
+    {
+      try {
         PassReport report = runOnce();
         outage.succeeded(clock.instant());
         if (book.isEmpty()
             && (stopRequested || (options.exitOnIdle() && report.claimed() == 0 && idle()))) {
-          return;
+          return false;
         }
         noteWaiting(report);
         awaitWork();
       } catch (RuntimeException e) {
+        if (overrun) {
+          leaveToTheLeases(); // the watchdog interrupted a store call: leave now
+          return false;
+        }
         Duration backoff = outage.failed(e, clock.instant());
         if (stopRequested && clock.instant().isAfter(stopDeadline.plus(backoff))) {
           // Asked to stop and the database stays away: leave; the leases held run out and the
@@ -246,11 +343,12 @@ public final class Runner {
               "runner {} stops without the database; {} leases left to expire",
               options.owner(),
               book.held().size());
-          return;
+          return false;
         }
         outage.waitOut(backoff, leases, () -> stopRequested, stopSignal);
       }
     }
+    return true;
   }
 
   /** What one pass did. */
@@ -342,6 +440,10 @@ public final class Runner {
     long waitMs = options.pollInterval().toMillis();
     Instant duty = nextDuty();
     waitMs = duty.isAfter(now) ? Math.min(waitMs, Duration.between(now, duty).toMillis() + 1) : 0;
+    if (stopRequested && stopDeadline.isAfter(now)) {
+      // The pass at the deadline gives back what is left: it must not wait for a poll.
+      waitMs = Math.min(waitMs, Duration.between(now, stopDeadline).toMillis() + 1);
+    }
     if (!stopRequested) {
       // A type whose slots are all taken needs no due time: a finishing worker wakes us first.
       // (So the leader may rescue an expired lease of such a type up to a poll interval late.)
