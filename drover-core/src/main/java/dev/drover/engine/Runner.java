@@ -210,6 +210,16 @@ public final class Runner {
     }
     try {
       return runRegistered();
+    } catch (InterruptedException | RuntimeException e) {
+      if (!overrun) {
+        throw e;
+      }
+      // Stopped by the watchdog before the loop began (registering, at the gate): nothing held.
+      log.warn(
+          "runner {} stops after its grace without the database: {}",
+          options.owner(),
+          e.toString());
+      return stats;
     } finally {
       synchronized (this) {
         finished = true;
