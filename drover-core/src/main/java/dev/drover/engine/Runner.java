@@ -44,7 +44,12 @@ import org.slf4j.LoggerFactory;
  * <p>Around the loop: the runner registers in the process table and passes its {@link Gate} before
  * it claims anything, and stops when asked ({@link #stop}), taken over or pruned: it claims nothing
  * more, gives back what no worker began, lets running work finish within the grace, then gives back
- * the rest without charging an attempt.
+ * the rest without charging an attempt. A stop is honoured even while the database does not answer:
+ * shortly after the grace a watchdog interrupts the loop's store call, and the runner leaves what
+ * it still holds to its leases ({@link #STOP_OVERRUN}).
+ *
+ * <p>A task disabled while it runs loses its lease: the store ends its run ({@code lost}, {@code
+ * disabled: true}) and the heartbeat here cancels the work, as for any lease found gone.
  */
 public final class Runner {
   private static final Logger log = LoggerFactory.getLogger(Runner.class);
