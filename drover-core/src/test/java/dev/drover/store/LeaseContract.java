@@ -466,6 +466,50 @@ interface LeaseContract {
   }
 
   @Test
+  default void disablingALeasedTaskEndsItsRunUnchargedAndFencesItsOwnerOut() {
+    Store s = prepared(2);
+    List<Claim> claims = Passes.claim(s, work(s), "r", T0, LEASE, 2);
+    Claim begun = claims.get(0);
+    Claim queued = claims.get(1);
+    Passes.start(s, "r", List.of(begun), T0.plusSeconds(1));
+    Instant at = T0.plusSeconds(2);
+    assertThat(
+            s.taskSetStatus(
+                List.of(begun.task().id(), queued.task().id()),
+                TaskStatus.DISABLED,
+                null,
+                false,
+                at))
+        .isEqualTo(2);
+
+    TaskRun ended = s.taskRunGet(begun.run().backendId()).orElseThrow();
+    assertThat(ended.status()).isEqualTo(TaskRunStatus.LOST);
+    assertThat(ended.ended()).isEqualTo(at);
+    assertThat(ended.metadata().get("disabled").asBoolean()).isTrue();
+    assertThat(s.taskRunGet(queued.run().backendId())).as("never begun: no run").isEmpty();
+    for (Claim c : claims) {
+      Task t = reload(s, c.task().id());
+      assertThat(t.status()).isEqualTo(TaskStatus.DISABLED);
+      assertThat(t.retriesLeft()).as("nothing charged").isEqualTo(c.task().retriesLeft());
+    }
+    // The runner that held them: its heartbeat finds the leases gone, its late writes are fenced.
+    assertThat(s.taskHeartbeat("r", List.of(begun.lease(), queued.lease()), at.plus(LEASE)))
+        .containsExactlyInAnyOrder(begun.lease(), queued.lease());
+    Passes.start(s, "r", List.of(queued), at);
+    assertThat(s.taskRunGet(queued.run().backendId())).isEmpty();
+    assertThat(
+            Passes.complete(
+                s,
+                "r",
+                List.of(new Completion(begun.lease(), TaskRunStatus.EVENTFUL, null, null, begun)),
+                at))
+        .containsExactly(begun.lease());
+    assertThat(s.taskRunGet(begun.run().backendId()).orElseThrow().status())
+        .isEqualTo(TaskRunStatus.LOST);
+    assertThat(s.taskRescueExpired(at.plus(Duration.ofDays(1)), 10)).as("nothing leased").isEmpty();
+  }
+
+  @Test
   default void aReleaseGivesTheTaskBackWithoutChargingIt() {
     Store s = prepared(1);
     Claim c = Passes.claimStarted(s, work(s), "r", T0, LEASE, 1).get(0);
