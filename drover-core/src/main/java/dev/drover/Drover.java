@@ -126,7 +126,12 @@ public final class Drover implements AutoCloseable {
     return store.taskSearch(query);
   }
 
-  /** Disables tasks: kept and visible, never due until enabled. Returns how many changed. */
+  /**
+   * Disables tasks: kept and visible, never due until enabled. A task running now is stopped: its
+   * run ends {@code lost} (metadata {@code disabled: true}) at once, nothing charged, and the
+   * runner executing it cancels the work at its next heartbeat (within a third of the type's
+   * lease). Returns how many changed.
+   */
   public int taskDisable(List<Long> ids) {
     return store.taskSetStatus(ids, TaskStatus.DISABLED, null, false, now());
   }

@@ -4,6 +4,7 @@ import dev.drover.engine.Runner;
 import dev.drover.model.DurationText;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,6 +19,9 @@ import org.slf4j.LoggerFactory;
  */
 final class GracefulStop implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(GracefulStop.class);
+
+  /** How long after the grace the command gets to print its summary and close the store. */
+  static final Duration LAST_WORDS = Duration.ofSeconds(20);
 
   private final CountDownLatch done = new CountDownLatch(1);
   private final Thread hook;
@@ -34,7 +38,11 @@ final class GracefulStop implements AutoCloseable {
                   DurationText.format(grace));
               runner.stop(grace);
               try {
-                done.await();
+                // The runner leaves within the grace and a few seconds whatever the database does
+                // (Runner.stop); this bound also covers what the command does after it.
+                if (!done.await(grace.plus(LAST_WORDS).toMillis(), TimeUnit.MILLISECONDS)) {
+                  log.warn("still not done {} after the grace: exiting", LAST_WORDS);
+                }
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
               }

@@ -201,7 +201,7 @@ final class RunCommand extends BaseCommand {
       ReloadSignal.install(runner);
       RunnerStats stats;
       if (progress != null) {
-        progress.start(executable(store, handlers, only), runner.stats());
+        progress.start(executable(store, handlers, only), runner.stats(), runner::waiting);
       }
       try {
         stats = runner.run();

@@ -4,15 +4,18 @@ import dev.drover.Outcome;
 import dev.drover.TaskHandler;
 import dev.drover.engine.CommandRunner;
 import dev.drover.engine.RunnerStats;
+import dev.drover.engine.WaitNote;
 import dev.drover.model.StatusCount;
 import dev.drover.model.TaskQuery;
 import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskStatus;
 import dev.drover.store.Store;
+import dev.drover.store.TaskWaiting;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Supplier;
 
 /**
  * The live line {@code drover run} rewrites on a terminal every half second: per task type, the
@@ -49,6 +53,7 @@ final class RunProgress implements AutoCloseable {
           });
   private List<String> types = List.of();
   private RunnerStats stats;
+  private Supplier<TaskWaiting> waiting = () -> TaskWaiting.NONE;
   private Instant started;
   private int shown;
 
@@ -85,9 +90,11 @@ final class RunProgress implements AutoCloseable {
   }
 
   /** Starts drawing the line for {@code types} from {@code stats}. */
-  void start(List<String> shownTypes, RunnerStats runnerStats) {
+  void start(
+      List<String> shownTypes, RunnerStats runnerStats, Supplier<TaskWaiting> runnerWaiting) {
     types = List.copyOf(shownTypes);
     stats = runnerStats;
+    waiting = runnerWaiting;
     started = clock.instant();
     timer.scheduleWithFixedDelay(this::draw, 0, PERIOD_MS, TimeUnit.MILLISECONDS);
   }
@@ -165,8 +172,19 @@ final class RunProgress implements AutoCloseable {
     }
     long ended = stats.eventful() + stats.uneventful() + stats.failed();
     double seconds = Math.max(0.001, Duration.between(started, now).toMillis() / 1000.0);
-    return line.append(String.format(java.util.Locale.ROOT, "%.1f runs/s", ended / seconds))
-        .toString();
+    line.append(String.format(java.util.Locale.ROOT, "%.1f runs/s", ended / seconds));
+    // While nothing is due but something will be, say what and when, counting down each frame.
+    TaskWaiting w = waiting.get();
+    String note = WaitNote.describe(w, now, ZoneId.systemDefault());
+    if (note != null) {
+      Instant next = w.firstRetry() != null ? w.firstRetry() : w.firstLater();
+      if (w.firstLater() != null && w.firstLater().isBefore(next)) {
+        next = w.firstLater();
+      }
+      long in = Math.max(0, Duration.between(now, next).toSeconds());
+      line.append(" | waiting: ").append(note).append(" (next in ").append(in).append("s)");
+    }
+    return line.toString();
   }
 
   /** The terminal's width from $COLUMNS when the shell exports it, else a conservative 120. */

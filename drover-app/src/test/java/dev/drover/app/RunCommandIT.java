@@ -136,6 +136,39 @@ class RunCommandIT {
   }
 
   @Test
+  void runSaysWhatItWaitsForWhileARetryIsPending() {
+    drover("init").ok();
+    drover(
+            "task-type",
+            "add",
+            "--name",
+            "flaky",
+            "--num-retries",
+            "1",
+            "--retry-delay",
+            "2s",
+            "--command",
+            "false")
+        .ok();
+    drover("task", "add", "--type", "flaky", "--policy", "oneshot").ok();
+    DroverCli.Result run = drover("run", "--json").ok();
+    assertThat(run.json().get("failed").asInt()).as("the run and its retry").isEqualTo(2);
+    assertThat(run.stderr()).contains("1 task retries at ", "; nothing else due");
+  }
+
+  @Test
+  void runExitsWhenARecurringTasksLastRunFailedAndOnlyItsNextRegularRunIsLeft() {
+    drover("init").ok();
+    drover("task-type", "add", "--name", "rf", "--default-interval", "1h", "--command", "false")
+        .ok();
+    drover("task", "add", "--type", "rf").ok();
+    // Before the fix this never returned (InProcess gives up after its generous timeout).
+    JsonNode summary = drover("run", "--json").ok().json();
+    assertThat(summary.get("stopped").asText()).isEqualTo("idle");
+    assertThat(summary.get("failed").asInt()).isEqualTo(1);
+  }
+
+  @Test
   void daemonReleasesRunningWorkOnSigtermAndExitsZero() throws Exception {
     Fixtures.write(data().resolve("drover.yaml"), CONFIG);
     drover("init").ok();

@@ -186,6 +186,9 @@ abstract class RunnerProcessIT {
     DroverCli.Started killed = start("run", "--daemon");
     try (Drover api = Drover.open(location())) {
       waitFor(() -> Files.exists(pidFile) && !readPid(pidFile).isEmpty(), killed);
+      // Its start is written by the pass after the worker began it; a claim killed before that
+      // looks never begun, and is given back uncharged rather than rescued as lost.
+      waitFor(() -> !api.taskRuns(List.of(), TaskRunStatus.STARTED, 1).isEmpty(), killed);
       long orphan = Long.parseLong(readPid(pidFile));
       killed.process().destroyForcibly(); // SIGKILL: no chance to clean up
       killed.process().waitFor();

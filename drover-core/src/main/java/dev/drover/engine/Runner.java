@@ -8,6 +8,7 @@ import dev.drover.model.EventKind;
 import dev.drover.model.RunnerRecord;
 import dev.drover.model.RunnerState;
 import dev.drover.store.Store;
+import dev.drover.store.TaskWaiting;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,7 +44,12 @@ import org.slf4j.LoggerFactory;
  * <p>Around the loop: the runner registers in the process table and passes its {@link Gate} before
  * it claims anything, and stops when asked ({@link #stop}), taken over or pruned: it claims nothing
  * more, gives back what no worker began, lets running work finish within the grace, then gives back
- * the rest without charging an attempt.
+ * the rest without charging an attempt. A stop is honoured even while the database does not answer:
+ * shortly after the grace a watchdog interrupts the loop's store call, and the runner leaves what
+ * it still holds to its leases ({@link #STOP_OVERRUN}).
+ *
+ * <p>A task disabled while it runs loses its lease: the store ends its run ({@code lost}, {@code
+ * disabled: true}) and the heartbeat here cancels the work, as for any lease found gone.
  */
 public final class Runner {
   private static final Logger log = LoggerFactory.getLogger(Runner.class);
@@ -75,6 +81,11 @@ public final class Runner {
   private java.util.List<String> unsaturated = java.util.List.of();
 
   private volatile boolean stopRequested;
+  private volatile Thread loopThread;
+  private volatile Thread watchdog;
+  private volatile boolean finished;
+  private volatile boolean overrun;
+  private volatile TaskWaiting waiting = TaskWaiting.NONE;
   private volatile Instant stopDeadline;
   private volatile String stopReason = "stopped on request";
   private volatile boolean reloadRequested;
@@ -130,6 +141,48 @@ public final class Runner {
     stopRequested = true;
     stopSignal.release();
     wake();
+    watchStop(grace);
+  }
+
+  /** How long after the stop deadline a loop still stuck in a store call is interrupted. */
+  static final Duration STOP_OVERRUN = Duration.ofSeconds(2);
+
+  /**
+   * A stop is honoured whatever the database does: a store call can block for the connection
+   * timeout (30 s by default) while the database is away, and the loop sees the stop only between
+   * calls. So a watchdog interrupts the loop thread from {@link #STOP_OVERRUN} after the deadline
+   * until {@link #run} has returned (a pool waiting for a connection gives up when interrupted).
+   * While the database answers, the loop has given everything back at the deadline and gone by
+   * then; if it has not, what it still holds is left to its leases, which the leader rescues.
+   */
+  private void watchStop(Duration grace) {
+    Thread loop = loopThread;
+    if (loop == null || watchdog != null) {
+      return;
+    }
+    long firstMs = grace.plus(STOP_OVERRUN).toMillis();
+    Thread w =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(firstMs);
+                while (!finished) {
+                  synchronized (this) {
+                    if (!finished) {
+                      overrun = true;
+                      loop.interrupt();
+                    }
+                  }
+                  Thread.sleep(200);
+                }
+              } catch (InterruptedException e) {
+                // run() returned and stopped the watchdog
+              }
+            },
+            "drover-stop-watchdog");
+    w.setDaemon(true);
+    watchdog = w;
+    w.start();
   }
 
   /**
@@ -156,6 +209,37 @@ public final class Runner {
    * retry. Returns what it did.
    */
   public RunnerStats run() throws InterruptedException {
+    loopThread = Thread.currentThread();
+    if (stopRequested) {
+      watchStop(Duration.between(clock.instant(), stopDeadline));
+    }
+    try {
+      return runRegistered();
+    } catch (InterruptedException | RuntimeException e) {
+      if (!overrun) {
+        throw e;
+      }
+      // Stopped by the watchdog before the loop began (registering, at the gate): nothing held.
+      log.warn(
+          "runner {} stops after its grace without the database: {}",
+          options.owner(),
+          e.toString());
+      return stats;
+    } finally {
+      synchronized (this) {
+        finished = true;
+      }
+      Thread w = watchdog;
+      if (w != null) {
+        w.interrupt();
+      }
+      if (overrun) {
+        Thread.interrupted(); // the watchdog's interrupt is ours, not the caller's
+      }
+    }
+  }
+
+  private RunnerStats runRegistered() throws InterruptedException {
     Instant now = clock.instant();
     store
         .runners()
@@ -227,14 +311,45 @@ public final class Runner {
   private void loop() throws InterruptedException {
     while (true) {
       try {
+        if (!step()) {
+          return;
+        }
+      } catch (InterruptedException e) {
+        if (!overrun) {
+          throw e;
+        }
+        leaveToTheLeases();
+        return;
+      }
+    }
+  }
+
+  /** Asked to stop, its deadline passed, and the stop watchdog had to interrupt the loop. */
+  private void leaveToTheLeases() {
+    log.warn(
+        "runner {} stops {} after its grace without the database; {} leases left to expire",
+        options.owner(),
+        STOP_OVERRUN,
+        book.held().size());
+  }
+
+  /** One pass and the wait after it; false when the loop is done. */
+  private boolean step() throws InterruptedException {
+    {
+      try {
         PassReport report = runOnce();
         outage.succeeded(clock.instant());
         if (book.isEmpty()
             && (stopRequested || (options.exitOnIdle() && report.claimed() == 0 && idle()))) {
-          return;
+          return false;
         }
+        noteWaiting(report);
         awaitWork();
       } catch (RuntimeException e) {
+        if (overrun) {
+          leaveToTheLeases(); // the watchdog interrupted a store call: leave now
+          return false;
+        }
         Duration backoff = outage.failed(e, clock.instant());
         if (stopRequested && clock.instant().isAfter(stopDeadline.plus(backoff))) {
           // Asked to stop and the database stays away: leave; the leases held run out and the
@@ -243,11 +358,12 @@ public final class Runner {
               "runner {} stops without the database; {} leases left to expire",
               options.owner(),
               book.held().size());
-          return;
+          return false;
         }
         outage.waitOut(backoff, leases, () -> stopRequested, stopSignal);
       }
     }
+    return true;
   }
 
   /** What one pass did. */
@@ -297,6 +413,32 @@ public final class Runner {
     workers.resize(totalWorkers);
   }
 
+  /**
+   * A runner that exits when idle and holds nothing says what it still waits for (retries, one-shot
+   * tasks due later), once each time that changes; {@link #waiting()} shows it meanwhile.
+   */
+  private void noteWaiting(PassReport report) {
+    TaskWaiting w = TaskWaiting.NONE;
+    if (options.exitOnIdle() && !stopRequested && book.isEmpty() && report.claimed() == 0) {
+      w = store.taskWaiting(types.executableNames(), clock.instant());
+    }
+    if (!w.equals(waiting)) {
+      String note = WaitNote.describe(w, clock.instant(), java.time.ZoneId.systemDefault());
+      if (note != null) {
+        log.info("runner {}: {}", options.owner(), note);
+      }
+    }
+    waiting = w;
+  }
+
+  /**
+   * What a runner that exits when idle is waiting for while it holds nothing and nothing is due, as
+   * the last pass read it; empty otherwise.
+   */
+  public TaskWaiting waiting() {
+    return waiting;
+  }
+
   private boolean idle() {
     return signals.isEmpty()
         && store.taskCountOutstanding(types.executableNames(), clock.instant()) == 0;
@@ -313,6 +455,10 @@ public final class Runner {
     long waitMs = options.pollInterval().toMillis();
     Instant duty = nextDuty();
     waitMs = duty.isAfter(now) ? Math.min(waitMs, Duration.between(now, duty).toMillis() + 1) : 0;
+    if (stopRequested && stopDeadline.isAfter(now)) {
+      // The pass at the deadline gives back what is left: it must not wait for a poll.
+      waitMs = Math.min(waitMs, Duration.between(now, stopDeadline).toMillis() + 1);
+    }
     if (!stopRequested) {
       // A type whose slots are all taken needs no due time: a finishing worker wakes us first.
       // (So the leader may rescue an expired lease of such a type up to a poll interval late.)

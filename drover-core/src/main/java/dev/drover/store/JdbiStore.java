@@ -24,6 +24,7 @@ import static dev.drover.store.SqlQuery.TASK_TYPE_GET;
 import static dev.drover.store.SqlQuery.TASK_TYPE_INSERT;
 import static dev.drover.store.SqlQuery.TASK_TYPE_LIST;
 import static dev.drover.store.SqlQuery.TASK_TYPE_UPDATE;
+import static dev.drover.store.SqlQuery.TASK_WAITING;
 import static dev.drover.store.SqlQuery.WORKER_GROUP_LIST;
 import static dev.drover.store.SqlQuery.WORKER_GROUP_UPSERT;
 
@@ -289,6 +290,9 @@ final class JdbiStore implements Store {
     if (ids.isEmpty()) {
       return 0;
     }
+    if (status == TaskStatus.DISABLED && nextRun == null && !exceptCompleted) {
+      return leases.disable(ids, now); // ends the runs of running tasks, too
+    }
     SqlQuery query = exceptCompleted ? TASK_SET_STATUS_EXCEPT_COMPLETED : TASK_SET_STATUS;
     int changed =
         jdbi.withHandle(
@@ -485,6 +489,33 @@ final class JdbiStore implements Store {
   public List<Long> taskRescueOwner(String owner, Instant now, boolean charge) {
     List<Long> rescued = leases.rescueOwner(owner, now, charge);
     return signalIf(!rescued.isEmpty(), rescued);
+  }
+
+  @Override
+  public TaskWaiting taskWaiting(List<String> types, Instant now) {
+    if (types.isEmpty()) {
+      return TaskWaiting.NONE;
+    }
+    Columns columns = new Columns(dialect);
+    TaskWaiting[] w = {TaskWaiting.NONE};
+    jdbi.useHandle(
+        h ->
+            h.createQuery(sql.get(TASK_WAITING))
+                .bindList("types", types)
+                .bind("now", now)
+                .map(
+                    (rs, ctx) -> {
+                      long n = rs.getLong("n");
+                      Instant first = columns.instant(rs, "first_due");
+                      TaskWaiting t = w[0];
+                      w[0] =
+                          "retry".equals(rs.getString("kind"))
+                              ? new TaskWaiting(n, first, t.later(), t.firstLater())
+                              : new TaskWaiting(t.retries(), t.firstRetry(), n, first);
+                      return n;
+                    })
+                .list());
+    return w[0];
   }
 
   @Override

@@ -4,13 +4,17 @@ import static dev.drover.store.SqlQuery.TASK_CLAIM;
 import static dev.drover.store.SqlQuery.TASK_CLAIM_CANDIDATES;
 import static dev.drover.store.SqlQuery.TASK_CLAIM_PER_KEY;
 import static dev.drover.store.SqlQuery.TASK_CLAIM_PER_KEY_LOCK;
+import static dev.drover.store.SqlQuery.TASK_GET;
 import static dev.drover.store.SqlQuery.TASK_HEARTBEAT;
 import static dev.drover.store.SqlQuery.TASK_LEASED_BY;
 import static dev.drover.store.SqlQuery.TASK_LEASE_EXPIRED;
 import static dev.drover.store.SqlQuery.TASK_LEASE_HELD;
 import static dev.drover.store.SqlQuery.TASK_RELEASE;
+import static dev.drover.store.SqlQuery.TASK_RELEASE_UNBEGUN;
 import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_STARTED;
 import static dev.drover.store.SqlQuery.TASK_RUN_OF_ATTEMPT;
+import static dev.drover.store.SqlQuery.TASK_RUN_OPEN_OF_TASKS;
+import static dev.drover.store.SqlQuery.TASK_SET_STATUS;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
@@ -391,14 +395,66 @@ final class Leases {
       Optional<TaskRun> run = openRun(h, new Lease(t.id(), e.attempt()));
       if (run.isPresent()) {
         runEnder.end(h, run.get(), TaskRunStatus.LOST, meta, now, ended);
-      } else {
-        // A queued claim never begun: its run was not written, but its attempt was charged.
-        runEnder.endUnwrittenLost(h, t, e.attempt(), meta, now, ended);
+        rescued.add(t.id());
+      } else if (h.createUpdate(sql.get(TASK_RELEASE_UNBEGUN))
+              .bind("id", t.id())
+              .bind("attempt", e.attempt())
+              .bind("now", now)
+              .execute()
+          == 1) {
+        // A queued claim with no run written: no worker began it, so it is given back uncharged,
+        // as a takeover gives it back. A worker may have begun it in the last moments of a runner
+        // that died before its next pass wrote the start: that run is then not charged either. It
+        // is acceptable because the gap is one pass long (the start is written in the pass after
+        // the worker began it), the work it did is repeated at most once more per such crash,
+        // and charging every unbegun claim instead disables one-shot tasks that never ran.
+        rescued.add(t.id());
       }
-      rescued.add(t.id());
     }
     runEnder.runHooks(h, ended, now);
     return rescued;
+  }
+
+  /**
+   * Disables tasks and ends their open runs {@code lost} with {@code disabled: true}, charging
+   * nothing (the task is disabled; its retries stay as they were), in one transaction. The task
+   * rows are written first, so on PostgreSQL they are locked before their runs are read. A runner
+   * executing one finds its lease gone at its next heartbeat and cancels the work; its late start
+   * or result is fenced out. Returns how many tasks changed.
+   */
+  int disable(List<Long> ids, Instant now) {
+    List<Long> sorted = ids.stream().distinct().sorted().toList();
+    return jdbi.inTransaction(
+        h -> {
+          Instant keep = null;
+          int changed =
+              h.createUpdate(sql.get(TASK_SET_STATUS))
+                  .bindList("ids", sorted)
+                  .bind("status", dev.drover.model.TaskStatus.DISABLED.dbName())
+                  .bind("next_run", keep)
+                  .execute();
+          List<TaskRun> open =
+              h.createQuery(sql.get(TASK_RUN_OPEN_OF_TASKS))
+                  .bindList("ids", sorted)
+                  .map(rows.taskRun)
+                  .list();
+          if (open.isEmpty()) {
+            return changed;
+          }
+          Map<Long, Task> tasks = new HashMap<>();
+          h.createQuery(sql.get(TASK_GET))
+              .bindList("ids", open.stream().map(TaskRun::taskId).distinct().toList())
+              .map(rows.task)
+              .forEach(t -> tasks.put(t.id(), t));
+          List<EndedRun> ended = new ArrayList<>();
+          ObjectNode meta = Json.object();
+          meta.put("disabled", true);
+          for (TaskRun r : open) {
+            runEnder.close(h, tasks.get(r.taskId()), r, TaskRunStatus.LOST, meta, now, ended);
+          }
+          runEnder.runHooks(h, ended, now);
+          return changed;
+        });
   }
 
   int release(String owner, List<Lease> leases, Instant now) {

@@ -2,7 +2,6 @@ package dev.drover.store;
 
 import static dev.drover.store.SqlQuery.TASK_GET;
 import static dev.drover.store.SqlQuery.TASK_RUN_END;
-import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_LOST;
 import static dev.drover.store.SqlQuery.TASK_TYPE_GET;
 import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN;
 
@@ -203,23 +202,6 @@ final class RunEnder {
         .bind("metadata", Json.canonical(Json.merge(run.metadata(), metadata)))
         .map(rows.taskRun)
         .one();
-  }
-
-  /**
-   * Records the lost run of a queued claim that was never written (its worker never began it) and
-   * reschedules its task as a failed attempt; adds the run to {@code ended}.
-   */
-  void endUnwrittenLost(
-      Handle h, Task task, int attempt, ObjectNode metadata, Instant at, List<EndedRun> ended) {
-    h.createQuery(sql.get(TASK_RUN_INSERT_LOST))
-        .bind("task", task.id())
-        .bind("attempt", attempt)
-        .bind("now", at)
-        .bind("metadata", Json.canonical(metadata))
-        .map(rows.taskRun)
-        .findOne()
-        .ifPresent(run -> ended.add(new EndedRun(task, run, TaskRunStatus.LOST)));
-    reschedule(h, task, TaskRunStatus.LOST, at);
   }
 
   private void reschedule(Handle h, Task task, TaskRunStatus status, Instant at) {

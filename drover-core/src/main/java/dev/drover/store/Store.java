@@ -79,7 +79,10 @@ public interface Store extends AutoCloseable {
 
   /**
    * Sets the status (and, if given, next_run) of tasks; with {@code exceptCompleted}, leaves alone
-   * tasks that completed or whose next_run is not before {@code now}. Returns how many changed.
+   * tasks that completed or whose next_run is not before {@code now}. Disabling (without a
+   * next_run) also ends the runs of those tasks that have not ended, {@code lost} with {@code
+   * disabled: true} and nothing charged: a runner executing one loses its lease and cancels the
+   * work. Returns how many changed.
    */
   int taskSetStatus(
       List<Long> ids, TaskStatus status, Instant nextRun, boolean exceptCompleted, Instant now);
@@ -143,7 +146,8 @@ public interface Store extends AutoCloseable {
 
   /**
    * Finds up to {@code limit} leases that expired before {@code now}, marks their runs {@code lost}
-   * and reschedules their tasks as a failed attempt. Returns the rescued task ids.
+   * and reschedules their tasks as a failed attempt. A claim whose run was never written (no worker
+   * began it) is given back as a release is, due now and nothing charged. Returns the task ids.
    */
   List<Long> taskRescueExpired(Instant now, int limit);
 
@@ -166,6 +170,12 @@ public interface Store extends AutoCloseable {
    * runner that exits when idle keeps going while this is not zero.
    */
   long taskCountOutstanding(List<String> types, Instant now);
+
+  /**
+   * Of {@code types}, the tasks not due at {@code now} that a runner exiting when idle still waits
+   * for: retries, and one-shot tasks due later.
+   */
+  TaskWaiting taskWaiting(List<String> types, Instant now);
 
   /**
    * When the next task of {@code types} waiting for its next run comes due, or the next lease ends;

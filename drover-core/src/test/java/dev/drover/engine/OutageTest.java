@@ -81,6 +81,55 @@ class OutageTest {
   }
 
   @Test
+  void aStopIsHonouredWithinTheGraceWhilePostgresqlIsStopped() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    EmbeddedPostgres pg = startPostgres(dir.resolve("pg-stop"), port);
+    StoreLocation location = StoreLocation.postgres(pg.getJdbcUrl("postgres", "postgres"));
+    // The default connection timeout (30 s): a store call blocks that long while the server is
+    // away, and before the fix the loop saw the stop only between such calls.
+    try (Store store = Stores.open(location)) {
+      store.taskTypeCreate(TaskType.builder("long").build());
+      Semaphore began = new Semaphore(0);
+      RunnerOptions options =
+          RunnerOptions.defaults(dir.resolve("runs"))
+              .withExitOnIdle(false)
+              .withPollInterval(Duration.ofMillis(100));
+      Runner runner =
+          new RunnerBuilder(store, options.runsDir())
+              .options(options)
+              .handler(
+                  "long",
+                  ctx -> {
+                    began.release();
+                    Thread.sleep(600_000);
+                    return Outcome.eventful();
+                  })
+              .build();
+      Future<RunnerStats> run = background.submit(runner::run);
+      store.taskCreate(
+          List.of(NewTask.oneshot("long", TaskArguments.of(List.of(), null))),
+          Clock.systemUTC().instant());
+      assertThat(began.tryAcquire(60, TimeUnit.SECONDS)).as("the task runs").isTrue();
+
+      pg.close(); // the server is gone, and stays gone
+      Thread.sleep(500); // the runner is in a pass or a backoff that fails
+      Duration grace = Duration.ofSeconds(2);
+      long asked = System.nanoTime();
+      runner.stop(grace);
+      run.get(grace.toSeconds() + 10, TimeUnit.SECONDS); // a generous bound, not a timing
+      assertThat(Duration.ofNanos(System.nanoTime() - asked))
+          .as("returned soon after the grace")
+          .isLessThan(grace.plusSeconds(10));
+      assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    } finally {
+      pg.close();
+    }
+  }
+
+  @Test
   void aDaemonOutlivesASqliteFileLockedByAnotherProcess() throws Exception {
     StoreLocation location = StoreLocation.dataDir(dir.resolve("data"));
     try (Store store = Stores.open(location, quickToFail())) {

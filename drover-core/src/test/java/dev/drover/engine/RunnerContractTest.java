@@ -129,6 +129,62 @@ abstract class RunnerContractTest
   }
 
   @Test
+  void disablingARunningTaskEndsItsRunAndTheRunnerCancelsTheWorkWithoutCharge() throws Exception {
+    store.taskTypeCreate(
+        TaskType.builder("long").numRetries(1).lease(Duration.ofSeconds(3)).build());
+    oneshots("long", 1);
+    long id = tasks().get(0).id();
+    CountDownLatch began = new CountDownLatch(1);
+    CountDownLatch interrupted = new CountDownLatch(1);
+    Runner runner =
+        runner(
+            options().withExitOnIdle(false),
+            Map.of(
+                "long",
+                ctx -> {
+                  began.countDown();
+                  try {
+                    Thread.sleep(120_000);
+                  } catch (InterruptedException e) {
+                    interrupted.countDown();
+                    throw e;
+                  }
+                  return Outcome.eventful();
+                }));
+    Future<RunnerStats> run = background.submit(runner::run);
+    assertThat(began.await(30, TimeUnit.SECONDS)).isTrue();
+    // The start is written by the pass after the worker began it.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (store.taskRunList(List.of(id), TaskRunStatus.STARTED, 10).isEmpty()) {
+      assertThat(System.nanoTime()).as("the run's start is written").isLessThan(deadline);
+      Thread.sleep(20);
+    }
+
+    assertThat(
+            store.taskSetStatus(
+                List.of(id), TaskStatus.DISABLED, null, false, Clock.systemUTC().instant()))
+        .isEqualTo(1);
+    List<TaskRun> runs = store.taskRunList(List.of(id), null, 10);
+    assertThat(runs).singleElement().extracting(TaskRun::status).isEqualTo(TaskRunStatus.LOST);
+    assertThat(runs.get(0).ended()).isNotNull();
+    assertThat(runs.get(0).metadata().path("disabled").asBoolean()).isTrue();
+    // The runner's next heartbeat (a third of the 3 s lease) finds the lease gone: it cancels.
+    assertThat(interrupted.await(30, TimeUnit.SECONDS)).as("the work is cancelled").isTrue();
+    runner.stop(Duration.ofSeconds(5));
+    RunnerStats stats = run.get(30, TimeUnit.SECONDS);
+    assertThat(stats.leasesLost()).isEqualTo(1);
+
+    Task after = tasks().get(0);
+    assertThat(after.status()).isEqualTo(TaskStatus.DISABLED);
+    assertThat(after.retriesLeft()).as("nothing charged").isEqualTo(1);
+    assertThat(store.taskRunList(List.of(id), null, 10))
+        .as("nothing written after the disable")
+        .singleElement()
+        .extracting(TaskRun::status)
+        .isEqualTo(TaskRunStatus.LOST);
+  }
+
+  @Test
   void runsEveryDueTaskOnceAndExitsWhenIdle() throws Exception {
     store.taskTypeCreate(TaskType.builder("work").maxWorkers(4).build());
     oneshots("work", 200);

@@ -322,14 +322,14 @@ interface LeaseContract {
     assertThat(ended.status()).isEqualTo(TaskRunStatus.UNEVENTFUL);
     assertThat(ended.started()).isEqualTo(began);
 
-    // The runner died with a claim it never began: the rescue charges the attempt and records it.
-    assertThat(s.taskRescueExpired(T0.plus(LEASE).plusSeconds(1), 10))
-        .containsExactly(rescued.task().id());
-    TaskRun lost = s.taskRunGet(rescued.run().backendId()).orElseThrow();
-    assertThat(lost.status()).isEqualTo(TaskRunStatus.LOST);
-    assertThat(lost.started()).isNull();
-    assertThat(reload(s, rescued.task().id()).status())
-        .isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
+    // The runner died with a claim it never began: the rescue gives it back, nothing charged.
+    Instant rescue = T0.plus(LEASE).plusSeconds(1);
+    assertThat(s.taskRescueExpired(rescue, 10)).containsExactly(rescued.task().id());
+    assertThat(s.taskRunGet(rescued.run().backendId())).as("it never ran").isEmpty();
+    Task back = reload(s, rescued.task().id());
+    assertThat(back.status()).isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
+    assertThat(back.retriesLeft()).as("not charged").isEqualTo(rescued.task().retriesLeft());
+    assertThat(back.nextRun()).as("due at once").isEqualTo(rescue);
   }
 
   @Test
@@ -427,13 +427,86 @@ interface LeaseContract {
   @Test
   default void aRescuedLeaseWithoutRetriesDisablesAOneshotTask() {
     Store s = prepared(1);
-    Claim c = Passes.claim(s, work(s), "r", T0, LEASE, 1).get(0);
+    Claim c = Passes.claimStarted(s, work(s), "r", T0, LEASE, 1).get(0);
     s.taskRescueExpired(T0.plus(LEASE), 10);
     Claim again =
         Passes.claimStarted(s, work(s), "r", T0.plus(Duration.ofHours(1)), LEASE, 1).get(0);
     s.taskRescueExpired(T0.plus(Duration.ofHours(2)), 10);
     assertThat(again.task().id()).isEqualTo(c.task().id());
     assertThat(reload(s, c.task().id()).status()).isEqualTo(TaskStatus.DISABLED);
+  }
+
+  @Test
+  default void aRescuedClaimThatNoWorkerBeganIsGivenBackUnchargedEvenWithoutRetries() {
+    Store s = store();
+    s.taskTypeCreate(TaskType.builder("once").intervals(Duration.ofHours(1), null, null).build());
+    s.taskCreate(List.of(NewTask.oneshot("once", TaskArguments.of(List.of(), null))), T0);
+    Claim c = Passes.claim(s, s.taskTypeGet("once").orElseThrow(), "dead", T0, LEASE, 1).get(0);
+    // Its runner was SIGKILLed before a worker began it; another leads and rescues, many times.
+    for (int i = 1; i <= 3; i++) {
+      Instant at = T0.plus(LEASE.multipliedBy(2L * i));
+      assertThat(s.taskRescueExpired(at, 10)).containsExactly(c.task().id());
+      Task back = reload(s, c.task().id());
+      assertThat(back.status())
+          .as("never ran: not disabled")
+          .isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
+      assertThat(back.nextRun()).isEqualTo(at);
+      assertThat(s.taskRunList(List.of(c.task().id()), null, 10)).as("no run").isEmpty();
+      Passes.claim(s, s.taskTypeGet("once").orElseThrow(), "dead", at, LEASE, 1);
+    }
+    // Whereas one that began (its start written) is lost and charged: without retries, disabled.
+    Instant end = T0.plus(Duration.ofHours(1));
+    s.taskRescueExpired(end, 10);
+    Claim begun =
+        Passes.claimStarted(s, s.taskTypeGet("once").orElseThrow(), "dead", end, LEASE, 1).get(0);
+    s.taskRescueExpired(end.plus(LEASE), 10);
+    assertThat(s.taskRunGet(begun.run().backendId()).orElseThrow().status())
+        .isEqualTo(TaskRunStatus.LOST);
+    assertThat(reload(s, c.task().id()).status()).isEqualTo(TaskStatus.DISABLED);
+  }
+
+  @Test
+  default void disablingALeasedTaskEndsItsRunUnchargedAndFencesItsOwnerOut() {
+    Store s = prepared(2);
+    List<Claim> claims = Passes.claim(s, work(s), "r", T0, LEASE, 2);
+    Claim begun = claims.get(0);
+    Claim queued = claims.get(1);
+    Passes.start(s, "r", List.of(begun), T0.plusSeconds(1));
+    Instant at = T0.plusSeconds(2);
+    assertThat(
+            s.taskSetStatus(
+                List.of(begun.task().id(), queued.task().id()),
+                TaskStatus.DISABLED,
+                null,
+                false,
+                at))
+        .isEqualTo(2);
+
+    TaskRun ended = s.taskRunGet(begun.run().backendId()).orElseThrow();
+    assertThat(ended.status()).isEqualTo(TaskRunStatus.LOST);
+    assertThat(ended.ended()).isEqualTo(at);
+    assertThat(ended.metadata().get("disabled").asBoolean()).isTrue();
+    assertThat(s.taskRunGet(queued.run().backendId())).as("never begun: no run").isEmpty();
+    for (Claim c : claims) {
+      Task t = reload(s, c.task().id());
+      assertThat(t.status()).isEqualTo(TaskStatus.DISABLED);
+      assertThat(t.retriesLeft()).as("nothing charged").isEqualTo(c.task().retriesLeft());
+    }
+    // The runner that held them: its heartbeat finds the leases gone, its late writes are fenced.
+    assertThat(s.taskHeartbeat("r", List.of(begun.lease(), queued.lease()), at.plus(LEASE)))
+        .containsExactlyInAnyOrder(begun.lease(), queued.lease());
+    Passes.start(s, "r", List.of(queued), at);
+    assertThat(s.taskRunGet(queued.run().backendId())).isEmpty();
+    assertThat(
+            Passes.complete(
+                s,
+                "r",
+                List.of(new Completion(begun.lease(), TaskRunStatus.EVENTFUL, null, null, begun)),
+                at))
+        .containsExactly(begun.lease());
+    assertThat(s.taskRunGet(begun.run().backendId()).orElseThrow().status())
+        .isEqualTo(TaskRunStatus.LOST);
+    assertThat(s.taskRescueExpired(at.plus(Duration.ofDays(1)), 10)).as("nothing leased").isEmpty();
   }
 
   @Test

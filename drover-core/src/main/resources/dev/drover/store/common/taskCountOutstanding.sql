@@ -1,12 +1,15 @@
 -- What keeps a runner that exits when idle from exiting: among the given types, tasks that are due,
 -- one-shot tasks waiting for their time, leased tasks (running somewhere), and tasks waiting for a
--- retry (their last run failed or was lost). The next regular run of a recurring task does not count.
+-- retry (their last run failed or was lost, and they have a retry fewer than their type gives).
+-- The next regular run of a recurring task does not count: nor does the one after a failure that
+-- used its last retry (retries reset, one interval later).
 SELECT count(*)
 FROM task t
 WHERE t.type IN (<types>)
   AND ((t.status = 'next_run_not_scheduled' AND (t.next_run <= :now OR t.policy = 'oneshot'))
        OR (t.status = 'next_run_scheduled' AND t.owner IS NOT NULL)
        OR (t.status = 'next_run_not_scheduled'
+           AND t.retries_left < (SELECT tt.num_retries FROM task_type tt WHERE tt.name = t.type)
            AND EXISTS (SELECT 1
                        FROM task_run r
                        WHERE r.task = t.id
