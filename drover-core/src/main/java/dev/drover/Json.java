@@ -1,6 +1,8 @@
 package dev.drover;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -9,13 +11,19 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * JSON in one place. Stored JSON is canonical (object keys sorted at every depth) so that equal
  * arguments have equal text on both databases, which task de-duplication relies on.
  */
 public final class Json {
-  public static final ObjectMapper MAPPER = new ObjectMapper();
+  // Input is refused rather than silently changed: a second value after the first, or a
+  // repeated key, would otherwise be dropped without a word.
+  public static final ObjectMapper MAPPER =
+      new ObjectMapper()
+          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private Json() {}
 
@@ -51,9 +59,40 @@ public final class Json {
       if (node == null || node.isMissingNode()) {
         throw new ValidationException(field, "empty JSON");
       }
+      checkSurrogates(field, node);
       return node;
     } catch (JsonProcessingException e) {
       throw new ValidationException(field, "malformed JSON: " + e.getOriginalMessage());
+    }
+  }
+
+  /** A lone UTF-16 surrogate cannot be stored as UTF-8: it would become '?'. */
+  private static void checkSurrogates(String field, JsonNode node) {
+    if (node.isTextual()) {
+      checkText(field, node.textValue());
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      checkText(field, e.getKey());
+      checkSurrogates(field, e.getValue());
+    }
+    if (node.isArray()) {
+      node.elements().forEachRemaining(child -> checkSurrogates(field, child));
+    }
+  }
+
+  private static void checkText(String field, String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw new ValidationException(
+            field,
+            String.format("malformed JSON: a lone surrogate \\u%04x is not a character", (int) c));
+      }
     }
   }
 

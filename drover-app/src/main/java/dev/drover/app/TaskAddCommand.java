@@ -30,9 +30,11 @@ import picocli.CommandLine.Option;
       "",
       "A batch file has one JSON object per line with the keys type, args, kwargs, policy, "
           + "priority, "
-          + "next_run and retries. A batch is all or nothing. A task equal to a waiting one "
-          + "(same type, "
-          + "arguments, policy and priority) is not added twice."
+          + "next_run and retries. A batch is all or nothing.",
+      "",
+      "Duplicates: a task equal to a waiting one (same type, arguments, policy and priority, "
+          + "and for a oneshot task also the same next_run) is not added twice; the waiting "
+          + "task is printed instead."
     })
 final class TaskAddCommand extends BaseCommand {
   @Option(names = "--type", paramLabel = "TYPE", description = "The task type.")

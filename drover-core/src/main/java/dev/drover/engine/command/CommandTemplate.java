@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.drover.Json;
 import dev.drover.ValidationException;
 import dev.drover.model.TaskArguments;
+import dev.drover.model.TaskType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -43,6 +44,35 @@ public final class CommandTemplate {
       entries.add(parseEntry(Objects.requireNonNull(entry, "null argv entry")));
     }
     return new CommandTemplate(List.copyOf(entries));
+  }
+
+  /**
+   * Checks the syntax of {@code type}'s command, if it has one, before the type is stored.
+   *
+   * @return {@code type}
+   * @throws ValidationException naming the field {@code command}
+   */
+  public static TaskType checked(TaskType type) {
+    if (type.command() != null) {
+      parse(type.command());
+    }
+    return type;
+  }
+
+  /**
+   * Checks that {@code arguments} fill every placeholder, so that a task that could never run is
+   * refused when it is created rather than failing at every run.
+   *
+   * @throws ValidationException naming the field {@code arguments} and the placeholder
+   */
+  public void checkFills(String typeName, TaskArguments arguments) {
+    try {
+      render(arguments);
+    } catch (ValidationException e) {
+      String problem = e.getMessage().substring(e.field().length() + 2);
+      throw new ValidationException(
+          "arguments", "cannot fill the command of task type '" + typeName + "': " + problem);
+    }
   }
 
   /**
