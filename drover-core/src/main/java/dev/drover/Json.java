@@ -62,7 +62,11 @@ public final class Json {
       checkSurrogates(field, node);
       return node;
     } catch (JsonProcessingException e) {
-      throw new ValidationException(field, "malformed JSON: " + e.getOriginalMessage());
+      String problem =
+          e.getOriginalMessage().startsWith("Trailing token")
+              ? "more content after the JSON value at column " + e.getLocation().getColumnNr()
+              : e.getOriginalMessage();
+      throw new ValidationException(field, "malformed JSON: " + problem);
     }
   }
 

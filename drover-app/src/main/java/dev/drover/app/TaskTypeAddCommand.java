@@ -2,6 +2,7 @@ package dev.drover.app;
 
 import dev.drover.Drover;
 import dev.drover.ValidationException;
+import dev.drover.engine.command.CommandTemplate;
 import dev.drover.model.TaskType;
 import java.util.List;
 import java.util.Map;
@@ -217,7 +218,7 @@ final class TaskTypeAddCommand extends BaseCommand {
       b.maxWorkers(maxWorkers);
     }
     try {
-      return b.build();
+      return CommandTemplate.checked(b.build());
     } catch (ValidationException e) {
       // The model names its fields (min_interval); here they are options (--min-interval).
       throw new ValidationException("--" + e.field().replace('_', '-'), ErrorHandler.problem(e));
