@@ -50,9 +50,9 @@ class RefusedInputTest {
 
   static Stream<Arguments> cases() {
     return Stream.of(
-        bad("arguments", d -> d.taskCreate(List.of(NewTask.oneshot("sleep", null)))),
+        bad("kwargs", d -> d.taskCreate(List.of(NewTask.oneshot("sleep", null)))),
         bad(
-            "arguments",
+            "args",
             d ->
                 d.taskCreate(
                     List.of(

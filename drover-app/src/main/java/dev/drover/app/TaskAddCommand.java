@@ -2,6 +2,7 @@ package dev.drover.app;
 
 import dev.drover.Drover;
 import dev.drover.ValidationException;
+import dev.drover.engine.command.CommandTemplate;
 import dev.drover.model.NewTask;
 import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;
@@ -193,8 +194,22 @@ final class TaskAddCommand extends BaseCommand {
                 "--kwargs", "'" + type.concurrencyKey() + "' " + ErrorHandler.problem(e))
             : TaskFile.error(source, line.number(), e.field(), ErrorHandler.problem(e));
       }
+      checkFills(type, line, source);
     }
     return drover.taskCreate(tasks.stream().map(TaskFile.Line::task).toList());
+  }
+
+  private static void checkFills(TaskType type, TaskFile.Line line, String source) {
+    if (type.command() == null) {
+      return;
+    }
+    try {
+      CommandTemplate.parse(type.command()).checkFills(type.name(), line.task().arguments());
+    } catch (ValidationException e) {
+      throw source == null
+          ? new ValidationException("--" + e.field(), ErrorHandler.problem(e))
+          : TaskFile.error(source, line.number(), e.field(), ErrorHandler.problem(e));
+    }
   }
 
   private static ValidationException error(

@@ -63,15 +63,22 @@ public final class CommandTemplate {
    * Checks that {@code arguments} fill every placeholder, so that a task that could never run is
    * refused when it is created rather than failing at every run.
    *
-   * @throws ValidationException naming the field {@code arguments} and the placeholder
+   * @throws ValidationException naming the field {@code args} or {@code kwargs} and the placeholder
    */
   public void checkFills(String typeName, TaskArguments arguments) {
-    try {
-      render(arguments);
-    } catch (ValidationException e) {
-      String problem = e.getMessage().substring(e.field().length() + 2);
-      throw new ValidationException(
-          "arguments", "cannot fill the command of task type '" + typeName + "': " + problem);
+    for (List<Part> entry : entries) {
+      for (Part part : entry) {
+        if (part instanceof Placeholder p) {
+          try {
+            value(p, arguments);
+          } catch (ValidationException e) {
+            String problem = e.getMessage().substring(e.field().length() + 2);
+            throw new ValidationException(
+                p.positional() ? "args" : "kwargs",
+                "cannot fill the command of task type '" + typeName + "': " + problem);
+          }
+        }
+      }
     }
   }
 
