@@ -88,6 +88,13 @@ final class TaskAddCommand extends BaseCommand {
       description = "Print the added (or already present) tasks as a JSON array.")
   boolean json;
 
+  @Option(
+      names = "--allow-unexecutable",
+      description =
+          "Add tasks even if their type has no command and no built-in handler (for a runner "
+              + "of your own, built with the Java API). Without it such tasks are refused.")
+  boolean allowUnexecutable;
+
   @Override
   public Integer call() {
     List<TaskFile.Line> tasks =
@@ -97,7 +104,7 @@ final class TaskAddCommand extends BaseCommand {
       long before = taskCount(drover);
       List<Task> stored =
           List.copyOf(
-              create(drover, tasks, source).stream()
+              create(drover, tasks, source, allowUnexecutable).stream()
                   .collect(
                       Collectors.toMap(
                           Task::id, Function.identity(), (a, b) -> a, LinkedHashMap::new))
@@ -158,7 +165,8 @@ final class TaskAddCommand extends BaseCommand {
    * Checks every task's type before creating any, so an error names its line ({@code source} is the
    * file, or null for options), then creates them all in one transaction.
    */
-  static List<Task> create(Drover drover, List<TaskFile.Line> tasks, String source) {
+  static List<Task> create(
+      Drover drover, List<TaskFile.Line> tasks, String source, boolean allowUnexecutable) {
     Map<String, TaskType> types =
         drover.taskTypes().stream().collect(Collectors.toMap(TaskType::name, Function.identity()));
     for (TaskFile.Line line : tasks) {
@@ -176,6 +184,16 @@ final class TaskAddCommand extends BaseCommand {
                     ? "none"
                     : String.join(", ", types.keySet().stream().sorted().toList()))
                 + ")");
+      }
+      if (!allowUnexecutable && !RunnerSetup.executable(type)) {
+        throw error(
+            source,
+            line,
+            "type",
+            "task type '"
+                + type.name()
+                + "' has no command and no built-in handler, so drover run would never execute "
+                + "it (give the type a command, or --allow-unexecutable to add it anyway)");
       }
       if (t.policy() == TaskPolicy.RECURRING && type.defaultInterval() == null) {
         throw error(
