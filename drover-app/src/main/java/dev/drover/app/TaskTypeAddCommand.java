@@ -128,7 +128,8 @@ final class TaskTypeAddCommand extends BaseCommand {
       description =
           "One argv entry of the command to run, repeated in order "
               + "(--command git --command -C --command {kwargs.path}); without it, a Java "
-              + "handler runs the tasks.")
+              + "handler runs the tasks (the CLI has one, for checksum; task add refuses tasks "
+              + "of a type that nothing can execute).")
   List<String> command;
 
   @Option(

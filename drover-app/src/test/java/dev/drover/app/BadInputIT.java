@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -717,9 +718,15 @@ class BadInputIT {
             "load-svn"),
         seeded(
             "run a type nothing can execute",
-            c -> c.cli("run", "--type", "check"),
+            c -> withManualType(c).cli("run", "--type", "manual"),
             "--type",
-            "check"),
+            "manual"),
+        seeded(
+            "task of a type nothing can execute",
+            c -> withManualType(c).cli("task", "add", "--type", "manual"),
+            "--type",
+            "manual",
+            "--allow-unexecutable"),
         fresh("run without a store", c -> c.cli("run"), "--data-dir", "init"),
         // command lines
         seeded("unknown command option", c -> c.cli("task", "list", "--colour"), "--colour"),
@@ -765,7 +772,19 @@ class BadInputIT {
    */
   static Ctx withPerKeyType(Ctx c) {
     try (Drover drover = Drover.open(StoreLocation.dataDir(c.dataDir()))) {
-      drover.taskTypeCreate(TaskType.builder("build").perKeyLimit("owner", 2).build());
+      drover.taskTypeCreate(
+          TaskType.builder("build").perKeyLimit("owner", 2).command(List.of("true")).build());
+    }
+    return c;
+  }
+
+  /**
+   * Adds a recurring type "manual" with no command to the seeded store; runs before the snapshot.
+   */
+  static Ctx withManualType(Ctx c) {
+    try (Drover drover = Drover.open(StoreLocation.dataDir(c.dataDir()))) {
+      drover.taskTypeCreate(
+          TaskType.builder("manual").defaultInterval(Duration.ofHours(1)).build());
     }
     return c;
   }
