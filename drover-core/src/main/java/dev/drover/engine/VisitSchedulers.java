@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.DroverException;
 import dev.drover.Json;
 import dev.drover.config.VisitSchedulerConfig;
+import dev.drover.model.DurationText;
 import dev.drover.model.EventKind;
 import dev.drover.model.TaskType;
 import dev.drover.store.Store;
@@ -129,7 +130,7 @@ final class VisitSchedulers {
       log.warn(
           "visit scheduling of {} failed; trying again in {}: {}",
           visitType,
-          s.options.queueFullWait(),
+          DurationText.format(s.options.queueFullWait()),
           e.getMessage());
       ObjectNode d = Json.object();
       d.put("visit_type", visitType);
