@@ -1,5 +1,7 @@
 package dev.drover;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -55,37 +57,69 @@ public final class Json {
 
   private static JsonNode parse(String field, String text) {
     try {
-      JsonNode node = MAPPER.readTree(text == null ? "" : text);
+      JsonNode node = readInput(text == null ? "" : text);
       if (node == null || node.isMissingNode()) {
         throw new ValidationException(field, "empty JSON");
       }
-      checkSurrogates(field, node);
       return node;
     } catch (JsonProcessingException e) {
-      String problem =
-          e.getOriginalMessage().startsWith("Trailing token")
-              ? "more content after the JSON value at column " + e.getLocation().getColumnNr()
-              : e.getOriginalMessage();
-      throw new ValidationException(field, "malformed JSON: " + problem);
+      throw new ValidationException(field, "malformed JSON: " + e.getOriginalMessage());
     }
   }
 
-  /** A lone UTF-16 surrogate cannot be stored as UTF-8: it would become '?'. */
-  private static void checkSurrogates(String field, JsonNode node) {
+  /**
+   * Reads JSON typed or written by a person (an option, a line of a file): exactly one value, no
+   * repeated object key and no lone UTF-16 surrogate, which UTF-8 storage would turn into '?'.
+   *
+   * @return the value, or null (or a missing node) when {@code text} is blank
+   * @throws JsonProcessingException saying what is wrong in its original message
+   */
+  public static JsonNode readInput(String text) throws JsonProcessingException {
+    JsonNode node;
+    try {
+      node = MAPPER.readTree(text);
+    } catch (JsonProcessingException e) {
+      if (e.getOriginalMessage().startsWith("Trailing token")) {
+        throw new JsonParseException(
+            null,
+            "more content after the JSON value at column " + e.getLocation().getColumnNr(),
+            e.getLocation());
+      }
+      throw e;
+    }
+    String surrogate = node == null ? null : loneSurrogate(node);
+    if (surrogate != null) {
+      throw new JsonParseException(
+          null, "a lone surrogate " + surrogate + " is not a character", JsonLocation.NA);
+    }
+    return node;
+  }
+
+  /** The first lone UTF-16 surrogate in {@code node}'s strings and keys, as \\uXXXX, or null. */
+  private static String loneSurrogate(JsonNode node) {
     if (node.isTextual()) {
-      checkText(field, node.textValue());
+      return loneSurrogate(node.textValue());
     }
     for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
-      checkText(field, e.getKey());
-      checkSurrogates(field, e.getValue());
+      String found = loneSurrogate(e.getKey());
+      found = found != null ? found : loneSurrogate(e.getValue());
+      if (found != null) {
+        return found;
+      }
     }
     if (node.isArray()) {
-      node.elements().forEachRemaining(child -> checkSurrogates(field, child));
+      for (JsonNode child : node) {
+        String found = loneSurrogate(child);
+        if (found != null) {
+          return found;
+        }
+      }
     }
+    return null;
   }
 
-  private static void checkText(String field, String text) {
+  private static String loneSurrogate(String text) {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       if (Character.isHighSurrogate(c)
@@ -93,11 +127,10 @@ public final class Json {
           && Character.isLowSurrogate(text.charAt(i + 1))) {
         i++;
       } else if (Character.isSurrogate(c)) {
-        throw new ValidationException(
-            field,
-            String.format("malformed JSON: a lone surrogate \\u%04x is not a character", (int) c));
+        return String.format("\\u%04x", (int) c);
       }
     }
+    return null;
   }
 
   private static String kind(JsonNode node) {

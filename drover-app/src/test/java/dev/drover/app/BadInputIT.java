@@ -426,6 +426,34 @@ class BadInputIT {
             "--kwargs",
             "Duplicate field 'path'"),
         seeded(
+            "batch line with a lone surrogate",
+            c ->
+                c.cli(
+                    "task",
+                    "add",
+                    "--file",
+                    c.file(
+                        "tasks.jsonl",
+                        """
+            {"type": "load-git", "kwargs": {"path": "/srv/\\udc00.git"}}
+            """)),
+            "tasks.jsonl:1",
+            "lone surrogate"),
+        seeded(
+            "batch line with two JSON values",
+            c ->
+                c.cli(
+                    "task",
+                    "add",
+                    "--file",
+                    c.file(
+                        "tasks.jsonl",
+                        """
+            {"type": "load-git", "kwargs": {"path": "/srv/x.git"}} {"type": "check"}
+            """)),
+            "tasks.jsonl:1",
+            "after the JSON value"),
+        seeded(
             "batch line with a duplicate key",
             c ->
                 c.cli(
