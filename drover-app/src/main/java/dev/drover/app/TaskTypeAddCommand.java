@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
       "Add a task type.",
       "",
       "If a type of that name exists it is kept as first defined (exit 0); change an existing type "
-          + "with 'drover config apply'. Durations read like 90s, 15m, 12h, 7d."
+          + "with 'drover config apply'. Durations read like 90s, 15m, 1h30m, 12h, 7d (at most 36500d)."
     })
 final class TaskTypeAddCommand extends BaseCommand {
   @Option(
@@ -61,7 +61,7 @@ final class TaskTypeAddCommand extends BaseCommand {
       paramLabel = "X",
       description =
           "An eventful run divides the interval by X, "
-              + "an uneventful one multiplies it (at least 1). Default: 1.")
+              + "an uneventful one multiplies it (1 to 100). Default: 1.")
   Double backoffFactor;
 
   @Option(
