@@ -20,7 +20,8 @@ import picocli.CommandLine.Option;
       "Add a task type.",
       "",
       "If a type of that name exists it is kept as first defined (exit 0); change an existing type "
-          + "with 'drover config apply'. Durations read like 90s, 15m, 1h30m, 12h, 7d (at most 36500d)."
+          + "with 'drover config apply'. Durations read like 90s, 15m, 1h30m, 12h, 7d "
+          + "(at most 36500d)."
     })
 final class TaskTypeAddCommand extends BaseCommand {
   @Option(
