@@ -1,6 +1,10 @@
 package dev.drover;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -9,13 +13,19 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * JSON in one place. Stored JSON is canonical (object keys sorted at every depth) so that equal
  * arguments have equal text on both databases, which task de-duplication relies on.
  */
 public final class Json {
-  public static final ObjectMapper MAPPER = new ObjectMapper();
+  // Input is refused rather than silently changed: a second value after the first, or a
+  // repeated key, would otherwise be dropped without a word.
+  public static final ObjectMapper MAPPER =
+      new ObjectMapper()
+          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private Json() {}
 
@@ -47,7 +57,7 @@ public final class Json {
 
   private static JsonNode parse(String field, String text) {
     try {
-      JsonNode node = MAPPER.readTree(text == null ? "" : text);
+      JsonNode node = readInput(text == null ? "" : text);
       if (node == null || node.isMissingNode()) {
         throw new ValidationException(field, "empty JSON");
       }
@@ -55,6 +65,72 @@ public final class Json {
     } catch (JsonProcessingException e) {
       throw new ValidationException(field, "malformed JSON: " + e.getOriginalMessage());
     }
+  }
+
+  /**
+   * Reads JSON typed or written by a person (an option, a line of a file): exactly one value, no
+   * repeated object key and no lone UTF-16 surrogate, which UTF-8 storage would turn into '?'.
+   *
+   * @return the value, or null (or a missing node) when {@code text} is blank
+   * @throws JsonProcessingException saying what is wrong in its original message
+   */
+  public static JsonNode readInput(String text) throws JsonProcessingException {
+    JsonNode node;
+    try {
+      node = MAPPER.readTree(text);
+    } catch (JsonProcessingException e) {
+      if (e.getOriginalMessage().startsWith("Trailing token")) {
+        throw new JsonParseException(
+            null,
+            "more content after the JSON value at column " + e.getLocation().getColumnNr(),
+            e.getLocation());
+      }
+      throw e;
+    }
+    String surrogate = node == null ? null : loneSurrogate(node);
+    if (surrogate != null) {
+      throw new JsonParseException(
+          null, "a lone surrogate " + surrogate + " is not a character", JsonLocation.NA);
+    }
+    return node;
+  }
+
+  /** The first lone UTF-16 surrogate in {@code node}'s strings and keys, as \\uXXXX, or null. */
+  private static String loneSurrogate(JsonNode node) {
+    if (node.isTextual()) {
+      return loneSurrogate(node.textValue());
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      String found = loneSurrogate(e.getKey());
+      found = found != null ? found : loneSurrogate(e.getValue());
+      if (found != null) {
+        return found;
+      }
+    }
+    if (node.isArray()) {
+      for (JsonNode child : node) {
+        String found = loneSurrogate(child);
+        if (found != null) {
+          return found;
+        }
+      }
+    }
+    return null;
+  }
+
+  private static String loneSurrogate(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return String.format("\\u%04x", (int) c);
+      }
+    }
+    return null;
   }
 
   private static String kind(JsonNode node) {

@@ -40,7 +40,7 @@ final class FrontierViews {
           l.id(),
           l.name(),
           l.instanceName().isEmpty() ? null : l.instanceName(),
-          Tables.time(l.updated()),
+          l.updated(), // the full version, as lister update --expect-updated needs it
           Tables.time(l.lastListingFinishedAt()),
           l.currentState().isEmpty() ? null : JsonViews.compact(l.currentState()));
     }

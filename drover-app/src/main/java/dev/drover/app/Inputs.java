@@ -2,6 +2,7 @@ package dev.drover.app;
 
 import dev.drover.ValidationException;
 import dev.drover.model.DurationText;
+import dev.drover.model.Limits;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -23,9 +24,10 @@ final class Inputs {
    * An ISO-8601 instant ({@code 2026-01-02T03:04:05Z}, an offset, or a date alone as midnight UTC).
    */
   static Instant instant(String option, String text) {
-    if (text == null) {
-      return null;
-    }
+    return text == null ? null : Limits.checkInstant(option, parseInstant(option, text));
+  }
+
+  private static Instant parseInstant(String option, String text) {
     String t = text.trim();
     try {
       return Instant.parse(t);
@@ -34,7 +36,7 @@ final class Inputs {
     }
     try {
       return OffsetDateTime.parse(t).toInstant();
-    } catch (DateTimeParseException e) {
+    } catch (DateTimeParseException | ArithmeticException e) {
       // try the other accepted forms
     }
     try {

@@ -89,7 +89,7 @@ final class OriginFile {
       try {
         JsonNode node;
         try {
-          node = Json.MAPPER.readTree(text.get(i));
+          node = Json.readInput(text.get(i));
         } catch (JsonProcessingException e) {
           throw new Bad(null, "malformed JSON: " + e.getOriginalMessage());
         }

@@ -172,6 +172,10 @@ final class RunCommand extends BaseCommand {
             r.updated(),
             r.unchanged());
       }
+      List<String> unexecutable = RunnerSetup.unexecutable(store.taskTypeList());
+      if (only.isEmpty() && !unexecutable.isEmpty()) {
+        log.warn(RunnerSetup.unexecutableWarning(unexecutable));
+      }
       RunnerOptions options =
           RunnerOptions.defaults(RunnerSetup.runsDir(root()))
               .withTotalWorkers(RunnerSetup.totalWorkers(workers, store))

@@ -4,10 +4,13 @@ import dev.drover.TaskHandler;
 import dev.drover.engine.CommandRunner;
 import dev.drover.engine.RunnerOptions;
 import dev.drover.engine.command.CommandExecutor;
+import dev.drover.model.TaskType;
 import dev.drover.store.Store;
 import dev.drover.store.StoreLocation;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What {@code drover run} and {@code drover demo} build a runner from: where run output goes, the
@@ -42,6 +45,31 @@ final class RunnerSetup {
     return Map.of(
         ChecksumHandler.TYPE,
         new ChecksumHandler(dataDir.resolve(DemoCommand.FOLDER).toAbsolutePath()));
+  }
+
+  /** The names of the task types {@link #handlers} executes; a type needs one or a command. */
+  static final Set<String> HANDLER_TYPES = Set.of(ChecksumHandler.TYPE);
+
+  /** True if {@code drover run} can execute tasks of {@code type}. */
+  static boolean executable(TaskType type) {
+    return type.command() != null || HANDLER_TYPES.contains(type.name());
+  }
+
+  /** The names of the types among {@code types} that {@code drover run} cannot execute, sorted. */
+  static List<String> unexecutable(List<TaskType> types) {
+    return types.stream().filter(t -> !executable(t)).map(TaskType::name).sorted().toList();
+  }
+
+  /** What status and run say about {@code names} (not empty): why their tasks never run. */
+  static String unexecutableWarning(List<String> names) {
+    return "task type"
+        + (names.size() == 1 ? " " : "s ")
+        + String.join(", ", names)
+        + " ha"
+        + (names.size() == 1 ? "s" : "ve")
+        + " no command and no built-in handler: drover run never executes "
+        + (names.size() == 1 ? "its" : "their")
+        + " tasks (give the type a command)";
   }
 
   static CommandRunner commands() {

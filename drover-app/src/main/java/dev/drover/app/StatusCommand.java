@@ -8,8 +8,10 @@ import dev.drover.model.StatusCount;
 import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,6 +28,10 @@ final class StatusCommand extends BaseCommand {
         JsonViews.print(out(), json(drover));
       } else {
         print(out(), drover);
+        List<String> unexecutable = RunnerSetup.unexecutable(drover.taskTypes());
+        if (!unexecutable.isEmpty()) {
+          out().println("warning: " + RunnerSetup.unexecutableWarning(unexecutable));
+        }
       }
     }
     return 0;
@@ -56,6 +62,7 @@ final class StatusCommand extends BaseCommand {
 
   private static ArrayNode json(Drover drover) {
     ArrayNode array = Json.array();
+    Set<String> unexecutable = Set.copyOf(RunnerSetup.unexecutable(drover.taskTypes()));
     counts(drover)
         .forEach(
             (type, row) -> {
@@ -65,6 +72,8 @@ final class StatusCommand extends BaseCommand {
                 o.put(s.dbName(), row[s.ordinal()]);
               }
               o.put("total", row[row.length - 1]);
+              // false: drover run never executes this type's tasks (no command, no handler)
+              o.put("executable", !unexecutable.contains(type));
             });
     return array;
   }

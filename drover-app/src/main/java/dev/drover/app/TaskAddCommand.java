@@ -3,6 +3,7 @@ package dev.drover.app;
 import dev.drover.Drover;
 import dev.drover.TextFiles;
 import dev.drover.ValidationException;
+import dev.drover.engine.command.CommandTemplate;
 import dev.drover.model.NewTask;
 import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;
@@ -30,9 +31,11 @@ import picocli.CommandLine.Option;
       "",
       "A batch file has one JSON object per line with the keys type, args, kwargs, policy, "
           + "priority, "
-          + "next_run and retries. A batch is all or nothing. A task equal to a waiting one "
-          + "(same type, "
-          + "arguments, policy and priority) is not added twice."
+          + "next_run and retries. A batch is all or nothing.",
+      "",
+      "Duplicates: a task equal to a waiting one (same type, arguments, policy and priority, "
+          + "and for a oneshot task also the same next_run) is not added twice; the waiting "
+          + "task is printed instead."
     })
 final class TaskAddCommand extends BaseCommand {
   @Option(names = "--type", paramLabel = "TYPE", description = "The task type.")
@@ -85,6 +88,13 @@ final class TaskAddCommand extends BaseCommand {
       description = "Print the added (or already present) tasks as a JSON array.")
   boolean json;
 
+  @Option(
+      names = "--allow-unexecutable",
+      description =
+          "Add tasks even if their type has no command and no built-in handler (for a runner "
+              + "of your own, built with the Java API). Without it such tasks are refused.")
+  boolean allowUnexecutable;
+
   @Override
   public Integer call() {
     List<TaskFile.Line> tasks =
@@ -94,7 +104,7 @@ final class TaskAddCommand extends BaseCommand {
       long before = taskCount(drover);
       List<Task> stored =
           List.copyOf(
-              create(drover, tasks, source).stream()
+              create(drover, tasks, source, allowUnexecutable).stream()
                   .collect(
                       Collectors.toMap(
                           Task::id, Function.identity(), (a, b) -> a, LinkedHashMap::new))
@@ -155,7 +165,8 @@ final class TaskAddCommand extends BaseCommand {
    * Checks every task's type before creating any, so an error names its line ({@code source} is the
    * file, or null for options), then creates them all in one transaction.
    */
-  static List<Task> create(Drover drover, List<TaskFile.Line> tasks, String source) {
+  static List<Task> create(
+      Drover drover, List<TaskFile.Line> tasks, String source, boolean allowUnexecutable) {
     Map<String, TaskType> types =
         drover.taskTypes().stream().collect(Collectors.toMap(TaskType::name, Function.identity()));
     for (TaskFile.Line line : tasks) {
@@ -174,6 +185,16 @@ final class TaskAddCommand extends BaseCommand {
                     : String.join(", ", types.keySet().stream().sorted().toList()))
                 + ")");
       }
+      if (!allowUnexecutable && !RunnerSetup.executable(type)) {
+        throw error(
+            source,
+            line,
+            "type",
+            "task type '"
+                + type.name()
+                + "' has no command and no built-in handler, so drover run would never execute "
+                + "it (give the type a command, or --allow-unexecutable to add it anyway)");
+      }
       if (t.policy() == TaskPolicy.RECURRING && type.defaultInterval() == null) {
         throw error(
             source,
@@ -191,8 +212,22 @@ final class TaskAddCommand extends BaseCommand {
                 "--kwargs", "'" + type.concurrencyKey() + "' " + ErrorHandler.problem(e))
             : TaskFile.error(source, line.number(), e.field(), ErrorHandler.problem(e));
       }
+      checkFills(type, line, source);
     }
     return drover.taskCreate(tasks.stream().map(TaskFile.Line::task).toList());
+  }
+
+  private static void checkFills(TaskType type, TaskFile.Line line, String source) {
+    if (type.command() == null) {
+      return;
+    }
+    try {
+      CommandTemplate.parse(type.command()).checkFills(type.name(), line.task().arguments());
+    } catch (ValidationException e) {
+      throw source == null
+          ? new ValidationException("--" + e.field(), ErrorHandler.problem(e))
+          : TaskFile.error(source, line.number(), e.field(), ErrorHandler.problem(e));
+    }
   }
 
   private static ValidationException error(

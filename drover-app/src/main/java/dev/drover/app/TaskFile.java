@@ -61,7 +61,7 @@ final class TaskFile {
   private NewTask parse(int line, String text) {
     JsonNode node;
     try {
-      node = Json.MAPPER.readTree(text);
+      node = Json.readInput(text);
     } catch (JsonProcessingException e) {
       throw error(line, null, "malformed JSON: " + e.getOriginalMessage());
     }

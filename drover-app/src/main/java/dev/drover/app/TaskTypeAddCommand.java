@@ -2,6 +2,7 @@ package dev.drover.app;
 
 import dev.drover.Drover;
 import dev.drover.ValidationException;
+import dev.drover.engine.command.CommandTemplate;
 import dev.drover.model.TaskType;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Option;
       "Add a task type.",
       "",
       "If a type of that name exists it is kept as first defined (exit 0); change an existing type "
-          + "with 'drover config apply'. Durations read like 90s, 15m, 12h, 7d."
+          + "with 'drover config apply'. Durations read like 90s, 15m, 1h30m, 12h, 7d "
+          + "(at most 36500d)."
     })
 final class TaskTypeAddCommand extends BaseCommand {
   @Option(
@@ -60,7 +62,7 @@ final class TaskTypeAddCommand extends BaseCommand {
       paramLabel = "X",
       description =
           "An eventful run divides the interval by X, "
-              + "an uneventful one multiplies it (at least 1). Default: 1.")
+              + "an uneventful one multiplies it (1 to 100). Default: 1.")
   Double backoffFactor;
 
   @Option(
@@ -127,7 +129,8 @@ final class TaskTypeAddCommand extends BaseCommand {
       description =
           "One argv entry of the command to run, repeated in order "
               + "(--command git --command -C --command {kwargs.path}); without it, a Java "
-              + "handler runs the tasks.")
+              + "handler runs the tasks (the CLI has one, for checksum; task add refuses tasks "
+              + "of a type that nothing can execute).")
   List<String> command;
 
   @Option(
@@ -217,7 +220,7 @@ final class TaskTypeAddCommand extends BaseCommand {
       b.maxWorkers(maxWorkers);
     }
     try {
-      return b.build();
+      return CommandTemplate.checked(b.build());
     } catch (ValidationException e) {
       // The model names its fields (min_interval); here they are options (--min-interval).
       throw new ValidationException("--" + e.field().replace('_', '-'), ErrorHandler.problem(e));

@@ -204,7 +204,7 @@ final class VisitCommand {
       String at = file + ":" + n;
       JsonNode node;
       try {
-        node = Json.MAPPER.readTree(text);
+        node = Json.readInput(text);
       } catch (JsonProcessingException e) {
         throw new ValidationException(at, "malformed JSON: " + e.getOriginalMessage());
       }

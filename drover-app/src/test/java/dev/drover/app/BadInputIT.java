@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -274,6 +275,198 @@ class BadInputIT {
             {"type": "load-git", "kwargs": {"path":
             """)),
             "tasks.jsonl:2"),
+        // issue 14 items 5, 22 and 23: refused at input rather than failing or changed later
+        seeded(
+            "task that cannot fill its type's command",
+            c -> c.cli("task", "add", "--type", "load-git", "--kwargs", "{\"url\": \"x\"}"),
+            "{kwargs.path}",
+            "load-git"),
+        seeded(
+            "batch line that cannot fill its type's command",
+            c ->
+                c.cli(
+                    "task",
+                    "add",
+                    "--file",
+                    c.file(
+                        "tasks.jsonl",
+                        """
+            {"type": "load-git", "kwargs": {"path": "/srv/new1.git"}}
+            {"type": "load-git", "args": ["/srv/new2.git"]}
+            """)),
+            "tasks.jsonl:2",
+            "{kwargs.path}"),
+        seeded(
+            "command with an unclosed placeholder",
+            c -> c.cli("task-type", "add", "--name", "t", "--command", "{args."),
+            "--command",
+            "unclosed"),
+        seeded(
+            "config command with an unclosed placeholder",
+            c ->
+                c.cli(
+                    "config",
+                    "apply",
+                    c.file(
+                        "bad.yaml",
+                        """
+                        task_types:
+                          t:
+                            command: [echo, "{kwargs.x"]
+                        """)),
+            "command",
+            "unclosed"),
+        seeded(
+            "default interval beyond 100 years",
+            c -> c.cli("task-type", "add", "--name", "t", "--default-interval", "999999999999d"),
+            "--default-interval",
+            "36500d"),
+        seeded(
+            "lease beyond 100 years in ISO form",
+            c -> c.cli("task-type", "add", "--name", "t", "--lease", "P36501D"),
+            "--lease",
+            "36500d"),
+        seeded(
+            "config interval beyond 100 years",
+            c ->
+                c.cli(
+                    "config",
+                    "apply",
+                    c.file(
+                        "bad.yaml",
+                        """
+                        task_types:
+                          t:
+                            default_interval: 40000d
+                        """)),
+            "default_interval",
+            "36500d"),
+        seeded(
+            "infinite backoff factor",
+            c -> c.cli("task-type", "add", "--name", "t", "--backoff-factor", "Infinity"),
+            "--backoff-factor",
+            "100"),
+        seeded(
+            "NaN backoff factor",
+            c -> c.cli("task-type", "add", "--name", "t", "--backoff-factor", "NaN"),
+            "--backoff-factor"),
+        seeded(
+            "config backoff factor above 100",
+            c ->
+                c.cli(
+                    "config",
+                    "apply",
+                    c.file(
+                        "bad.yaml",
+                        """
+                        task_types:
+                          t:
+                            backoff_factor: 1000
+                        """)),
+            "backoff_factor",
+            "100"),
+        seeded(
+            "next run beyond year 9999",
+            c ->
+                c.cli(
+                    "task",
+                    "add",
+                    "--type",
+                    "check",
+                    "--policy",
+                    "oneshot",
+                    "--next-run",
+                    "+999999999-12-31T23:59:59Z"),
+            "--next-run",
+            "9999"),
+        seeded(
+            "batch next run beyond year 9999",
+            c ->
+                c.cli(
+                    "task",
+                    "add",
+                    "--file",
+                    c.file(
+                        "tasks.jsonl",
+                        """
+            {"type": "check", "policy": "oneshot", "next_run": "+10000-01-01T00:00:00Z"}
+            """)),
+            "tasks.jsonl:1",
+            "next_run"),
+        seeded(
+            "args with a second JSON value",
+            c ->
+                c.cli("task", "add", "--type", "check", "--policy", "oneshot", "--args", "[1] [2]"),
+            "--args",
+            "after the JSON value"),
+        seeded(
+            "args with a lone surrogate",
+            c ->
+                c.cli(
+                    "task",
+                    "add",
+                    "--type",
+                    "check",
+                    "--policy",
+                    "oneshot",
+                    "--args",
+                    "[\"\\ud800\"]"),
+            "--args",
+            "surrogate"),
+        seeded(
+            "kwargs with a duplicate key",
+            c ->
+                c.cli(
+                    "task",
+                    "add",
+                    "--type",
+                    "load-git",
+                    "--kwargs",
+                    "{\"path\": \"/a\", \"path\": \"/b\"}"),
+            "--kwargs",
+            "Duplicate field 'path'"),
+        seeded(
+            "batch line with a lone surrogate",
+            c ->
+                c.cli(
+                    "task",
+                    "add",
+                    "--file",
+                    c.file(
+                        "tasks.jsonl",
+                        """
+            {"type": "load-git", "kwargs": {"path": "/srv/\\udc00.git"}}
+            """)),
+            "tasks.jsonl:1",
+            "lone surrogate"),
+        seeded(
+            "batch line with two JSON values",
+            c ->
+                c.cli(
+                    "task",
+                    "add",
+                    "--file",
+                    c.file(
+                        "tasks.jsonl",
+                        """
+            {"type": "load-git", "kwargs": {"path": "/srv/x.git"}} {"type": "check"}
+            """)),
+            "tasks.jsonl:1",
+            "after the JSON value"),
+        seeded(
+            "batch line with a duplicate key",
+            c ->
+                c.cli(
+                    "task",
+                    "add",
+                    "--file",
+                    c.file(
+                        "tasks.jsonl",
+                        """
+            {"type": "check", "type": "load-git", "kwargs": {"path": "/srv/x.git"}}
+            """)),
+            "tasks.jsonl:1",
+            "Duplicate field 'type'"),
         seeded(
             "task without its type's concurrency key",
             c ->
@@ -553,9 +746,15 @@ class BadInputIT {
             "load-svn"),
         seeded(
             "run a type nothing can execute",
-            c -> c.cli("run", "--type", "check"),
+            c -> withManualType(c).cli("run", "--type", "manual"),
             "--type",
-            "check"),
+            "manual"),
+        seeded(
+            "task of a type nothing can execute",
+            c -> withManualType(c).cli("task", "add", "--type", "manual"),
+            "--type",
+            "manual",
+            "--allow-unexecutable"),
         fresh("run without a store", c -> c.cli("run"), "--data-dir", "init"),
         // command lines
         seeded("unknown command option", c -> c.cli("task", "list", "--colour"), "--colour"),
@@ -601,7 +800,19 @@ class BadInputIT {
    */
   static Ctx withPerKeyType(Ctx c) {
     try (Drover drover = Drover.open(StoreLocation.dataDir(c.dataDir()))) {
-      drover.taskTypeCreate(TaskType.builder("build").perKeyLimit("owner", 2).build());
+      drover.taskTypeCreate(
+          TaskType.builder("build").perKeyLimit("owner", 2).command(List.of("true")).build());
+    }
+    return c;
+  }
+
+  /**
+   * Adds a recurring type "manual" with no command to the seeded store; runs before the snapshot.
+   */
+  static Ctx withManualType(Ctx c) {
+    try (Drover drover = Drover.open(StoreLocation.dataDir(c.dataDir()))) {
+      drover.taskTypeCreate(
+          TaskType.builder("manual").defaultInterval(Duration.ofHours(1)).build());
     }
     return c;
   }

@@ -18,9 +18,7 @@ import java.util.Map;
 
 /** Files and stores the end-to-end tests start from. */
 final class Fixtures {
-  /**
-   * A configuration with a worker group, a recurring command type and a oneshot Java-handler type.
-   */
+  /** A configuration with a worker group, a recurring command type and a oneshot command type. */
   static final String CONFIG =
       """
       limits:
@@ -42,6 +40,7 @@ final class Fixtures {
         check:
           description: Verify a mirror
           num_retries: 1
+          command: [test, -d, "{args.0}"]
       """;
 
   private Fixtures() {}

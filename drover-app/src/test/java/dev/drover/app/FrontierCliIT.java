@@ -30,6 +30,28 @@ abstract class FrontierCliIT {
     return DroverCli.in(tmp).run(all.toArray());
   }
 
+  /** Issue 14 item 8: the version a table prints is the one lister update expects. */
+  @Test
+  void theUpdatedThatTablesPrintIsTheVersionToPassBack() {
+    drover("init").ok();
+    drover("lister", "add", "github").ok();
+    String fromList =
+        drover("lister", "list").ok().stdout().lines().skip(1).findFirst().orElseThrow();
+    String listed = fromList.trim().split("\\s+")[3];
+    drover("lister", "update", "github", "--expect-updated", listed, "--state", "{\"a\": 1}").ok();
+    String shown =
+        drover("lister", "show", "github")
+            .ok()
+            .stdout()
+            .lines()
+            .filter(l -> l.startsWith("updated "))
+            .findFirst()
+            .orElseThrow()
+            .substring("updated".length())
+            .trim();
+    drover("lister", "update", "github", "--expect-updated", shown, "--state", "{\"a\": 2}").ok();
+  }
+
   @Test
   void listersOriginsGrabsResultsAndMetrics() {
     drover("init").ok();

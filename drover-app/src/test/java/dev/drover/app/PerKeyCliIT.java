@@ -23,6 +23,8 @@ class PerKeyCliIT {
             "add",
             "--name",
             "build",
+            "--command",
+            "true",
             "--concurrency-key",
             "owner",
             "--max-per-key",

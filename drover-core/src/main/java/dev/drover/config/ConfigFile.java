@@ -2,6 +2,7 @@ package dev.drover.config;
 
 import dev.drover.TextFiles;
 import dev.drover.ValidationException;
+import dev.drover.engine.command.CommandTemplate;
 import dev.drover.frontier.VisitPolicy;
 import dev.drover.model.DurationText;
 import dev.drover.model.TaskType;
@@ -271,7 +272,7 @@ public record ConfigFile(
             default -> throw new IllegalStateException("unhandled setting " + key);
           }
         });
-    return yaml.build(node, s, path, b::build);
+    return yaml.build(node, s, path, () -> CommandTemplate.checked(b.build()));
   }
 
   /** Creates or updates every declared item in {@code store}; says what changed. */

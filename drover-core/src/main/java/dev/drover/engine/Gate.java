@@ -2,6 +2,7 @@ package dev.drover.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
+import dev.drover.model.DurationText;
 import dev.drover.model.EventKind;
 import dev.drover.model.RunnerRecord;
 import dev.drover.store.RunnerTable;
@@ -94,7 +95,7 @@ final class Gate {
               "taking over from runner {} (pid {}): it has {} to finish its work",
               a.name(),
               a.pid(),
-              options.takeoverGrace());
+              DurationText.format(options.takeoverGrace()));
           table.requestStop(a.name(), me, now.plus(options.takeoverGrace()));
           ObjectNode d = Json.object();
           d.put("from", a.name());

@@ -5,6 +5,7 @@ import dev.drover.DroverException;
 import dev.drover.Json;
 import dev.drover.config.ConfigFile;
 import dev.drover.config.ConfigReport;
+import dev.drover.model.DurationText;
 import dev.drover.model.EventKind;
 import dev.drover.model.RunnerRecord;
 import dev.drover.store.Store;
@@ -83,7 +84,7 @@ final class Housekeeping {
     log.info(
         "runner {} takes over this data dir; finishing running work within {}",
         r.stopRequestedBy(),
-        grace);
+        DurationText.format(grace));
     return Optional.of(new StopRequest("taken over by runner " + r.stopRequestedBy(), grace));
   }
 

@@ -2,6 +2,7 @@ package dev.drover.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
+import dev.drover.model.DurationText;
 import dev.drover.model.EventKind;
 import java.time.Clock;
 import java.time.Duration;
@@ -79,7 +80,7 @@ final class Outage {
       log.warn(
           "runner {}: the database is still away after {} ({} failed passes); last error: {}",
           owner,
-          Duration.between(since, now),
+          DurationText.format(Duration.between(since, now)),
           failures,
           e.toString());
     } else {

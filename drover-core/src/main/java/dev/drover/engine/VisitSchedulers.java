@@ -130,7 +130,7 @@ final class VisitSchedulers {
       log.warn(
           "visit scheduling of {} failed; trying again in {}: {}",
           visitType,
-          s.options.queueFullWait(),
+          DurationText.format(s.options.queueFullWait()),
           e.getMessage());
       ObjectNode d = Json.object();
       d.put("visit_type", visitType);

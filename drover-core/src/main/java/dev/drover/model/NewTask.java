@@ -26,6 +26,7 @@ public record NewTask(
     check(type != null && !type.isBlank(), "type", "a task needs a task type");
     arguments = arguments == null ? TaskArguments.empty() : arguments;
     policy = policy == null ? TaskPolicy.RECURRING : policy;
+    Limits.checkInstant("next_run", nextRun);
     check(
         retriesLeft == null || retriesLeft >= 0,
         "retries_left",

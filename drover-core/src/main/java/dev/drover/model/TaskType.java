@@ -95,12 +95,13 @@ public record TaskType(
             + " is greater than max_interval "
             + DurationText.format(maxInterval));
     check(
-        !Double.isNaN(backoffFactor) && backoffFactor >= 1,
+        backoffFactor >= 1 && backoffFactor <= Limits.MAX_BACKOFF_FACTOR,
         "backoff_factor",
-        "must be at least 1, got " + backoffFactor);
+        "must be between 1 and " + (int) Limits.MAX_BACKOFF_FACTOR + ", got " + backoffFactor);
     check(maxQueueLength > 0, "max_queue_length", "must be positive, got " + maxQueueLength);
     check(numRetries >= 0, "num_retries", "must not be negative, got " + numRetries);
     check(retryDelay == null || !retryDelay.isNegative(), "retry_delay", "must not be negative");
+    Limits.checkDuration("retry_delay", retryDelay);
     lease = lease == null ? DEFAULT_LEASE : lease;
     checkPositive("lease", lease);
     checkPositive("timeout", timeout);
@@ -148,6 +149,7 @@ public record TaskType(
 
   private static void checkPositive(String field, Duration d) {
     check(d == null || (!d.isNegative() && !d.isZero()), field, "must be a positive duration");
+    Limits.checkDuration(field, d);
   }
 
   /** The delay before a retry, with the reference default of one hour. */

@@ -1,5 +1,6 @@
 package dev.drover.schedule;
 
+import dev.drover.model.Limits;
 import dev.drover.model.Task;
 import dev.drover.model.TaskPolicy;
 import dev.drover.model.TaskRunStatus;
@@ -65,7 +66,8 @@ public final class Rescheduler {
 
   /**
    * The adaptive interval: ÷ factor when eventful, × factor otherwise, clamped to the type's
-   * bounds.
+   * bounds, and to {@link Limits#MAX_DURATION} when it has no max_interval (or the next run time
+   * would grow until it overflows).
    */
   public static Duration adapt(Duration current, TaskType type, boolean eventful) {
     if (current == null) {
@@ -73,7 +75,8 @@ public final class Rescheduler {
     }
     double factor = eventful ? 1 / type.backoffFactor() : type.backoffFactor();
     Duration next = Duration.ofMillis(Math.round(current.toMillis() * factor));
-    return clamp(next, type.minInterval(), type.maxInterval());
+    Duration max = type.maxInterval() == null ? Limits.MAX_DURATION : type.maxInterval();
+    return clamp(next, type.minInterval(), max);
   }
 
   /** {@code value} within {@code [min, max]}; a null bound does not bind. */

@@ -32,6 +32,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.DroverException;
 import dev.drover.Json;
 import dev.drover.ValidationException;
+import dev.drover.engine.command.CommandTemplate;
 import dev.drover.model.ArchivableRun;
 import dev.drover.model.ArchivePage;
 import dev.drover.model.Event;
@@ -150,12 +151,14 @@ final class JdbiStore implements Store {
 
   @Override
   public boolean taskTypeCreate(TaskType type) {
+    CommandTemplate.checked(type);
     return jdbi.withHandle(
         h -> bindTaskType(h.createUpdate(sql.get(TASK_TYPE_INSERT)), type).execute() == 1);
   }
 
   @Override
   public UpsertResult taskTypeUpsert(TaskType type) {
+    CommandTemplate.checked(type);
     return jdbi.inTransaction(
         h -> {
           Optional<TaskType> existing = taskTypeGet(h, type.name());

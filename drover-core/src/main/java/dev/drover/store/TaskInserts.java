@@ -6,6 +6,7 @@ import static dev.drover.store.SqlQuery.TASK_INSERT_UNLESS_DUPLICATE;
 import static dev.drover.store.SqlQuery.TASK_TYPE_GET;
 
 import dev.drover.ValidationException;
+import dev.drover.engine.command.CommandTemplate;
 import dev.drover.model.NewTask;
 import dev.drover.model.Task;
 import dev.drover.model.TaskPolicy;
@@ -138,6 +139,7 @@ final class TaskInserts {
   /** Checks every task before any is written, failing on the first bad one in input order. */
   private List<Prepared> validate(Handle h, List<NewTask> tasks, Instant now) {
     Map<String, TaskType> types = new HashMap<>();
+    Map<String, CommandTemplate> templates = new HashMap<>();
     List<Prepared> out = new ArrayList<>(tasks.size());
     for (NewTask t : tasks) {
       TaskType type =
@@ -159,6 +161,11 @@ final class TaskInserts {
                 + "' has no default_interval, so its tasks can only be oneshot");
       }
       String concurrencyKey = type.concurrencyKeyOf(t.arguments());
+      if (type.command() != null) {
+        templates
+            .computeIfAbsent(type.name(), n -> CommandTemplate.parse(type.command()))
+            .checkFills(type.name(), t.arguments());
+      }
       Instant nextRun =
           Instant.ofEpochMilli((t.nextRun() == null ? now : t.nextRun()).toEpochMilli());
       String hash = t.arguments().hash();

@@ -3,6 +3,7 @@ package dev.drover.schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.drover.model.Limits;
 import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskPolicy;
@@ -45,6 +46,22 @@ class ReschedulerTest {
 
   static TaskUpdate after(TaskRunStatus status, Task task) {
     return Rescheduler.afterRun(task, TYPE, status, END);
+  }
+
+  /** Issue 14 item 22: with no max_interval, growth stops at the limit rather than overflowing. */
+  @Test
+  void anUnboundedIntervalStopsGrowingAtTheDurationLimit() {
+    TaskType wide =
+        TaskType.builder("wide")
+            .defaultInterval(Duration.ofDays(36_500))
+            .backoffFactor(100)
+            .build();
+    Duration interval = wide.defaultInterval();
+    for (int i = 0; i < 20; i++) {
+      interval = Rescheduler.adapt(interval, wide, false);
+    }
+    assertThat(interval).isEqualTo(Limits.MAX_DURATION);
+    assertThat(Instant.parse("2026-01-01T00:00:00Z").plus(interval).toEpochMilli()).isPositive();
   }
 
   @Test

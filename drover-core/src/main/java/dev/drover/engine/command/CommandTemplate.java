@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.drover.Json;
 import dev.drover.ValidationException;
 import dev.drover.model.TaskArguments;
+import dev.drover.model.TaskType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -43,6 +44,42 @@ public final class CommandTemplate {
       entries.add(parseEntry(Objects.requireNonNull(entry, "null argv entry")));
     }
     return new CommandTemplate(List.copyOf(entries));
+  }
+
+  /**
+   * Checks the syntax of {@code type}'s command, if it has one, before the type is stored.
+   *
+   * @return {@code type}
+   * @throws ValidationException naming the field {@code command}
+   */
+  public static TaskType checked(TaskType type) {
+    if (type.command() != null) {
+      parse(type.command());
+    }
+    return type;
+  }
+
+  /**
+   * Checks that {@code arguments} fill every placeholder, so that a task that could never run is
+   * refused when it is created rather than failing at every run.
+   *
+   * @throws ValidationException naming the field {@code args} or {@code kwargs} and the placeholder
+   */
+  public void checkFills(String typeName, TaskArguments arguments) {
+    for (List<Part> entry : entries) {
+      for (Part part : entry) {
+        if (part instanceof Placeholder p) {
+          try {
+            value(p, arguments);
+          } catch (ValidationException e) {
+            String problem = e.getMessage().substring(e.field().length() + 2);
+            throw new ValidationException(
+                p.positional() ? "args" : "kwargs",
+                "cannot fill the command of task type '" + typeName + "': " + problem);
+          }
+        }
+      }
+    }
   }
 
   /**
