@@ -12,6 +12,7 @@ import dev.drover.store.TaskWaiting;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
@@ -78,7 +79,7 @@ public final class Runner {
   private final Semaphore stopSignal = new Semaphore(0);
 
   /** Types that had a free slot left after the last claim, so may be waiting for future work. */
-  private java.util.List<String> unsaturated = java.util.List.of();
+  private List<String> unsaturated = List.of();
 
   private volatile boolean stopRequested;
   private volatile Thread loopThread;
