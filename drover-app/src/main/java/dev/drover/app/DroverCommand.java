@@ -47,6 +47,7 @@ import picocli.CommandLine.ScopeType;
       OriginCommand.class,
       VisitCommand.class,
       MetricsCommand.class,
+      CompletionCommand.class,
       HelpCommand.class
     })
 public final class DroverCommand {
