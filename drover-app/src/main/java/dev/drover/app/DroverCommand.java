@@ -82,7 +82,7 @@ public final class DroverCommand {
   @Option(
       names = "--verbose",
       scope = ScopeType.INHERIT,
-      description = "Show stack traces of errors.")
+      description = "Show stack traces of errors, and debug lines in the log.")
   private boolean verbose;
 
   private final Shell shell;

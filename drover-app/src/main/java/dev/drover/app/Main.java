@@ -13,6 +13,11 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    if (java.util.Arrays.asList(args).contains("--verbose")) {
+      // Before the first logger exists: with --verbose, Drover's debug lines (the stack trace of
+      // a lost database among them) are shown too.
+      System.setProperty("org.slf4j.simpleLogger.log.dev.drover", "debug");
+    }
     System.exit(run(args));
   }
 

@@ -66,14 +66,15 @@ final class Outage {
     if (failures == 1) {
       since = now;
       lastSummary = now;
+      // One line: a stack trace per outage told an operator nothing the cause does not.
       log.error(
-          "runner {} lost the database (a pass failed); work in hand goes on, retrying with"
-              + " backoff up to {}",
+          "runner {} lost the database: {}; work in hand goes on, retrying with backoff up to {}",
           owner,
-          longest,
-          e);
+          cause(e),
+          DurationText.format(longest));
+      log.debug("the pass that failed:", e);
       ObjectNode d = Json.object();
-      d.put("error", String.valueOf(e.getMessage()));
+      d.put("error", cause(e));
       events.add(EventKind.DATABASE_LOST, d);
     } else if (!now.isBefore(lastSummary.plus(SUMMARY_EVERY))) {
       lastSummary = now;
@@ -82,9 +83,9 @@ final class Outage {
           owner,
           DurationText.format(Duration.between(since, now)),
           failures,
-          e.toString());
+          cause(e));
     } else {
-      log.debug("runner {}: pass {} in a row failed: {}", owner, failures, e.toString());
+      log.debug("runner {}: pass {} in a row failed: {}", owner, failures, cause(e));
     }
     if (!daemon && failures > ONE_OFF_LIMIT) {
       log.error("runner {} gives up after {} failed passes in a row", owner, failures);
@@ -93,6 +94,22 @@ final class Outage {
     long factor = 1L << Math.min(failures - 1, 20);
     Duration wait = first.multipliedBy(factor);
     return wait.compareTo(longest) > 0 ? longest : wait;
+  }
+
+  /**
+   * What failed, on one line: the innermost cause's message (a driver's "Connection refused",
+   * SQLite's "database is locked"), not the statement text the outer exceptions carry.
+   */
+  static String cause(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage() == null ? "" : root.getMessage().strip();
+    int eol = message.indexOf('\n');
+    String line = eol < 0 ? message : message.substring(0, eol).strip();
+    String text = line.isEmpty() ? root.getClass().getSimpleName() : line;
+    return text.length() <= 200 ? text : text.substring(0, 200) + "...";
   }
 
   /** Records a pass that succeeded; says so if it ends an outage. */
