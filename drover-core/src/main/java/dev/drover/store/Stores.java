@@ -145,6 +145,12 @@ public final class Stores {
     }
   }
 
+  /** Seconds to connect to a PostgreSQL server and log in. */
+  static final int POSTGRES_CONNECT_TIMEOUT_S = 10;
+
+  /** Seconds any one read from a PostgreSQL server may take. */
+  static final int POSTGRES_SOCKET_TIMEOUT_S = 600;
+
   private static HikariDataSource postgresPool(
       StoreLocation location, int poolSize, StoreOptions options) {
     HikariConfig hikari = new HikariConfig();
@@ -153,6 +159,12 @@ public final class Stores {
     hikari.setJdbcUrl(location.jdbcUrl());
     // Lets text parameters bind to jsonb columns without a cast in every query.
     hikari.addDataSourceProperty("stringtype", "unspecified");
+    // A server that accepts connections but never answers must not hang a command: bound the
+    // connect and the login, and any one read (a generous bound: no statement of Drover's waits
+    // that long). Parameters in the URL take precedence; the driver reads only text values.
+    hikari.addDataSourceProperty("connectTimeout", String.valueOf(POSTGRES_CONNECT_TIMEOUT_S));
+    hikari.addDataSourceProperty("loginTimeout", String.valueOf(POSTGRES_CONNECT_TIMEOUT_S));
+    hikari.addDataSourceProperty("socketTimeout", String.valueOf(POSTGRES_SOCKET_TIMEOUT_S));
     hikari.setMaximumPoolSize(poolSize);
     hikari.setMinimumIdle(1);
     return connect(hikari, location.describe());
