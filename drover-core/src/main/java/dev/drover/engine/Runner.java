@@ -47,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * more, gives back what no worker began, lets running work finish within the grace, then gives back
  * the rest without charging an attempt. A stop is honoured even while the database does not answer:
  * shortly after the grace a watchdog interrupts the loop's store call, and the runner leaves what
- * it still holds to its leases ({@link #STOP_OVERRUN}).
+ * it still holds to its leases ({@link StopWatchdog}).
  *
  * <p>A task disabled while it runs loses its lease: the store ends its run ({@code lost}, {@code
  * disabled: true}) and the heartbeat here cancels the work, as for any lease found gone.
@@ -82,10 +82,7 @@ public final class Runner {
   private List<String> unsaturated = List.of();
 
   private volatile boolean stopRequested;
-  private volatile Thread loopThread;
-  private volatile Thread watchdog;
-  private volatile boolean finished;
-  private volatile boolean overrun;
+  private final StopWatchdog watchdog = new StopWatchdog();
   private volatile TaskWaiting waiting = TaskWaiting.NONE;
   private volatile Instant stopDeadline;
   private volatile String stopReason = "stopped on request";
@@ -142,48 +139,7 @@ public final class Runner {
     stopRequested = true;
     stopSignal.release();
     wake();
-    watchStop(grace);
-  }
-
-  /** How long after the stop deadline a loop still stuck in a store call is interrupted. */
-  static final Duration STOP_OVERRUN = Duration.ofSeconds(2);
-
-  /**
-   * A stop is honoured whatever the database does: a store call can block for the connection
-   * timeout (30 s by default) while the database is away, and the loop sees the stop only between
-   * calls. So a watchdog interrupts the loop thread from {@link #STOP_OVERRUN} after the deadline
-   * until {@link #run} has returned (a pool waiting for a connection gives up when interrupted).
-   * While the database answers, the loop has given everything back at the deadline and gone by
-   * then; if it has not, what it still holds is left to its leases, which the leader rescues.
-   */
-  private void watchStop(Duration grace) {
-    Thread loop = loopThread;
-    if (loop == null || watchdog != null) {
-      return;
-    }
-    long firstMs = grace.plus(STOP_OVERRUN).toMillis();
-    Thread w =
-        new Thread(
-            () -> {
-              try {
-                Thread.sleep(firstMs);
-                while (!finished) {
-                  synchronized (this) {
-                    if (!finished) {
-                      overrun = true;
-                      loop.interrupt();
-                    }
-                  }
-                  Thread.sleep(200);
-                }
-              } catch (InterruptedException e) {
-                // run() returned and stopped the watchdog
-              }
-            },
-            "drover-stop-watchdog");
-    w.setDaemon(true);
-    watchdog = w;
-    w.start();
+    watchdog.arm(grace);
   }
 
   /**
@@ -210,14 +166,14 @@ public final class Runner {
    * retry. Returns what it did.
    */
   public RunnerStats run() throws InterruptedException {
-    loopThread = Thread.currentThread();
+    watchdog.attach(Thread.currentThread());
     if (stopRequested) {
-      watchStop(Duration.between(clock.instant(), stopDeadline));
+      watchdog.arm(Duration.between(clock.instant(), stopDeadline));
     }
     try {
       return runRegistered();
     } catch (InterruptedException | RuntimeException e) {
-      if (!overrun) {
+      if (!watchdog.overran()) {
         throw e;
       }
       // Stopped by the watchdog before the loop began (registering, at the gate): nothing held.
@@ -227,16 +183,7 @@ public final class Runner {
           e.toString());
       return stats;
     } finally {
-      synchronized (this) {
-        finished = true;
-      }
-      Thread w = watchdog;
-      if (w != null) {
-        w.interrupt();
-      }
-      if (overrun) {
-        Thread.interrupted(); // the watchdog's interrupt is ours, not the caller's
-      }
+      watchdog.finish();
     }
   }
 
@@ -316,7 +263,7 @@ public final class Runner {
           return;
         }
       } catch (InterruptedException e) {
-        if (!overrun) {
+        if (!watchdog.overran()) {
           throw e;
         }
         leaveToTheLeases();
@@ -330,39 +277,37 @@ public final class Runner {
     log.warn(
         "runner {} stops {} after its grace without the database; {} leases left to expire",
         options.owner(),
-        STOP_OVERRUN,
+        StopWatchdog.OVERRUN,
         book.held().size());
   }
 
   /** One pass and the wait after it; false when the loop is done. */
   private boolean step() throws InterruptedException {
-    {
-      try {
-        PassReport report = runOnce();
-        outage.succeeded(clock.instant());
-        if (book.isEmpty()
-            && (stopRequested || (options.exitOnIdle() && report.claimed() == 0 && idle()))) {
-          return false;
-        }
-        noteWaiting(report);
-        awaitWork();
-      } catch (RuntimeException e) {
-        if (overrun) {
-          leaveToTheLeases(); // the watchdog interrupted a store call: leave now
-          return false;
-        }
-        Duration backoff = outage.failed(e, clock.instant());
-        if (stopRequested && clock.instant().isAfter(stopDeadline.plus(backoff))) {
-          // Asked to stop and the database stays away: leave; the leases held run out and the
-          // tasks are rescued by whichever runner leads next.
-          log.warn(
-              "runner {} stops without the database; {} leases left to expire",
-              options.owner(),
-              book.held().size());
-          return false;
-        }
-        outage.waitOut(backoff, leases, () -> stopRequested, stopSignal);
+    try {
+      PassReport report = runOnce();
+      outage.succeeded(clock.instant());
+      if (book.isEmpty()
+          && (stopRequested || (options.exitOnIdle() && report.claimed() == 0 && idle()))) {
+        return false;
       }
+      noteWaiting(report);
+      awaitWork();
+    } catch (RuntimeException e) {
+      if (watchdog.overran()) {
+        leaveToTheLeases(); // the watchdog interrupted a store call: leave now
+        return false;
+      }
+      Duration backoff = outage.failed(e, clock.instant());
+      if (stopRequested && clock.instant().isAfter(stopDeadline.plus(backoff))) {
+        // Asked to stop and the database stays away: leave; the leases held run out and the
+        // tasks are rescued by whichever runner leads next.
+        log.warn(
+            "runner {} stops without the database; {} leases left to expire",
+            options.owner(),
+            book.held().size());
+        return false;
+      }
+      outage.waitOut(backoff, leases, () -> stopRequested, stopSignal);
     }
     return true;
   }
