@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -155,6 +156,11 @@ public final class Drover implements AutoCloseable {
 
   public List<StatusCount> statusCounts() {
     return store.taskCountByTypeAndStatus();
+  }
+
+  /** Per task type with any, how many tasks are due now. */
+  public Map<String, Long> dueCounts() {
+    return store.taskCountDueByType(now());
   }
 
   // ---- runs

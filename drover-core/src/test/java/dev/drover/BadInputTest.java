@@ -165,7 +165,7 @@ class BadInputTest {
                     new TaskQuery(
                         null,
                         null,
-                        List.of(TaskStatus.parse("status", "done")),
+                        List.of(TaskStatus.parse("status", "finished")),
                         null,
                         null,
                         null,

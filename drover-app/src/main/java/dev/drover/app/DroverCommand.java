@@ -1,9 +1,7 @@
 package dev.drover.app;
 
 import dev.drover.Drover;
-import dev.drover.TextFiles;
 import dev.drover.ValidationException;
-import dev.drover.config.ConfigFile;
 import dev.drover.store.StoreLocation;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -71,15 +69,6 @@ public final class DroverCommand {
   private String db;
 
   @Option(
-      names = "--config",
-      paramLabel = "FILE",
-      scope = ScopeType.INHERIT,
-      description =
-          "Configuration file (YAML) that 'init' applies. Default: drover.yaml in the data "
-              + "directory, if it exists.")
-  private Path config;
-
-  @Option(
       names = "--verbose",
       scope = ScopeType.INHERIT,
       description = "Show stack traces of errors, and debug lines in the log.")
@@ -119,24 +108,6 @@ public final class DroverCommand {
     } catch (ValidationException e) {
       throw asOption(e);
     }
-  }
-
-  /**
-   * The configuration file to apply on init: {@code --config}, or drover.yaml in the data dir; null
-   * if none.
-   */
-  Path configFile() {
-    if (config != null) {
-      TextFiles.checkReadable("--config", config);
-      return config;
-    }
-    Path inDataDir = dataDir().resolve(ConfigFile.DEFAULT_NAME);
-    return Files.isRegularFile(inDataDir) ? inDataDir : null;
-  }
-
-  /** Where init looks for a configuration file when --config is not given. */
-  Path defaultConfigFile() {
-    return dataDir().resolve(ConfigFile.DEFAULT_NAME);
   }
 
   /**

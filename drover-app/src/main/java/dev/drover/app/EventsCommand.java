@@ -13,8 +13,9 @@ import picocli.CommandLine.Option;
 @Command(
     name = "events",
     description = {
-      "Show the event log: runners starting and stopping, leases lost,",
-      "tasks rescued or released. With --follow, keep printing new events until interrupted."
+      "Show the event log: runners starting and stopping, leases lost, tasks rescued or released.",
+      "",
+      "Times are UTC to the millisecond. With --follow, new events are printed until interrupted."
     })
 final class EventsCommand extends BaseCommand {
   private static final Duration FOLLOW_POLL = Duration.ofMillis(500);
@@ -36,7 +37,11 @@ final class EventsCommand extends BaseCommand {
       description = "Keep printing events as they are recorded.")
   boolean follow;
 
-  @Option(names = "--json", description = "Print one JSON object per event (JSON Lines).")
+  @Option(
+      names = "--json",
+      description =
+          "Print the events as one JSON array; with --follow, one JSON object per line (JSON "
+              + "Lines), since the output never ends.")
   boolean json;
 
   @Override
@@ -48,45 +53,59 @@ final class EventsCommand extends BaseCommand {
     try (Drover drover = root().open(false)) {
       List<Event> events =
           after == null ? drover.store().eventTail(limit) : drover.store().eventList(after, limit);
-      long last = print(events, after == null ? 0 : after);
+      if (json && !follow) {
+        JsonViews.print(out(), JsonViews.array(events, EventsCommand::json));
+        return 0;
+      }
+      long last = print(events, after == null ? 0 : after, true);
       while (follow) {
         Thread.sleep(FOLLOW_POLL.toMillis());
-        last = print(drover.store().eventList(last, 1000), last);
+        last = print(drover.store().eventList(last, 1000), last, false);
       }
     }
     return 0;
   }
 
-  /** Prints events and returns the id of the last one (or {@code last} if there were none). */
-  private long print(List<Event> events, long last) {
+  /**
+   * Prints events (a table, or JSON Lines when following) and returns the id of the last one (or
+   * {@code last} if there were none).
+   */
+  private long print(List<Event> events, long last, boolean first) {
+    Table table =
+        new Table("ID", "AT", "KIND", "TASK", "RUNNER", "DETAIL").minWidths(6, 24, 20, 6, 24);
     for (Event e : events) {
       if (json) {
-        ObjectNode o = Json.object();
-        o.put("id", e.id());
-        o.put("at", e.at().toString());
-        o.put("kind", e.kind());
-        o.put("runner", e.runner());
-        if (e.taskId() != null) {
-          o.put("task", e.taskId());
-        }
-        o.set("detail", e.detail());
-        out().println(Json.canonical(o));
+        out().println(Json.canonical(json(e)));
       } else {
-        out()
-            .println(
-                e.id()
-                    + "  "
-                    + e.at()
-                    + "  "
-                    + e.kind()
-                    + (e.taskId() == null ? "" : "  task " + e.taskId())
-                    + "  "
-                    + (e.runner() == null ? "" : e.runner())
-                    + (e.detail().isEmpty() ? "" : "  " + Json.canonical(e.detail())));
+        table.row(
+            e.id(),
+            Tables.timeMillis(e.at()),
+            e.kind(),
+            e.taskId(),
+            e.runner(),
+            e.detail().isEmpty() ? null : Json.canonical(e.detail()));
       }
       last = e.id();
     }
+    if (!json && first && table.isEmpty() && !follow) {
+      out().println("no events");
+    } else if (!json && (first || !table.isEmpty())) {
+      table.print(out(), first);
+    }
     out().flush();
     return last;
+  }
+
+  private static ObjectNode json(Event e) {
+    ObjectNode o = Json.object();
+    o.put("id", e.id());
+    o.put("at", e.at().toString());
+    o.put("kind", e.kind());
+    o.put("runner", e.runner());
+    if (e.taskId() != null) {
+      o.put("task", e.taskId());
+    }
+    o.set("detail", e.detail());
+    return o;
   }
 }

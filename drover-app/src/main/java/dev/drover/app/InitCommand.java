@@ -5,6 +5,7 @@ import dev.drover.config.ConfigFile;
 import dev.drover.config.ConfigReport;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code drover init}: creates or migrates the store and applies the configuration file if there is
@@ -19,9 +20,11 @@ import picocli.CommandLine.Command;
           + "Safe to run again."
     })
 final class InitCommand extends BaseCommand {
+  @Mixin ConfigFileOption configOption;
+
   @Override
   public Integer call() {
-    Path configPath = root().configFile();
+    Path configPath = configOption.file(root());
     ConfigFile config = configPath == null ? null : ConfigFile.read(configPath);
     boolean existed = root().storeExists();
     try (Drover drover = root().open(true)) {
@@ -35,7 +38,7 @@ final class InitCommand extends BaseCommand {
         out()
             .println(
                 "no configuration file (looked for "
-                    + root().defaultConfigFile()
+                    + ConfigFileOption.defaultFile(root())
                     + "); add task types with 'drover task-type add' or 'drover config apply "
                     + "FILE'");
       } else {

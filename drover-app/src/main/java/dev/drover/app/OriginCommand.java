@@ -196,10 +196,11 @@ final class OriginCommand {
                 .originList(new OriginQuery(listerId, url, List.of(), onlyEnabled, limit, page));
         Map<UUID, Lister> byId = ListerCommand.byId(drover);
         if (output.json) {
-          var doc = Json.object();
-          doc.set("origins", JsonViews.array(result.origins(), o -> FrontierViews.origin(o, byId)));
-          doc.put("next_page", result.nextPageToken());
-          JsonViews.print(out(), doc);
+          JsonViews.print(
+              out(), JsonViews.array(result.origins(), o -> FrontierViews.origin(o, byId)));
+          if (result.nextPageToken() != null) {
+            err().println("more: --page " + result.nextPageToken());
+          }
         } else if (result.origins().isEmpty()) {
           out().println("no origins (record some with 'drover origin record FILE')");
         } else {

@@ -131,6 +131,8 @@ final class RunCommand extends BaseCommand {
 
   @Mixin JsonOption output;
 
+  @Mixin ConfigFileOption configOption;
+
   @Override
   public Integer call() throws InterruptedException {
     Inputs.positive("--workers", workers);
@@ -155,7 +157,7 @@ final class RunCommand extends BaseCommand {
                       !text.isEmpty(), option, "a task type name is required");
                   return text;
                 }));
-    Path configPath = root().configFile();
+    Path configPath = configOption.file(root());
     ConfigFile config = configPath == null ? null : ConfigFile.read(configPath);
     Map<String, TaskHandler> handlers = RunnerSetup.handlers(root().dataDir());
     CommandRunner commands = RunnerSetup.commands();

@@ -11,6 +11,7 @@ import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskStatus;
 import dev.drover.store.Store;
 import dev.drover.store.TaskWaiting;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,7 +30,8 @@ import java.util.function.Supplier;
 /**
  * The live line {@code drover run} rewrites on a terminal every half second: per task type, the
  * tasks due and running (from the store), the runs this runner finished and failed (counted as its
- * workers return them), and the overall rate. One thread draws; the line is cut to the terminal.
+ * workers return them), and the overall rate. One thread draws; the line is cut to the terminal,
+ * and log lines printed meanwhile pass above it ({@link LiveLine}).
  */
 final class RunProgress implements AutoCloseable {
   private static final long PERIOD_MS = 500;
@@ -42,7 +44,8 @@ final class RunProgress implements AutoCloseable {
 
   private final Store store;
   private final Clock clock;
-  private final PrintWriter out;
+  private final LiveLine live;
+  private PrintStream logs;
   private final Map<String, AtomicLongArray> finished = new ConcurrentHashMap<>();
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(
@@ -55,12 +58,11 @@ final class RunProgress implements AutoCloseable {
   private RunnerStats stats;
   private Supplier<TaskWaiting> waiting = () -> TaskWaiting.NONE;
   private Instant started;
-  private int shown;
 
   RunProgress(Store store, Clock clock, PrintWriter out) {
     this.store = store;
     this.clock = clock;
-    this.out = out;
+    this.live = new LiveLine(out, System.err);
   }
 
   /** {@code commands}, counting each outcome under its task type. */
@@ -96,6 +98,9 @@ final class RunProgress implements AutoCloseable {
     stats = runnerStats;
     waiting = runnerWaiting;
     started = clock.instant();
+    // Log lines (to System.err, which the logger looks up at each line) now pass around the line.
+    logs = System.err;
+    System.setErr(live.logStream());
     timer.scheduleWithFixedDelay(this::draw, 0, PERIOD_MS, TimeUnit.MILLISECONDS);
   }
 
@@ -106,7 +111,9 @@ final class RunProgress implements AutoCloseable {
     timer.awaitTermination(5, TimeUnit.SECONDS);
     if (stats != null) {
       draw();
-      out.println();
+      live.end();
+      System.err.flush();
+      System.setErr(logs);
     }
   }
 
@@ -130,9 +137,7 @@ final class RunProgress implements AutoCloseable {
     if (line.length() > width) {
       line = line.substring(0, width - 3) + "...";
     }
-    out.print("\r" + line + " ".repeat(Math.max(0, shown - line.length())));
-    out.flush();
-    shown = line.length();
+    live.show(line);
   }
 
   String line() {

@@ -5,10 +5,13 @@ import dev.drover.model.DurationText;
 import dev.drover.model.Named;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
+import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.function.Function;
@@ -18,6 +21,9 @@ import java.util.function.Function;
  * 12h}.
  */
 final class Tables {
+  private static final DateTimeFormatter MILLIS =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
   private static final int MAX_ARGS_WIDTH = 60;
   private static final int MAX_ERROR_WIDTH = 100;
 
@@ -41,7 +47,7 @@ final class Tables {
           task.type(),
           name(task.policy()),
           name(task.priority()),
-          name(task.status()),
+          status(task, Instant.now()),
           time(task.nextRun()),
           DurationText.format(task.currentInterval()),
           task.retriesLeft(),
@@ -146,8 +152,23 @@ final class Tables {
   }
 
   /** An instant in UTC, to the second: {@code 2026-01-02T03:04:05Z}. */
+  /** An instant in UTC to the millisecond, always with three digits, so that a log lines up. */
+  static String timeMillis(Instant t) {
+    return t == null ? null : MILLIS.format(t);
+  }
+
   static String time(Instant t) {
     return t == null ? null : t.truncatedTo(ChronoUnit.SECONDS).toString();
+  }
+
+  /**
+   * A task's status in a word: {@code due} (waiting, and its next run has passed), {@code waiting},
+   * {@code running}, {@code done} or {@code disabled}.
+   */
+  static String status(Task task, Instant now) {
+    boolean due =
+        task.status() == TaskStatus.NEXT_RUN_NOT_SCHEDULED && !task.nextRun().isAfter(now);
+    return due ? "due" : task.status().word();
   }
 
   static String name(Named n) {

@@ -8,6 +8,7 @@ import dev.drover.model.DurationText;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,7 +51,7 @@ final class TaskShowCommand extends BaseCommand {
           .row("kwargs", JsonViews.compact(t.arguments().kwargs()))
           .row("policy", Tables.name(t.policy()))
           .row("priority", Tables.name(t.priority()))
-          .row("status", Tables.name(t.status()))
+          .row("status", Tables.status(t, Instant.now()))
           .row("next_run", Tables.time(t.nextRun()))
           .row("current_interval", DurationText.format(t.currentInterval()))
           .row("retries_left", t.retriesLeft())

@@ -212,7 +212,7 @@ class BadInputIT {
             "tomorrow"),
         seeded(
             "unknown task status",
-            c -> c.cli("task", "search", "--status", "running"),
+            c -> c.cli("task", "search", "--status", "runing"),
             "--status",
             "running"),
         seeded(
@@ -296,6 +296,21 @@ class BadInputIT {
             """)),
             "tasks.jsonl:2",
             "{kwargs.path}"),
+        seeded(
+            "a whole command line as one --command",
+            c -> c.cli("task-type", "add", "--name", "t", "--command", "echo hi"),
+            "--command",
+            "--command echo --command hi"),
+        seeded("mistyped command", c -> c.cli("tsk", "list"), "'tsk'", "did you mean 'task'?"),
+        seeded(
+            "mistyped option",
+            c -> c.cli("status", "--dat-dir", "x"),
+            "--dat-dir",
+            "did you mean '--data-dir'?"),
+        seeded(
+            "--config given to a command that reads no configuration",
+            c -> c.cli("status", "--config", "drover.yaml"),
+            "--config"),
         seeded(
             "command with an unclosed placeholder",
             c -> c.cli("task-type", "add", "--name", "t", "--command", "{args."),

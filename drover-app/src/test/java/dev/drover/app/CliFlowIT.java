@@ -229,7 +229,7 @@ class CliFlowIT {
             .orElseThrow();
     assertThat(check.get("completed").asLong()).isEqualTo(1);
     assertThat(check.get("total").asLong()).isEqualTo(2);
-    assertThat(drover("status").stdout()).contains("COMPLETED", "(all types)", "fetch");
+    assertThat(drover("status").stdout()).contains("DUE", "DONE", "(all types)", "fetch");
 
     assertThat(drover("archive", "--after", "2000-01-01", "--before", "2100-01-01").stdout())
         .contains("2 archivable runs");

@@ -100,10 +100,8 @@ class DemoIT {
 
     DroverCli.Result events = DroverCli.in(tmp).run("--data-dir", data, "events", "--json").ok();
     List<String> kinds =
-        events
-            .stdout()
-            .lines()
-            .map(line -> DroverCli.parseJson(line).get("kind").asText())
+        StreamSupport.stream(events.json().spliterator(), false)
+            .map(event -> event.get("kind").asText())
             .toList();
     // The demo runs two runners one after the other: fetches first, then checksums. Each leads
     // (nobody else is there) and starts worker threads as its work needs them.
@@ -118,8 +116,12 @@ class DemoIT {
                 .ok()
                 .stdout()
                 .lines())
-        .hasSize(1)
-        .allSatisfy(line -> assertThat(line).startsWith(last + "  ").contains("runner_stopped"));
+        .hasSize(2)
+        .satisfies(
+            lines -> {
+              assertThat(lines.get(0)).startsWith("ID ").contains("AT", "KIND", "RUNNER");
+              assertThat(lines.get(1)).startsWith(last + " ").contains("runner_stopped");
+            });
   }
 
   private static Map<String, JsonNode> byKey(JsonNode array, Function<JsonNode, String> key) {

@@ -180,7 +180,7 @@ abstract class FrontierRunIT {
     assertThat(third.get("broken").successiveVisits()).isEqualTo(3);
     assertThat(third.get("flip").lastVisitStatus()).isEqualTo(LastVisitStatus.SUCCESSFUL);
     assertThat(third.get("flip").nextPositionOffset()).as("4, +1, -2").isEqualTo(3);
-    JsonNode disabled = drover("origin", "list", "--enabled", "no", "--json").json().get("origins");
+    JsonNode disabled = drover("origin", "list", "--enabled", "no", "--json").json();
     assertThat(disabled)
         .extracting(o -> o.get("url").asText())
         .containsExactlyInAnyOrder(url("broken"), url("gone"));

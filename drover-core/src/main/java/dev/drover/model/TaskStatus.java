@@ -1,24 +1,55 @@
 package dev.drover.model;
 
+import dev.drover.ValidationException;
 import java.util.Locale;
 
-/** Where a task stands between runs. */
+/**
+ * Where a task stands between runs. The stored names are the Software Heritage scheduler's; people
+ * are shown a word for each ({@link #word()}), and either is accepted as input.
+ */
 public enum TaskStatus implements Named {
   /** Due once {@code next_run} has passed. */
-  NEXT_RUN_NOT_SCHEDULED,
+  NEXT_RUN_NOT_SCHEDULED("waiting"),
   /** Grabbed: a run is scheduled or executing. */
-  NEXT_RUN_SCHEDULED,
+  NEXT_RUN_SCHEDULED("running"),
   /** A one-shot task whose run succeeded. */
-  COMPLETED,
+  COMPLETED("done"),
   /** Kept and visible, but never due until enabled again. */
-  DISABLED;
+  DISABLED("disabled");
+
+  private final String word;
+
+  TaskStatus(String word) {
+    this.word = word;
+  }
 
   @Override
   public String dbName() {
     return name().toLowerCase(Locale.ROOT);
   }
 
+  /** The word shown in tables: waiting, running, done or disabled. */
+  public String word() {
+    return word;
+  }
+
+  /** Parses a word ({@code waiting}) or a stored name ({@code next_run_not_scheduled}). */
   public static TaskStatus parse(String field, String text) {
-    return Named.parse(TaskStatus.class, field, text);
+    String wanted = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
+    for (TaskStatus s : values()) {
+      if (s.word.equals(wanted)) {
+        return s;
+      }
+    }
+    try {
+      return Named.parse(TaskStatus.class, field, text);
+    } catch (ValidationException e) {
+      throw new ValidationException(
+          field,
+          "unknown status '"
+              + text
+              + "' (expected waiting, running, done or disabled, or a stored name such as "
+              + "next_run_not_scheduled)");
+    }
   }
 }

@@ -6,6 +6,7 @@ import static dev.drover.store.SqlQuery.EVENT_TAIL;
 import static dev.drover.store.SqlQuery.SETTING_LIST;
 import static dev.drover.store.SqlQuery.SETTING_UPSERT;
 import static dev.drover.store.SqlQuery.TASK_COUNT_BY_TYPE_AND_STATUS;
+import static dev.drover.store.SqlQuery.TASK_COUNT_DUE_BY_TYPE;
 import static dev.drover.store.SqlQuery.TASK_COUNT_OUTSTANDING;
 import static dev.drover.store.SqlQuery.TASK_DELETE_WITHOUT_RUNS;
 import static dev.drover.store.SqlQuery.TASK_ENABLE;
@@ -57,6 +58,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -86,6 +88,7 @@ final class JdbiStore implements Store {
   private final WorkSignal work;
   private final FrontierStore frontier;
   private final TaskInserts inserts;
+  private final String where;
 
   /**
    * @param database identifies the database within this process, for in-process wake-ups
@@ -117,6 +120,12 @@ final class JdbiStore implements Store {
     this.work = new WorkSignal(database, jdbi, postgresUrl);
     this.frontier = new JdbiFrontierStore(jdbi, dialect);
     this.inserts = new TaskInserts(dialect, rows, work);
+    this.where = postgresUrl == null ? database : postgresUrl.replaceFirst("\\?.*", "");
+  }
+
+  @Override
+  public String where() {
+    return where;
   }
 
   @Override
@@ -380,6 +389,19 @@ final class JdbiStore implements Store {
                             TaskStatus.parse("status", rs.getString("status")),
                             rs.getLong("n")))
                 .list());
+  }
+
+  @Override
+  public Map<String, Long> taskCountDueByType(Instant now) {
+    return jdbi.withHandle(
+        h -> {
+          Map<String, Long> due = new TreeMap<>();
+          h.createQuery(sql.get(TASK_COUNT_DUE_BY_TYPE))
+              .bind("now", now)
+              .map((rs, ctx) -> due.put(rs.getString("type"), rs.getLong("n")))
+              .list();
+          return due;
+        });
   }
 
   // ---- task runs

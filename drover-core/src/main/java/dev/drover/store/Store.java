@@ -29,6 +29,12 @@ public interface Store extends AutoCloseable {
   /** Which database this store runs on. */
   Dialect dialect();
 
+  /**
+   * Where the data lives, for messages: the data directory, or the PostgreSQL URL without its
+   * parameters (which may hold a password).
+   */
+  String where();
+
   /** The process table and leader leases. */
   RunnerTable runners();
 
@@ -109,6 +115,9 @@ public interface Store extends AutoCloseable {
       String type, Instant now, int limit, int priorityLimit, PriorityShares shares);
 
   List<StatusCount> taskCountByTypeAndStatus();
+
+  /** Per task type with any, how many tasks are due at {@code now} (waiting, next run passed). */
+  Map<String, Long> taskCountDueByType(Instant now);
 
   // ---- task runs
 

@@ -738,6 +738,22 @@ abstract class StoreContractTest
             new StatusCount("load-git", TaskStatus.NEXT_RUN_NOT_SCHEDULED, 1));
   }
 
+  @Test
+  void dueCountsCountWaitingTasksWhoseNextRunHasPassed() {
+    store.taskTypeCreate(gitType());
+    store.taskTypeCreate(TaskType.builder("checksum").build());
+    createOne(recurring("https://a").withNextRun(T0.minusSeconds(60)));
+    createOne(recurring("https://b").withNextRun(T0));
+    createOne(recurring("https://c").withNextRun(T0.plusSeconds(1)));
+    Task disabled = createOne(recurring("https://d").withNextRun(T0.minusSeconds(60)));
+    store.taskSetStatus(List.of(disabled.id()), TaskStatus.DISABLED, null, false, T0);
+    createOne(NewTask.oneshot("checksum", TaskArguments.empty()).withNextRun(T0.plusSeconds(60)));
+
+    assertThat(store.taskCountDueByType(T0)).containsExactly(Map.entry("load-git", 2L));
+    assertThat(store.taskCountDueByType(T0.plusSeconds(60)))
+        .containsExactly(Map.entry("checksum", 1L), Map.entry("load-git", 3L));
+  }
+
   // ---- archival
 
   /** 7 finished tasks with 1..3 runs each (16 runs), plus tasks that must not be archived. */

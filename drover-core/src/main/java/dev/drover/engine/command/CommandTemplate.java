@@ -39,11 +39,27 @@ public final class CommandTemplate {
   public static CommandTemplate parse(List<String> argv) {
     Objects.requireNonNull(argv, "null argv");
     ValidationException.check(!argv.isEmpty(), FIELD, "a command needs at least a program");
+    checkProgram(Objects.requireNonNull(argv.get(0), "null argv entry"));
     List<List<Part>> entries = new ArrayList<>(argv.size());
     for (String entry : argv) {
       entries.add(parseEntry(Objects.requireNonNull(entry, "null argv entry")));
     }
     return new CommandTemplate(List.copyOf(entries));
+  }
+
+  /**
+   * Refuses a whole command line given as the program ({@code "echo hi"}): no shell splits it, so
+   * it could never start. A path with a space ({@code "/opt/my tools/run"}) is fine.
+   */
+  private static void checkProgram(String program) {
+    String trimmed = program.strip();
+    ValidationException.check(
+        trimmed.contains("/") || trimmed.chars().noneMatch(Character::isWhitespace),
+        FIELD,
+        "the program '"
+            + program
+            + "' contains a space, and no shell splits it: give each argument its own entry"
+            + " ([echo, hi], or --command echo --command hi), or run a shell ([sh, -c, 'echo hi'])");
   }
 
   /**

@@ -52,6 +52,22 @@ class CommandTemplateTest {
   }
 
   @Test
+  void aWholeCommandLineGivenAsTheProgramIsRefused() {
+    assertThatThrownBy(() -> CommandTemplate.parse(List.of("echo hi")))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageStartingWith("command: the program 'echo hi' contains a space")
+        .hasMessageContaining("--command echo --command hi");
+    assertThatThrownBy(() -> CommandTemplate.parse(List.of("git fetch", "--all")))
+        .hasMessageContaining("'git fetch'");
+  }
+
+  @Test
+  void aProgramPathWithASpaceIsAccepted() {
+    assertThat(render(args(), "/opt/my tools/run", "x")).containsExactly("/opt/my tools/run", "x");
+    assertThat(render(args(), "sh", "-c", "echo hi")).containsExactly("sh", "-c", "echo hi");
+  }
+
+  @Test
   void doubledBracesAreLiteral() {
     assertThat(render(kwargs(Map.of("a", "A")), "prog", "{{kwargs.a}}", "{{{kwargs.a}}}", "}}{{"))
         .containsExactly("prog", "{kwargs.a}", "{A}", "}{");
