@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
 import dev.drover.model.DurationText;
 import dev.drover.model.EventKind;
+import dev.drover.store.DiskFull;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,6 +31,7 @@ final class Outage {
 
   private final Clock clock;
   private final String owner;
+  private final String where;
   private final Duration first;
   private final Duration longest;
   private final boolean daemon;
@@ -45,12 +47,14 @@ final class Outage {
   Outage(
       Clock clock,
       String owner,
+      String where,
       Duration first,
       Duration longest,
       boolean daemon,
       EventLog events) {
     this.clock = clock;
     this.owner = owner;
+    this.where = where;
     this.first = first;
     this.longest = longest;
     this.daemon = daemon;
@@ -63,6 +67,7 @@ final class Outage {
    */
   Duration failed(RuntimeException e, Instant now) {
     failures++;
+    String why = why(e);
     if (failures == 1) {
       since = now;
       lastSummary = now;
@@ -70,11 +75,11 @@ final class Outage {
       log.error(
           "runner {} lost the database: {}; work in hand goes on, retrying with backoff up to {}",
           owner,
-          cause(e),
+          why,
           DurationText.format(longest));
       log.debug("the pass that failed:", e);
       ObjectNode d = Json.object();
-      d.put("error", cause(e));
+      d.put("error", why);
       events.add(EventKind.DATABASE_LOST, d);
     } else if (!now.isBefore(lastSummary.plus(SUMMARY_EVERY))) {
       lastSummary = now;
@@ -83,9 +88,9 @@ final class Outage {
           owner,
           DurationText.format(Duration.between(since, now)),
           failures,
-          cause(e));
+          why);
     } else {
-      log.debug("runner {}: pass {} in a row failed: {}", owner, failures, cause(e));
+      log.debug("runner {}: pass {} in a row failed: {}", owner, failures, why);
     }
     if (!daemon && failures > ONE_OFF_LIMIT) {
       log.error("runner {} gives up after {} failed passes in a row", owner, failures);
@@ -94,6 +99,12 @@ final class Outage {
     long factor = 1L << Math.min(failures - 1, 20);
     Duration wait = first.multipliedBy(factor);
     return wait.compareTo(longest) > 0 ? longest : wait;
+  }
+
+  /** What failed, on one line: a full disk said as such (naming where), else {@link #cause}. */
+  private String why(RuntimeException e) {
+    String full = DiskFull.describe(e, where);
+    return full != null ? full : cause(e);
   }
 
   /**

@@ -119,6 +119,7 @@ public final class Runner {
         new Outage(
             clock,
             options.owner(),
+            store.where(),
             options.outageBackoff(),
             options.outageBackoffMax(),
             !options.exitOnIdle(),

@@ -39,6 +39,7 @@ class OutageCauseTest {
         new Outage(
             Clock.systemUTC(),
             "r1",
+            "/srv/drover-data",
             Duration.ofSeconds(1),
             Duration.ofSeconds(30),
             true,

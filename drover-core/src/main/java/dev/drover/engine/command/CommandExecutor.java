@@ -23,10 +23,12 @@ import org.slf4j.LoggerFactory;
  * it without a shell, keeps its stdout and stderr in the run directory, and maps how it ended to an
  * {@link Outcome} (see {@link CommandOutcomes}).
  *
- * <p>Output goes to files rather than pipes, so a chatty process can never block on a full pipe
- * that nobody reads. Stdin is closed at once, so a program that reads it sees end of input instead
- * of waiting forever. Past the task type's timeout, or when the calling thread is interrupted (a
- * lost lease or a shutdown), the whole process tree is killed (see {@link ProcessTree}).
+ * <p>Output is read from pipes by a thread per stream that always reads on (a chatty process never
+ * blocks on a full pipe) and keeps the last {@code outputCap} bytes of each in its file (see {@link
+ * CappedLog}), so that output without end cannot fill the disk. Stdin is closed at once, so a
+ * program that reads it sees end of input instead of waiting forever. Past the task type's timeout,
+ * or when the calling thread is interrupted (a lost lease or a shutdown), the whole process tree is
+ * killed (see {@link ProcessTree}).
  *
  * <p>Thread-safe and stateless: one instance serves every worker.
  */
@@ -40,11 +42,21 @@ public final class CommandExecutor {
   /** The command's standard error, in the run directory. */
   public static final String STDERR_FILE = "stderr.log";
 
+  /** Most bytes of each of a run's stdout and stderr kept on disk: their tail. */
+  public static final long DEFAULT_OUTPUT_CAP = 16L * 1024 * 1024;
+
+  /**
+   * How long the copy of a process's output may go on after it exited: a child it left behind may
+   * hold the pipe open, and the run does not wait for that child.
+   */
+  private static final long OUTPUT_DRAIN_MILLIS = 2000;
+
   private static final Logger log = LoggerFactory.getLogger(CommandExecutor.class);
 
   private final Duration killGrace;
+  private final long outputCap;
 
-  /** An executor with {@link #DEFAULT_KILL_GRACE}. */
+  /** An executor with {@link #DEFAULT_KILL_GRACE} and {@link #DEFAULT_OUTPUT_CAP}. */
   public CommandExecutor() {
     this(DEFAULT_KILL_GRACE);
   }
@@ -53,9 +65,20 @@ public final class CommandExecutor {
    * @param killGrace how long a process gets to exit after SIGTERM before SIGKILL; zero or more
    */
   public CommandExecutor(Duration killGrace) {
+    this(killGrace, DEFAULT_OUTPUT_CAP);
+  }
+
+  /**
+   * @param killGrace how long a process gets to exit after SIGTERM before SIGKILL; zero or more
+   * @param outputCap most bytes of each output stream kept per run (the tail); at least 1024
+   */
+  public CommandExecutor(Duration killGrace, long outputCap) {
     Objects.requireNonNull(killGrace, "null killGrace");
     ValidationException.check(!killGrace.isNegative(), "kill_grace", "must not be negative");
+    ValidationException.check(
+        outputCap >= 1024, "output_cap", "must be at least 1024 bytes, got " + outputCap);
     this.killGrace = killGrace;
+    this.outputCap = outputCap;
   }
 
   /**
@@ -92,13 +115,20 @@ public final class CommandExecutor {
     } catch (IOException e) {
       return Outcome.failed("cannot start '" + builder.command().get(0) + "': " + reason(e));
     }
+    CappedLog stdout =
+        CappedLog.start(process.getInputStream(), runDir.resolve(STDOUT_FILE), outputCap);
+    CappedLog stderr =
+        CappedLog.start(process.getErrorStream(), runDir.resolve(STDERR_FILE), outputCap);
     try {
       closeStdin(process);
       if (type.timeout() == null) {
         process.waitFor();
       } else if (!process.waitFor(type.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
-        return timedOut(type, process);
+        Outcome timedOut = timedOut(type, process);
+        awaitOutput(stdout, stderr);
+        return timedOut;
       }
+      awaitOutput(stdout, stderr);
     } catch (InterruptedException e) {
       log.info(
           "task type {}: interrupted, killing pid {} and its descendants",
@@ -109,6 +139,12 @@ public final class CommandExecutor {
     }
     return CommandOutcomes.of(
         process.exitValue(), runDir.resolve(STDOUT_FILE), runDir.resolve(STDERR_FILE));
+  }
+
+  private static void awaitOutput(CappedLog stdout, CappedLog stderr) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OUTPUT_DRAIN_MILLIS);
+    stdout.awaitEnd(OUTPUT_DRAIN_MILLIS);
+    stderr.awaitEnd(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
   }
 
   private static ProcessBuilder prepare(
@@ -141,8 +177,6 @@ public final class CommandExecutor {
     } catch (IOException e) {
       throw new Unstartable("cannot create the run directory " + runDir + ": " + e);
     }
-    builder.redirectOutput(runDir.resolve(STDOUT_FILE).toFile());
-    builder.redirectError(runDir.resolve(STDERR_FILE).toFile());
     return builder;
   }
 
