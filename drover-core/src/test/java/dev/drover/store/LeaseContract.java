@@ -24,6 +24,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -272,6 +273,72 @@ interface LeaseContract {
         .isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
     assertThat(s.taskRunGet(next.get(1).run().backendId())).as("the start rolled back").isEmpty();
     assertThat(Passes.complete(s, "r", List.of(second), T0)).isEmpty();
+  }
+
+  /**
+   * A disable racing a pass that writes a begun run: whichever commits first, the run does not stay
+   * started. The pass is held just before its commit while the disable runs beside it; on
+   * PostgreSQL the disable used to commit meanwhile without seeing the new run.
+   */
+  @Test
+  default void aDisableRacingThePassThatWritesARunStartStillEndsTheRun() throws Exception {
+    Store s = prepared(1);
+    Claim claim = Passes.claim(s, work(s), "r", T0, LEASE, 1).get(0);
+    CountDownLatch atCommit = new CountDownLatch(1);
+    CountDownLatch commit = new CountDownLatch(1);
+    AtomicBoolean armed = new AtomicBoolean(true);
+    StoreProbe holdCommit =
+        new StoreProbe() {
+          @Override
+          public void beforeCommit() {
+            if (armed.getAndSet(false)) {
+              atCommit.countDown();
+              try {
+                commit.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+          }
+        };
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try (Store probed = openProbed(holdCommit)) {
+      Future<?> pass =
+          threads.submit(
+              () ->
+                  Passes.pass(
+                      probed,
+                      "r",
+                      T0.plusSeconds(2),
+                      List.of(new RunStarted(claim, T0.plusSeconds(1))),
+                      List.of()));
+      assertThat(atCommit.await(30, TimeUnit.SECONDS)).isTrue();
+      Future<Integer> disable =
+          threads.submit(
+              () ->
+                  s.taskSetStatus(
+                      List.of(claim.task().id()),
+                      TaskStatus.DISABLED,
+                      null,
+                      false,
+                      T0.plusSeconds(3)));
+      // Give the disable every chance to go ahead of the held pass, as it could before the fix.
+      Thread.sleep(500);
+      commit.countDown();
+      pass.get(30, TimeUnit.SECONDS);
+      assertThat(disable.get(30, TimeUnit.SECONDS)).isEqualTo(1);
+    } finally {
+      commit.countDown();
+      threads.shutdownNow();
+    }
+    assertThat(s.taskRunList(List.of(claim.task().id()), null, 10))
+        .singleElement()
+        .satisfies(
+            run -> {
+              assertThat(run.status()).isEqualTo(TaskRunStatus.LOST);
+              assertThat(run.metadata().get("disabled").asBoolean()).isTrue();
+            });
+    assertThat(reload(s, claim.task().id()).status()).isEqualTo(TaskStatus.DISABLED);
   }
 
   @Test
