@@ -59,7 +59,8 @@ public final class CommandTemplate {
         "the program '"
             + program
             + "' contains a space, and no shell splits it: give each argument its own entry"
-            + " ([echo, hi], or --command echo --command hi), or run a shell ([sh, -c, 'echo hi'])");
+            + " ([echo, hi], or --command echo --command hi),"
+            + " or run a shell ([sh, -c, 'echo hi'])");
   }
 
   /**
