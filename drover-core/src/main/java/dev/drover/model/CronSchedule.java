@@ -15,6 +15,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
+import java.time.zone.ZoneOffsetTransition;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -117,7 +118,24 @@ public final class CronSchedule {
 
   /** The first fire time strictly after {@code after}. */
   public Instant nextFireAfter(Instant after) {
-    LocalDateTime wall = after.atZone(zone).toLocalDateTime();
+    Instant next = firstFireFrom(after.atZone(zone).toLocalDateTime(), after);
+    // Just after spring-forward, the wall-clock times the gap skipped still fire (shifted by the
+    // gap), but they are earlier on the wall clock than the time of day: look from there as well.
+    ZoneOffsetTransition change = zone.getRules().previousTransition(after.plusNanos(1));
+    if (change != null
+        && change.isGap()
+        && after.isBefore(change.getInstant().plus(change.getDuration()))) {
+      LocalDateTime beforeChange = after.atOffset(change.getOffsetBefore()).toLocalDateTime();
+      Instant shifted = firstFireFrom(beforeChange, after);
+      next = shifted.isBefore(next) ? shifted : next;
+    }
+    return next;
+  }
+
+  /**
+   * The first wall-clock time after {@code wall} that fires, placed, strictly after {@code after}.
+   */
+  private Instant firstFireFrom(LocalDateTime wall, Instant after) {
     for (int step = 0; step < MAX_STEPS; step++) {
       wall = nextWallClockTime(wall);
       // Earlier offset in an overlap; shifted forward by the gap's length in a gap.

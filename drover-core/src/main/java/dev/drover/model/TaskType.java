@@ -203,7 +203,7 @@ public record TaskType(
         .env(env)
         .concurrencyKey(concurrencyKey)
         .maxPerKey(maxPerKey)
-        .cron(cron);
+        .cronSchedule(cron);
   }
 
   /** Builds a {@link TaskType} with the documented defaults for whatever is not set. */
@@ -332,8 +332,7 @@ public record TaskType(
 
     /** Runs recurring tasks at the fire times of a Unix cron expression, in UTC. */
     public Builder cron(String expression) {
-      cronExpression = expression;
-      return this;
+      return cron(expression, null);
     }
 
     /**
@@ -346,7 +345,7 @@ public record TaskType(
       return this;
     }
 
-    public Builder cron(CronSchedule schedule) {
+    public Builder cronSchedule(CronSchedule schedule) {
       return schedule == null
           ? cron(null, null)
           : cron(schedule.expression(), schedule.zone().getId());

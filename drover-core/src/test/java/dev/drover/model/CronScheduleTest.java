@@ -45,6 +45,16 @@ class CronScheduleTest {
   }
 
   @Test
+  void timesSkippedBySpringForwardStillFireWhenAskedJustAfterTheChange() {
+    assertThat(fires("30 2 * * *", PARIS, "2026-03-29T03:10+02:00", 2))
+        .isEqualTo(times("2026-03-29T03:30+02:00", "2026-03-30T02:30+02:00"));
+    // Every quarter hour: 02:15 would be 03:15, which fires anyway, once.
+    assertThat(fires("*/15 * * * *", PARIS, "2026-03-29T01:50+01:00", 3))
+        .isEqualTo(
+            times("2026-03-29T03:00+02:00", "2026-03-29T03:15+02:00", "2026-03-29T03:30+02:00"));
+  }
+
+  @Test
   void aDailyTimeRepeatedByFallBackRunsOnceAtItsFirstOccurrence() {
     assertThat(fires("30 2 * * *", PARIS, "2026-10-24T03:00+02:00", 3))
         .isEqualTo(
