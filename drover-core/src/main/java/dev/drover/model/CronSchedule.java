@@ -143,6 +143,12 @@ public final class CronSchedule {
       if (fire.isAfter(after)) {
         return fire;
       }
+      // Only a repeated wall-clock time whose first occurrence has passed lands here, and so will
+      // every later one until the repeated hour ends (every minute of it, for * * * * *): skip it.
+      ZoneOffsetTransition overlap = zone.getRules().getTransition(wall);
+      if (overlap != null && overlap.isOverlap()) {
+        wall = overlap.getDateTimeBefore().minusSeconds(1);
+      }
     }
     throw new IllegalStateException("cron '" + expression + "' found no fire time after " + after);
   }

@@ -83,6 +83,15 @@ class CronScheduleTest {
   }
 
   @Test
+  void everyMinuteSkipsTheRepeatedHourAfterItsFirstPass() {
+    assertThat(fires("* * * * *", PARIS, "2026-10-25T02:58:30+02:00", 2))
+        .isEqualTo(times("2026-10-25T02:59+02:00", "2026-10-25T03:00+01:00"));
+    // Asked during the second pass of 02:00-02:59 (after every one of its minutes ran once).
+    assertThat(fires("* * * * *", PARIS, "2026-10-25T02:05+01:00", 1))
+        .isEqualTo(times("2026-10-25T03:00+01:00"));
+  }
+
+  @Test
   void theNextFireTimeIsStrictlyAfter() {
     Instant fire = Instant.parse("2026-01-01T02:30:00Z");
     CronSchedule schedule = CronSchedule.of("30 2 * * *", null);
