@@ -29,6 +29,8 @@ final class JsonViews {
     ObjectNode o = Json.object();
     o.put("name", t.name());
     o.put("description", t.description());
+    o.put("cron", t.cron() == null ? null : t.cron().expression());
+    o.put("time_zone", t.cron() == null ? null : t.cron().zone().getId());
     o.put("default_interval", duration(t.defaultInterval()));
     o.put("min_interval", duration(t.minInterval()));
     o.put("max_interval", duration(t.maxInterval()));

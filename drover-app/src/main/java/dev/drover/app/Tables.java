@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -25,6 +26,8 @@ final class Tables {
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
   private static final int MAX_ARGS_WIDTH = 60;
+  private static final DateTimeFormatter WALL_CLOCK =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm");
   private static final int MAX_ERROR_WIDTH = 100;
 
   private Tables() {}
@@ -60,7 +63,7 @@ final class Tables {
     Table t =
         new Table(
             "NAME",
-            "INTERVAL (MIN..MAX)",
+            "SCHEDULE",
             "BACKOFF",
             "RETRIES",
             "QUEUE",
@@ -139,7 +142,11 @@ final class Tables {
     return Files.isDirectory(dir) ? dir : null;
   }
 
+  /** A type's schedule: {@code 1h (10m..1d)}, {@code cron 30 2 * * * (Europe/Paris)}. */
   static String intervals(TaskType type) {
+    if (type.cron() != null) {
+      return "cron " + type.cron();
+    }
     if (type.defaultInterval() == null) {
       return "oneshot only";
     }
@@ -149,6 +156,19 @@ final class Tables {
         + ".."
         + orDash(DurationText.format(type.maxInterval()))
         + ")";
+  }
+
+  /**
+   * A task's next run in UTC, and for a task of a cron type also on the wall clock of the cron's
+   * zone, where its fire times are: {@code 2026-03-29T01:30:00Z (2026-03-29 03:30 Europe/Paris)}.
+   */
+  static String nextRun(Instant nextRun, TaskType type) {
+    String utc = time(nextRun);
+    if (nextRun == null || type == null || type.cron() == null) {
+      return utc;
+    }
+    ZonedDateTime local = nextRun.atZone(type.cron().zone());
+    return utc + " (" + WALL_CLOCK.format(local) + " " + type.cron().zone().getId() + ")";
   }
 
   /** An instant in UTC, to the second: {@code 2026-01-02T03:04:05Z}. */

@@ -195,14 +195,14 @@ final class TaskAddCommand extends BaseCommand {
                 + "' has no command and no built-in handler, so drover run would never execute "
                 + "it (give the type a command, or --allow-unexecutable to add it anyway)");
       }
-      if (t.policy() == TaskPolicy.RECURRING && type.defaultInterval() == null) {
+      if (t.policy() == TaskPolicy.RECURRING && !type.recurs()) {
         throw error(
             source,
             line,
             "policy",
             "task type '"
                 + type.name()
-                + "' has no default_interval, so its tasks must be oneshot");
+                + "' has neither a default_interval nor a cron, so its tasks must be oneshot");
       }
       try {
         type.concurrencyKeyOf(t.arguments());

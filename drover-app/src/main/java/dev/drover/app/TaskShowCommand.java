@@ -6,7 +6,9 @@ import dev.drover.Json;
 import dev.drover.ValidationException;
 import dev.drover.model.DurationText;
 import dev.drover.model.Task;
+import dev.drover.model.TaskPolicy;
 import dev.drover.model.TaskRun;
+import dev.drover.model.TaskType;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -37,6 +39,8 @@ final class TaskShowCommand extends BaseCommand {
       Task t =
           drover.task(taskId).orElseThrow(() -> new ValidationException("ID", "no task " + taskId));
       List<TaskRun> recent = drover.taskRuns(List.of(taskId), null, runs);
+      // A cron type's next run reads on its zone's wall clock; its interval is not used.
+      TaskType cron = drover.taskType(t.type()).filter(type -> type.cron() != null).orElse(null);
       if (output.json) {
         ObjectNode o = Json.object();
         o.set("task", JsonViews.task(t));
@@ -52,8 +56,12 @@ final class TaskShowCommand extends BaseCommand {
           .row("policy", Tables.name(t.policy()))
           .row("priority", Tables.name(t.priority()))
           .row("status", Tables.status(t, Instant.now()))
-          .row("next_run", Tables.time(t.nextRun()))
-          .row("current_interval", DurationText.format(t.currentInterval()))
+          .row("next_run", Tables.nextRun(t.nextRun(), cron))
+          .row(
+              "current_interval",
+              cron == null || t.policy() != TaskPolicy.RECURRING
+                  ? DurationText.format(t.currentInterval())
+                  : "not used: cron " + cron.cron())
           .row("retries_left", t.retriesLeft())
           .print(out());
       out().println();

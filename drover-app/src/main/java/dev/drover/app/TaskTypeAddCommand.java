@@ -66,6 +66,21 @@ final class TaskTypeAddCommand extends BaseCommand {
   Double backoffFactor;
 
   @Option(
+      names = "--cron",
+      paramLabel = "EXPR",
+      description =
+          "Run recurring tasks at the fire times of a Unix cron expression (minute hour "
+              + "day-of-month month day-of-week, e.g. '30 2 * * *'), instead of on an adaptive "
+              + "interval; not with the interval options or --backoff-factor.")
+  String cron;
+
+  @Option(
+      names = "--time-zone",
+      paramLabel = "ZONE",
+      description = "IANA time zone of --cron, e.g. Europe/Paris. Default: UTC.")
+  String timeZone;
+
+  @Option(
       names = "--max-queue-length",
       paramLabel = "N",
       description = "Most scheduled-but-unfinished runs of this type at once. Default: 1000.")
@@ -206,7 +221,12 @@ final class TaskTypeAddCommand extends BaseCommand {
             .workingDir(workingDir)
             .env(env)
             .concurrencyKey(concurrencyKey)
-            .maxPerKey(maxPerKey);
+            .maxPerKey(maxPerKey)
+            .cron(cron, timeZone);
+    if (cron != null && backoffFactor != null) {
+      throw new ValidationException(
+          "--backoff-factor", "cannot be combined with --cron: a cron type does not adapt");
+    }
     if (backoffFactor != null) {
       b.backoffFactor(backoffFactor);
     }

@@ -33,6 +33,8 @@ final class TaskTypeShowCommand extends BaseCommand {
           new Table("SETTING", "VALUE")
               .row("name", t.name())
               .row("description", t.description().isEmpty() ? null : t.description())
+              .row("cron", t.cron() == null ? null : t.cron().expression())
+              .row("time_zone", t.cron() == null ? null : t.cron().zone().getId())
               .row("default_interval", DurationText.format(t.defaultInterval()))
               .row("min_interval", DurationText.format(t.minInterval()))
               .row("max_interval", DurationText.format(t.maxInterval()))

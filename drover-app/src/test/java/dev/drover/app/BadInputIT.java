@@ -331,6 +331,90 @@ class BadInputIT {
                         """)),
             "command",
             "unclosed"),
+        // cron task types
+        seeded(
+            "cron with a value out of range",
+            c -> c.cli("task-type", "add", "--name", "t", "--cron", "61 2 * * *"),
+            "--cron",
+            "61"),
+        seeded(
+            "cron with a seconds field",
+            c -> c.cli("task-type", "add", "--name", "t", "--cron", "0 30 2 * * *"),
+            "--cron",
+            "minute hour day-of-month month day-of-week"),
+        seeded(
+            "cron in Quartz syntax",
+            c -> c.cli("task-type", "add", "--name", "t", "--cron", "0 0 ? * MON"),
+            "--cron"),
+        seeded(
+            "cron that never fires",
+            c -> c.cli("task-type", "add", "--name", "t", "--cron", "0 0 30 2 *"),
+            "--cron",
+            "never fires"),
+        seeded(
+            "cron with an unknown time zone",
+            c ->
+                c.cli(
+                    "task-type",
+                    "add",
+                    "--name",
+                    "t",
+                    "--cron",
+                    "30 2 * * *",
+                    "--time-zone",
+                    "Europe/Pariss"),
+            "--time-zone",
+            "IANA"),
+        seeded(
+            "time zone without cron",
+            c -> c.cli("task-type", "add", "--name", "t", "--time-zone", "Europe/Paris"),
+            "--time-zone",
+            "cron"),
+        seeded(
+            "cron with an interval",
+            c ->
+                c.cli(
+                    "task-type",
+                    "add",
+                    "--name",
+                    "t",
+                    "--cron",
+                    "30 2 * * *",
+                    "--default-interval",
+                    "1d"),
+            "--default-interval",
+            "cron"),
+        seeded(
+            "cron with a backoff factor",
+            c ->
+                c.cli(
+                    "task-type",
+                    "add",
+                    "--name",
+                    "t",
+                    "--cron",
+                    "30 2 * * *",
+                    "--backoff-factor",
+                    "2"),
+            "--backoff-factor",
+            "--cron"),
+        seeded(
+            "config cron with an unknown time zone",
+            c ->
+                c.cli(
+                    "config",
+                    "apply",
+                    c.file(
+                        "bad.yaml",
+                        """
+                        task_types:
+                          t:
+                            cron: "30 2 * * *"
+                            time_zone: CEST
+                            command: [echo]
+                        """)),
+            "bad.yaml:4",
+            "task_types.t.time_zone"),
         seeded(
             "default interval beyond 100 years",
             c -> c.cli("task-type", "add", "--name", "t", "--default-interval", "999999999999d"),

@@ -71,6 +71,8 @@ public record ConfigFile(
   static final List<String> TYPE_KEYS =
       List.of(
           "description",
+          "cron",
+          "time_zone",
           "default_interval",
           "min_interval",
           "max_interval",
@@ -232,11 +234,14 @@ public record ConfigFile(
     String path = "task_types." + name;
     Map<String, Node> s = yaml.mapping(node, path, TYPE_KEYS);
     TaskType.Builder b = TaskType.builder(name);
+    String[] zone = {null}; // cron and time_zone may come in either order
     s.forEach(
         (key, value) -> {
           String setting = path + "." + key;
           switch (key) {
             case "description" -> b.description(yaml.scalar(value, setting));
+            case "cron" -> b.cron(yaml.scalar(value, setting));
+            case "time_zone" -> zone[0] = yaml.scalar(value, setting);
             case "default_interval" ->
                 b.defaultInterval(yaml.convert(value, setting, t -> DurationText.parse(key, t)));
             case "min_interval" ->
@@ -272,6 +277,7 @@ public record ConfigFile(
             default -> throw new IllegalStateException("unhandled setting " + key);
           }
         });
+    b.timeZone(zone[0]);
     return yaml.build(node, s, path, () -> CommandTemplate.checked(b.build()));
   }
 

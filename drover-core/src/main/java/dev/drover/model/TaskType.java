@@ -33,6 +33,10 @@ import java.util.Objects;
  * @param maxPerKey most tasks of one key value running at once (across all runners); null when
  *     {@code concurrencyKey} is null. Claims of such a type take keys round-robin and ignore
  *     priorities; {@code taskGrabReady} (no leases) does not apply the limit.
+ * @param cron when recurring tasks of this type run, instead of the adaptive interval: a Unix cron
+ *     expression in a time zone; null for an interval type. A cron type has no intervals and no
+ *     backoff factor: an eventful or uneventful run only goes into the history, and the task comes
+ *     back at the first fire time after its run ended (missed fire times are not replayed).
  */
 public record TaskType(
     String name,
@@ -52,7 +56,8 @@ public record TaskType(
     String workingDir,
     Map<String, String> env,
     String concurrencyKey,
-    Integer maxPerKey) {
+    Integer maxPerKey,
+    CronSchedule cron) {
 
   public static final long DEFAULT_MAX_QUEUE_LENGTH = 1000;
   public static final Duration DEFAULT_RETRY_DELAY = Duration.ofHours(1);
@@ -125,6 +130,24 @@ public record TaskType(
         "concurrency_key",
         "is required with max_per_key (name the keyword argument that groups the tasks)");
     check(maxPerKey == null || maxPerKey > 0, "max_per_key", "must be positive, got " + maxPerKey);
+    if (cron != null) {
+      checkNotWithCron("default_interval", defaultInterval == null);
+      checkNotWithCron("min_interval", minInterval == null);
+      checkNotWithCron("max_interval", maxInterval == null);
+      checkNotWithCron("backoff_factor", backoffFactor == 1);
+    }
+  }
+
+  private static void checkNotWithCron(String field, boolean unset) {
+    check(
+        unset,
+        field,
+        "cannot be combined with cron: a cron type's tasks run at the cron's fire times");
+  }
+
+  /** Whether recurring tasks of this type can be created: it has a cron or a default interval. */
+  public boolean recurs() {
+    return cron != null || defaultInterval != null;
   }
 
   /**
@@ -179,7 +202,8 @@ public record TaskType(
         .workingDir(workingDir)
         .env(env)
         .concurrencyKey(concurrencyKey)
-        .maxPerKey(maxPerKey);
+        .maxPerKey(maxPerKey)
+        .cronSchedule(cron);
   }
 
   /** Builds a {@link TaskType} with the documented defaults for whatever is not set. */
@@ -202,6 +226,8 @@ public record TaskType(
     private Map<String, String> env = Map.of();
     private String concurrencyKey;
     private Integer maxPerKey;
+    private String cronExpression;
+    private String timeZone;
 
     private Builder(String name) {
       this.name = name;
@@ -304,7 +330,38 @@ public record TaskType(
       return concurrencyKey(key).maxPerKey(max);
     }
 
+    /** Runs recurring tasks at the fire times of a Unix cron expression, in UTC. */
+    public Builder cron(String expression) {
+      return cron(expression, null);
+    }
+
+    /**
+     * Runs recurring tasks at the fire times of a Unix cron expression read in an IANA time zone
+     * ({@code Europe/Paris}; UTC when null).
+     */
+    public Builder cron(String expression, String zone) {
+      cronExpression = expression;
+      timeZone = zone;
+      return this;
+    }
+
+    public Builder cronSchedule(CronSchedule schedule) {
+      return schedule == null
+          ? cron(null, null)
+          : cron(schedule.expression(), schedule.zone().getId());
+    }
+
+    /** The zone of the cron expression (an IANA id); UTC when not set. */
+    public Builder timeZone(String zone) {
+      timeZone = zone;
+      return this;
+    }
+
     public TaskType build() {
+      check(
+          timeZone == null || cronExpression != null,
+          "time_zone",
+          "applies only to a cron schedule (set cron too)");
       return new TaskType(
           name,
           description,
@@ -323,7 +380,8 @@ public record TaskType(
           workingDir,
           env,
           concurrencyKey,
-          maxPerKey);
+          maxPerKey,
+          cronExpression == null ? null : CronSchedule.of(cronExpression, timeZone));
     }
   }
 }

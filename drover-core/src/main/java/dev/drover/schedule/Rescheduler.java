@@ -21,6 +21,12 @@ import java.time.Instant;
  *       ended with one retry fewer; after that a one-shot task is disabled and a recurring one
  *       comes back one (unchanged) interval later with its retries reset.
  * </ul>
+ *
+ * <p>A recurring task of a cron type has no adaptive interval: wherever an interval type's task
+ * comes back one interval after its run ended, it comes back at the cron's first fire time after
+ * the run ended, and its {@code current_interval} is left as it is. So eventful and uneventful
+ * differ only in the history, and fire times missed while the run lasted or while no runner was up
+ * are not replayed (as db-scheduler does). Retries are the same as for an interval type.
  */
 public final class Rescheduler {
   private Rescheduler() {}
@@ -39,6 +45,9 @@ public final class Rescheduler {
         if (task.policy() == TaskPolicy.ONESHOT) {
           return keep(task, TaskStatus.COMPLETED);
         }
+        if (type.cron() != null) {
+          return nextFire(task, type, ended);
+        }
         Duration interval = adapt(task.currentInterval(), type, status == TaskRunStatus.EVENTFUL);
         return new TaskUpdate(
             TaskStatus.NEXT_RUN_NOT_SCHEDULED, plus(ended, interval), interval, type.numRetries());
@@ -53,6 +62,9 @@ public final class Rescheduler {
         }
         if (task.policy() == TaskPolicy.ONESHOT) {
           return keep(task, TaskStatus.DISABLED);
+        }
+        if (type.cron() != null) {
+          return nextFire(task, type, ended);
         }
         return new TaskUpdate(
             TaskStatus.NEXT_RUN_NOT_SCHEDULED,
@@ -88,6 +100,15 @@ public final class Rescheduler {
       return max;
     }
     return value;
+  }
+
+  /** A cron type's recurring task: back at the next fire time, interval untouched. */
+  private static TaskUpdate nextFire(Task task, TaskType type, Instant ended) {
+    return new TaskUpdate(
+        TaskStatus.NEXT_RUN_NOT_SCHEDULED,
+        type.cron().nextFireAfter(ended),
+        task.currentInterval(),
+        type.numRetries());
   }
 
   private static TaskUpdate keep(Task task, TaskStatus status) {

@@ -202,7 +202,9 @@ final class JdbiStore implements Store {
         .bind("working_dir", t.workingDir())
         .bind("env", Columns.json(t.env()))
         .bind("concurrency_key", t.concurrencyKey())
-        .bind("max_per_key", t.maxPerKey());
+        .bind("max_per_key", t.maxPerKey())
+        .bind("cron", t.cron() == null ? null : t.cron().expression())
+        .bind("time_zone", t.cron() == null ? null : t.cron().zone().getId());
   }
 
   @Override

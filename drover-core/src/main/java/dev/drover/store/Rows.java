@@ -2,6 +2,7 @@ package dev.drover.store;
 
 import dev.drover.Json;
 import dev.drover.model.ArchivableRun;
+import dev.drover.model.CronSchedule;
 import dev.drover.model.Event;
 import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;
@@ -53,7 +54,10 @@ final class Rows {
                 rs.getString("working_dir"),
                 Columns.stringMap(rs, "env"),
                 rs.getString("concurrency_key"),
-                rs.getObject("max_per_key") == null ? null : rs.getInt("max_per_key"));
+                rs.getObject("max_per_key") == null ? null : rs.getInt("max_per_key"),
+                rs.getString("cron") == null
+                    ? null
+                    : CronSchedule.of(rs.getString("cron"), rs.getString("time_zone")));
     task =
         (rs, ctx) -> {
           String priority = rs.getString("priority");

@@ -13,6 +13,7 @@ import dev.drover.model.TaskPolicy;
 import dev.drover.model.TaskPriority;
 import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -93,7 +94,7 @@ final class TaskInserts {
               .bind("arguments", p.task.arguments().toJson())
               .bind("hash", p.hash)
               .bind("nextRun", p.nextRun)
-              .bind("intervalMs", Columns.millis(p.type.defaultInterval()))
+              .bind("intervalMs", Columns.millis(p.interval))
               .bind("status", TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName())
               .bind("policy", p.task.policy().dbName())
               .bind("retriesLeft", retriesLeft(p))
@@ -153,12 +154,12 @@ final class TaskInserts {
                       .orElseThrow(
                           () ->
                               new ValidationException("type", "unknown task type '" + name + "'")));
-      if (t.policy() == TaskPolicy.RECURRING && type.defaultInterval() == null) {
+      if (t.policy() == TaskPolicy.RECURRING && !type.recurs()) {
         throw new ValidationException(
             "policy",
             "task type '"
                 + type.name()
-                + "' has no default_interval, so its tasks can only be oneshot");
+                + "' has neither a default_interval nor a cron, so its tasks can only be oneshot");
       }
       String concurrencyKey = type.concurrencyKeyOf(t.arguments());
       if (type.command() != null) {
@@ -166,14 +167,14 @@ final class TaskInserts {
             .computeIfAbsent(type.name(), n -> CommandTemplate.parse(type.command()))
             .checkFills(type.name(), t.arguments());
       }
-      Instant nextRun =
-          Instant.ofEpochMilli((t.nextRun() == null ? now : t.nextRun()).toEpochMilli());
+      Instant nextRun = Instant.ofEpochMilli(firstRun(t, type, now).toEpochMilli());
       String hash = t.arguments().hash();
       out.add(
           new Prepared(
               t,
               type,
               nextRun,
+              interval(t, type, nextRun),
               concurrencyKey,
               hash,
               Key.of(t.type(), hash, t.policy(), t.priority(), nextRun)));
@@ -232,7 +233,7 @@ final class TaskInserts {
           .bind(i++, t.arguments().toJson())
           .bind(i++, p.hash)
           .bind(i++, p.nextRun)
-          .bind(i++, Columns.millis(p.type.defaultInterval()))
+          .bind(i++, Columns.millis(p.interval))
           .bind(i++, TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName())
           .bind(i++, t.policy().dbName())
           .bind(i++, retriesLeft(p))
@@ -258,6 +259,31 @@ final class TaskInserts {
     return inserted;
   }
 
+  /**
+   * When a task first comes due if it names no time: at once, except a recurring task of a cron
+   * type, which waits for the cron's next fire time (as db-scheduler's recurring tasks do).
+   */
+  private static Instant firstRun(NewTask t, TaskType type, Instant now) {
+    if (t.nextRun() != null) {
+      return t.nextRun();
+    }
+    return type.cron() != null && t.policy() == TaskPolicy.RECURRING
+        ? type.cron().nextFireAfter(now)
+        : now;
+  }
+
+  /**
+   * The interval a task starts with: the type's default, or for a recurring task of a cron type the
+   * time between its first two fire times, kept for information (and as the interval to adapt from
+   * should its type trade the cron for intervals).
+   */
+  private static Duration interval(NewTask t, TaskType type, Instant nextRun) {
+    if (type.cron() != null && t.policy() == TaskPolicy.RECURRING) {
+      return type.cron().periodAfter(nextRun.minusMillis(1));
+    }
+    return type.defaultInterval();
+  }
+
   private static int retriesLeft(Prepared p) {
     return p.task.retriesLeft() == null ? p.type.numRetries() : p.task.retriesLeft();
   }
@@ -267,7 +293,13 @@ final class TaskInserts {
   }
 
   private record Prepared(
-      NewTask task, TaskType type, Instant nextRun, String concurrencyKey, String hash, Key key) {}
+      NewTask task,
+      TaskType type,
+      Instant nextRun,
+      Duration interval,
+      String concurrencyKey,
+      String hash,
+      Key key) {}
 
   private record Hashed(String hash, Task task) {}
 

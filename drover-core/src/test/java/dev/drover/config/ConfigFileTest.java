@@ -113,6 +113,46 @@ class ConfigFileTest {
     assertThat(config.applyTo(store).lines()).isEmpty();
   }
 
+  static final String CRON =
+      """
+      task_types:
+        nightly:
+          cron: "30 2 * * *"
+          time_zone: Europe/Paris
+          num_retries: 1
+      """;
+
+  @Test
+  void aCronTypeIsReadWithItsZone() throws Exception {
+    ConfigFile.read(write(CRON)).applyTo(store);
+    assertThat(store.taskTypeGet("nightly"))
+        .contains(
+            TaskType.builder("nightly").cron("30 2 * * *", "Europe/Paris").numRetries(1).build());
+    ConfigFile.read(write(CRON.replace("    time_zone: Europe/Paris\n", ""))).applyTo(store);
+    assertThat(store.taskTypeGet("nightly").orElseThrow().cron().zone().getId()).isEqualTo("UTC");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+      bad cron           | 3 | task_types.nightly.cron | cron: "30 2 * * *"|cron: "61 2 * * *"
+      seconds field      | 3 | task_types.nightly.cron | cron: "30 2 * * *"|cron: "0 30 2 * * *"
+      bad zone           | 4 | task_types.nightly.time_zone | time_zone: Europe/Paris|time_zone: Paris
+      zone without cron  | 4 | task_types.nightly.time_zone | cron: "30 2 * * *"|description: x
+      cron and interval  | 5 | task_types.nightly.default_interval | num_retries: 1|default_interval: 1d
+      """)
+  void anInvalidCronTypeIsRefusedWithLineAndSetting(
+      String what, int line, String setting, String from, String to) throws Exception {
+    Path file = write(CRON.replace(from, to));
+    assertThatThrownBy(() -> ConfigFile.read(file).applyTo(store))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageStartingWith(file + ":" + line + ": " + setting + ": ")
+        .hasMessageNotContaining("\n");
+    assertThat(store.taskTypeList()).isEmpty();
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',

@@ -62,7 +62,8 @@ abstract class StoreContractTest
         FrontierMetricsContract,
         VisitOutcomeContract,
         TaskBatchContract,
-        RunEndHookContract {
+        RunEndHookContract,
+        CronContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
 
