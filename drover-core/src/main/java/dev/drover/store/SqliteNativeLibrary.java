@@ -1,11 +1,12 @@
 package dev.drover.store;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
-import java.net.URLConnection;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -27,7 +28,7 @@ import org.sqlite.util.LibraryLoaderUtil;
  * to delete old native lib" with a stack trace. A process killed with SIGKILL leaves its copy
  * behind for good. Copying and comparing the library also costs each command tens of milliseconds.
  *
- * <p>Here the library is written once to {@code ~/.cache/drover/sqlite-jdbc-VERSION/OS/ARCH/} (to a
+ * <p>Here the library is written once to {@code ~/.cache/drover/sqlite-jdbc-VERSION/OS-ARCH/} (to a
  * temporary file that is renamed into place, so a concurrent process sees the whole file or none),
  * and the driver is told to load it ({@code org.sqlite.lib.path}, {@code org.sqlite.lib.name}) and
  * to clean up in that directory ({@code org.sqlite.tmpdir}), where no file has the {@code
@@ -41,7 +42,6 @@ final class SqliteNativeLibrary {
   private static final String LIB_PATH = "org.sqlite.lib.path";
   private static final String LIB_NAME = "org.sqlite.lib.name";
   private static final String TMP_DIR = "org.sqlite.tmpdir";
-  private static final String RESOURCE_ROOT = "/org/sqlite/native";
 
   private static boolean prepared;
 
@@ -72,33 +72,49 @@ final class SqliteNativeLibrary {
   /**
    * The driver's library for this platform under {@code root}, extracted there first if it is
    * missing or incomplete; empty if the driver has none for this platform or it cannot be written.
+   *
+   * <p>A library is complete when its size is the one recorded beside it ({@code NAME.size}) after
+   * it was extracted, so a reuse reads neither the jar nor the driver's platform detection, which
+   * runs {@code uname} in a new process and scans {@code /proc}. The directory is named after
+   * {@code os.name} and {@code os.arch}; a home shared by glibc and musl systems of one arch would
+   * share a library that one of them cannot load, and the driver then extracts its own copy.
    */
   static Optional<Path> cached(Path root) {
-    String resourceDir = LibraryLoaderUtil.getNativeLibResourcePath();
-    String name = LibraryLoaderUtil.getNativeLibName();
-    URL resource = SQLiteJDBCLoader.class.getResource(resourceDir + "/" + name);
-    if (resource == null || !resourceDir.startsWith(RESOURCE_ROOT + "/")) {
-      return Optional.empty();
-    }
-    Path dir =
-        root.resolve("sqlite-jdbc-" + SQLiteJDBCLoader.getVersion())
-            .resolve(resourceDir.substring(RESOURCE_ROOT.length() + 1));
-    Path library = dir.resolve(name);
     try {
-      URLConnection connection = resource.openConnection();
-      long size = connection.getContentLengthLong();
-      if (size > 0 && Files.isRegularFile(library) && Files.size(library) == size) {
+      Path dir = root.resolve("sqlite-jdbc-" + SQLiteJDBCLoader.getVersion()).resolve(platform());
+      Path library = dir.resolve(LibraryLoaderUtil.getNativeLibName());
+      Path size = dir.resolve(library.getFileName() + ".size");
+      if (complete(library, size)) {
         return Optional.of(library);
       }
+      String resource = LibraryLoaderUtil.getNativeLibResourcePath() + "/" + library.getFileName();
+      URL url = SQLiteJDBCLoader.class.getResource(resource);
+      if (url == null) {
+        return Optional.empty();
+      }
       Files.createDirectories(dir);
-      try (InputStream in = connection.getInputStream()) {
+      try (InputStream in = url.openStream()) {
         extract(in, library);
       }
-      return size < 0 || Files.size(library) == size ? Optional.of(library) : Optional.empty();
+      byte[] recorded = Long.toString(Files.size(library)).getBytes(StandardCharsets.US_ASCII);
+      extract(new ByteArrayInputStream(recorded), size);
+      return Optional.of(library);
     } catch (IOException | RuntimeException e) {
       // Not writable (a read-only home, no home): the driver extracts to the temp dir as before.
       return Optional.empty();
     }
+  }
+
+  private static boolean complete(Path library, Path size) throws IOException {
+    return Files.isRegularFile(library)
+        && Files.isRegularFile(size)
+        && Files.readString(size, StandardCharsets.US_ASCII)
+            .equals(Long.toString(Files.size(library)));
+  }
+
+  private static String platform() {
+    String platform = System.getProperty("os.name") + "-" + System.getProperty("os.arch");
+    return platform.replaceAll("[^A-Za-z0-9._-]", "_");
   }
 
   /** Writes {@code in} to a temporary file beside {@code target}, then renames it into place. */
