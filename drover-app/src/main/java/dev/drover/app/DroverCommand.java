@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
@@ -28,26 +27,8 @@ import picocli.CommandLine.ScopeType;
           + "directory (the default), or PostgreSQL (--db). Bad input exits with code 2 and "
           + "changes nothing; "
           + "other failures exit with code 1."
-    },
-    subcommands = {
-      InitCommand.class,
-      DemoCommand.class,
-      RunCommand.class,
-      ConfigCommand.class,
-      TaskTypeCommand.class,
-      TaskCommand.class,
-      TaskRunCommand.class,
-      StatusCommand.class,
-      ArchiveCommand.class,
-      EventsCommand.class,
-      RunnersCommand.class,
-      ListerCommand.class,
-      OriginCommand.class,
-      VisitCommand.class,
-      MetricsCommand.class,
-      CompletionCommand.class,
-      HelpCommand.class
     })
+// No subcommands here: Subcommands adds those a command line needs.
 public final class DroverCommand {
   @Option(
       names = "--data-dir",

@@ -32,15 +32,16 @@ public final class Main {
    */
   static int run(Shell shell, String... args) {
     ErrorHandler errors = new ErrorHandler();
-    CommandLine cli =
-        new CommandLine(new DroverCommand(shell))
-            .registerConverter(Path.class, shell::path)
-            .setOut(utf8(shell.out()))
-            .setErr(utf8(shell.err()))
-            .setCaseInsensitiveEnumValuesAllowed(true)
-            .setUsageHelpAutoWidth(true)
-            .setParameterExceptionHandler(errors)
-            .setExecutionExceptionHandler(errors);
+    CommandLine cli = new CommandLine(new DroverCommand(shell));
+    // Before the settings below, which apply to the subcommands already added.
+    Subcommands.register(cli, args);
+    cli.registerConverter(Path.class, shell::path)
+        .setOut(utf8(shell.out()))
+        .setErr(utf8(shell.err()))
+        .setCaseInsensitiveEnumValuesAllowed(true)
+        .setUsageHelpAutoWidth(true)
+        .setParameterExceptionHandler(errors)
+        .setExecutionExceptionHandler(errors);
     int code = cli.execute(args);
     cli.getOut().flush();
     cli.getErr().flush();

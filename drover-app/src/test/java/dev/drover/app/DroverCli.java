@@ -35,6 +35,7 @@ final class DroverCli {
   private final Path workDir;
   private final boolean jar;
   private final Map<String, String> env = new HashMap<>();
+  private final List<String> jvmOptions = new ArrayList<>();
 
   private DroverCli(Path workDir, boolean jar) {
     this.workDir = workDir;
@@ -53,6 +54,12 @@ final class DroverCli {
 
   DroverCli env(String name, String value) {
     env.put(name, value);
+    return this;
+  }
+
+  /** Adds an option of the JVM that runs the jar (only for {@link #jar}). */
+  DroverCli jvmOption(String option) {
+    jvmOptions.add(option);
     return this;
   }
 
@@ -116,9 +123,10 @@ final class DroverCli {
                 "-XX:TieredStopAtLevel=1",
                 "-Duser.timezone=America/Los_Angeles",
                 "-Duser.language=tr",
-                "-Duser.country=TR",
-                "-jar",
-                jar().toString()));
+                "-Duser.country=TR"));
+    command.addAll(jvmOptions);
+    command.add("-jar");
+    command.add(jar().toString());
     command.addAll(List.of(strings(args)));
     try {
       Path out = Files.createTempFile("drover-out", ".txt");

@@ -78,6 +78,7 @@ public final class Stores {
 
   private static HikariDataSource sqlitePool(Path dataDir, int poolSize, StoreOptions options) {
     Path db = prepareDataDir(dataDir).resolve(StoreLocation.DATABASE_FILE);
+    SqliteNativeLibrary.prepare();
     SQLiteConfig config = new SQLiteConfig();
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
     config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
