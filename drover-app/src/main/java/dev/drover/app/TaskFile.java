@@ -5,12 +5,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
-import dev.drover.TextFiles;
+import dev.drover.TextLines;
 import dev.drover.ValidationException;
 import dev.drover.model.NewTask;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskPolicy;
 import dev.drover.model.TaskPriority;
+import java.io.Closeable;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,10 +21,11 @@ import java.util.List;
 /**
  * A batch of tasks in JSON Lines: one object per line with {@code type} (required), {@code args},
  * {@code kwargs}, {@code policy}, {@code priority}, {@code next_run} and {@code retries}. Blank
- * lines are skipped. The whole file is read before anything is written, and every error names the
- * file, the line and the key ({@code tasks.jsonl:3: priority}).
+ * lines are skipped. The file is read a line at a time, so a file of millions of tasks is never
+ * held whole, and every error names the file, the line and the key ({@code tasks.jsonl:3:
+ * priority}).
  */
-final class TaskFile {
+final class TaskFile implements Closeable {
   static final List<String> KEYS =
       List.of("type", "args", "kwargs", "policy", "priority", "next_run", "retries");
 
@@ -31,31 +33,51 @@ final class TaskFile {
   record Line(int number, NewTask task) {}
 
   private final String name;
+  private final TextLines lines;
 
-  private TaskFile(String name) {
+  private TaskFile(String name, TextLines lines) {
     this.name = name;
+    this.lines = lines;
   }
 
-  /** Reads {@code file}; {@code shownAs} is how errors name it. */
+  /** Opens {@code file}; {@code shownAs} is how errors name it. */
+  static TaskFile open(Path file, String shownAs) {
+    return new TaskFile(shownAs, TextLines.open("--file", file));
+  }
+
+  /** Reads the whole of {@code file}; for small files and tests. */
   static List<Line> read(Path file, String shownAs) {
-    List<String> lines = TextFiles.lines("--file", file);
-    TaskFile parser = new TaskFile(shownAs);
     List<Line> tasks = new ArrayList<>();
-    for (int i = 0; i < lines.size(); i++) {
-      if (!lines.get(i).isBlank()) {
-        tasks.add(new Line(i + 1, parser.parse(i + 1, lines.get(i))));
+    try (TaskFile reader = open(file, shownAs)) {
+      for (Line line = reader.next(); line != null; line = reader.next()) {
+        tasks.add(line);
       }
     }
     return tasks;
   }
 
+  /** The next task, or null at the end of the file; an invalid line is refused. */
+  Line next() {
+    for (String text = lines.next(); text != null; text = lines.next()) {
+      if (!text.isBlank()) {
+        return new Line(lines.number(), parse(lines.number(), text));
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public void close() {
+    lines.close();
+  }
+
   /** The error for {@code key} on line {@code line}, e.g. {@code tasks.jsonl:3: priority: ...}. */
   ValidationException error(int line, String key, String problem) {
-    return new ValidationException(name + ":" + line + (key == null ? "" : ": " + key), problem);
+    return error(name, line, key, problem);
   }
 
   static ValidationException error(String file, int line, String key, String problem) {
-    return new TaskFile(file).error(line, key, problem);
+    return new ValidationException(file + ":" + line + (key == null ? "" : ": " + key), problem);
   }
 
   private NewTask parse(int line, String text) {

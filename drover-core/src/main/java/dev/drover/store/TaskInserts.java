@@ -47,6 +47,9 @@ final class TaskInserts {
   /** Rows per statement: 10 parameters a row stays well below either database's parameter limit. */
   static final int CHUNK = 500;
 
+  /** Tasks a bulk create hands to {@link #create} at once: a few statements' worth. */
+  static final int BULK_CHUNK = 5_000;
+
   /** Tries of the single-task path before it gives up on a duplicate that keeps vanishing. */
   private static final int SINGLE_TRIES = 3;
 
