@@ -1,6 +1,7 @@
 package dev.drover.app;
 
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
@@ -38,8 +39,11 @@ final class AddProgress implements AutoCloseable {
     double seconds = (now - started) / 1e9;
     String line =
         String.format(
+            Locale.ROOT,
             "drover: %,d tasks read and checked in %.0f s (%,.0f/s); committing at the end",
-            tasks, seconds, tasks / Math.max(seconds, 1e-3));
+            tasks,
+            seconds,
+            tasks / Math.max(seconds, 1e-3));
     if (terminal) {
       err.print("\r" + line + " ".repeat(Math.max(0, shown - line.length())));
       shown = line.length();

@@ -15,8 +15,9 @@ import java.util.List;
 
 /**
  * The records of a CSV file, one at a time, read by Jackson's CSV parser (RFC 4180: a quoted cell
- * may hold commas, doubled quotes and line breaks). Cells are trimmed, blank lines skipped, and a
- * byte-order mark or bytes that are not UTF-8 are handled by {@link TextLines}, which feeds it.
+ * may hold commas, doubled quotes and line breaks), each record as an array of cells since the
+ * header is checked by the caller. Cells are trimmed, blank lines skipped, and a byte-order mark or
+ * bytes that are not UTF-8 are handled by {@link TextLines}, which feeds it.
  */
 final class CsvRows implements Closeable {
   private static final CsvFactory FACTORY = new CsvFactory();
@@ -43,7 +44,6 @@ final class CsvRows implements Closeable {
     try {
       CsvParser parser = FACTORY.createParser(new LinesReader(lines));
       parser.setSchema(CsvSchema.emptySchema());
-      parser.enable(CsvParser.Feature.WRAP_AS_ARRAY);
       parser.enable(CsvParser.Feature.TRIM_SPACES);
       parser.enable(CsvParser.Feature.SKIP_EMPTY_LINES);
       return new CsvRows(file, lines, parser);
@@ -69,20 +69,24 @@ final class CsvRows implements Closeable {
       if (token == null) {
         return null;
       }
-      int line = parser.currentTokenLocation().getLineNr();
+      int line = -1; // the parser reports a record's start line with its first cell
       List<String> cells = new ArrayList<>();
       while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
         if (token == null) {
           throw new ValidationException(file + ":" + line, "the record does not end");
         }
-        cells.add(parser.getText());
+        if (line < 0) {
+          line = parser.currentTokenLocation().getLineNr();
+        }
+        cells.add(parser.getText().strip());
       }
       if (!(cells.size() == 1 && cells.get(0).isEmpty())) {
         records++;
       }
       return new Row(line, records, cells);
     } catch (IOException e) {
-      int line = parser.currentLocation().getLineNr();
+      // the token location is where the failing record began (an unclosed quote fails at the end)
+      int line = parser.currentTokenLocation().getLineNr();
       String problem =
           e instanceof com.fasterxml.jackson.core.JsonProcessingException j
               ? j.getOriginalMessage()
