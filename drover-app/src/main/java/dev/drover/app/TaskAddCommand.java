@@ -10,7 +10,6 @@ import dev.drover.model.TaskPolicy;
 import dev.drover.model.TaskPriority;
 import java.nio.file.Path;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -144,32 +143,26 @@ final class TaskAddCommand extends BaseCommand {
       long before = taskCount(drover);
       TaskChecks checks = new TaskChecks(drover.taskTypes(), allowUnexecutable, file.toString());
       Stored stored = new Stored(json ? Integer.MAX_VALUE : TABLE_ROWS);
-      Iterator<NewTask> tasks =
-          new Iterator<>() {
-            private TaskFile.Line next = reader.next();
-
-            @Override
-            public boolean hasNext() {
-              return next != null;
-            }
-
-            @Override
-            public NewTask next() {
-              NewTask task = checks.check(next);
-              next = reader.next();
-              return task;
-            }
-          };
-      drover.taskCreateAll(
-          tasks,
-          chunk -> {
-            stored.add(chunk);
-            progress.update(stored.inputs);
-          });
+      // parsed and checked on a thread of its own while the previous chunk is written; closed
+      // (its thread stopped) before the file is
+      try (ReadAhead<NewTask> tasks =
+          new ReadAhead<>("drover-read-tasks", () -> next(reader, checks))) {
+        drover.taskCreateAll(
+            tasks,
+            chunk -> {
+              stored.add(chunk);
+              progress.update(stored.inputs);
+            });
+      }
       progress.close();
       print(drover, before, stored.shown(), stored.distinct.size());
     }
     return 0;
+  }
+
+  private static NewTask next(TaskFile reader, TaskChecks checks) {
+    TaskFile.Line line = reader.next();
+    return line == null ? null : checks.check(line);
   }
 
   /** Prints the stored tasks (up to {@link #TABLE_ROWS} in a table) and what was added. */

@@ -167,7 +167,11 @@ class UnclearErrorsIT {
         "origins.csv:3",
         "not UTF-8");
     Path results = tmp.resolve("results.jsonl");
-    Files.write(results, all);
+    Files.write(
+        results,
+        ("{\"url\": \"https://a\", \"visit_type\": \"git\", \"date\": \"2026-01-01\", "
+                + "\"status\": \"full\"}\n{\"url\": \"https://caf\u00e9\"}\n")
+            .getBytes("ISO-8859-1"));
     assertOneLine(
         drover("--data-dir", data, "visit", "ingest", results), "results.jsonl:2", "not UTF-8");
     assertThat(DbSnapshot.ofDataDir(data)).isEqualTo(before);
