@@ -140,11 +140,18 @@ final class TaskInserts {
     }
     List<Prepared> distinct = new ArrayList<>(unique.values());
     Map<Key, Task> resolved = new HashMap<>();
-    for (int from = 0; from < distinct.size(); from += CHUNK) {
-      List<Prepared> chunk = distinct.subList(from, Math.min(from + CHUNK, distinct.size()));
-      resolved.putAll(findStored(h, chunk));
-      List<Prepared> fresh = chunk.stream().filter(p -> !resolved.containsKey(p.key)).toList();
-      resolved.putAll(insert(h, fresh));
+    // by row count: a full chunk's statement is prepared once per call, not once per chunk (with
+    // 5,000 parameters, compiling it cost a fifth of SQLite's time)
+    Map<Integer, PreparedStatement> statements = new HashMap<>();
+    try {
+      for (int from = 0; from < distinct.size(); from += CHUNK) {
+        List<Prepared> chunk = distinct.subList(from, Math.min(from + CHUNK, distinct.size()));
+        resolved.putAll(findStored(h, chunk));
+        List<Prepared> fresh = chunk.stream().filter(p -> !resolved.containsKey(p.key)).toList();
+        resolved.putAll(insert(h, fresh, statements));
+      }
+    } finally {
+      close(statements.values());
     }
     return prepared.stream().map(p -> resolved.get(p.key)).toList();
   }
@@ -234,13 +241,22 @@ final class TaskInserts {
    * factory for every value, a third of a bulk add's time), and reads back only the ids and the key
    * columns: the rest of each task is what was written.
    */
-  private Map<Key, Task> insert(Handle h, List<Prepared> fresh) {
+  private Map<Key, Task> insert(
+      Handle h, List<Prepared> fresh, Map<Integer, PreparedStatement> statements) {
     Map<Key, Task> inserted = new HashMap<>();
     if (fresh.isEmpty()) {
       return inserted;
     }
     try {
-      insert(h, fresh, inserted);
+      PreparedStatement statement = statements.get(fresh.size());
+      if (statement == null) {
+        String text =
+            sql.get(TASK_INSERT_MANY)
+                .replace("<values>", String.join(", ", Collections.nCopies(fresh.size(), ROW)));
+        statement = h.getConnection().prepareStatement(text);
+        statements.put(fresh.size(), statement);
+      }
+      insert(statement, fresh, inserted);
     } catch (SQLException e) {
       // as Jdbi reports a failed statement, so callers see one kind of failure either way
       throw new UnableToExecuteStatementException(e, null);
@@ -252,48 +268,54 @@ final class TaskInserts {
     return inserted;
   }
 
-  private void insert(Handle h, List<Prepared> fresh, Map<Key, Task> inserted) throws SQLException {
+  private void insert(PreparedStatement insert, List<Prepared> fresh, Map<Key, Task> inserted)
+      throws SQLException {
     Map<Key, Prepared> byKey = new HashMap<>();
     fresh.forEach(p -> byKey.put(p.key, p));
-    String text =
-        sql.get(TASK_INSERT_MANY)
-            .replace("<values>", String.join(", ", Collections.nCopies(fresh.size(), ROW)));
-    try (PreparedStatement insert = h.getConnection().prepareStatement(text)) {
-      int i = 1;
-      for (Prepared p : fresh) {
-        NewTask t = p.task;
-        insert.setString(i++, t.type());
-        insert.setString(i++, p.json);
-        insert.setString(i++, p.hash);
-        insert.setObject(i++, Columns.bindable(dialect, p.nextRun));
-        Long intervalMs = Columns.millis(p.type.defaultInterval());
-        if (intervalMs == null) {
-          insert.setNull(i++, Types.BIGINT);
-        } else {
-          insert.setLong(i++, intervalMs);
-        }
-        insert.setString(i++, TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName());
-        insert.setString(i++, t.policy().dbName());
-        insert.setInt(i++, retriesLeft(p));
-        insert.setString(i++, priority(p));
-        insert.setString(i++, p.concurrencyKey);
+    int i = 1;
+    for (Prepared p : fresh) {
+      NewTask t = p.task;
+      insert.setString(i++, t.type());
+      insert.setString(i++, p.json);
+      insert.setString(i++, p.hash);
+      insert.setObject(i++, Columns.bindable(dialect, p.nextRun));
+      Long intervalMs = Columns.millis(p.type.defaultInterval());
+      if (intervalMs == null) {
+        insert.setNull(i++, Types.BIGINT);
+      } else {
+        insert.setLong(i++, intervalMs);
       }
-      try (ResultSet rs = insert.executeQuery()) {
-        while (rs.next()) {
-          String priority = rs.getString("priority");
-          Key key =
-              Key.of(
-                  rs.getString("type"),
-                  rs.getString("arguments_hash"),
-                  TaskPolicy.parse("policy", rs.getString("policy")),
-                  priority == null ? null : TaskPriority.parse("priority", priority),
-                  dialect.instant(rs, "next_run"));
-          Prepared p = byKey.get(key);
-          if (p == null) {
-            throw new IllegalStateException("inserted a task that matches no input: " + key);
-          }
-          inserted.put(key, written(rs.getLong("id"), p));
+      insert.setString(i++, TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName());
+      insert.setString(i++, t.policy().dbName());
+      insert.setInt(i++, retriesLeft(p));
+      insert.setString(i++, priority(p));
+      insert.setString(i++, p.concurrencyKey);
+    }
+    try (ResultSet rs = insert.executeQuery()) {
+      while (rs.next()) {
+        String priority = rs.getString("priority");
+        Key key =
+            Key.of(
+                rs.getString("type"),
+                rs.getString("arguments_hash"),
+                TaskPolicy.parse("policy", rs.getString("policy")),
+                priority == null ? null : TaskPriority.parse("priority", priority),
+                dialect.instant(rs, "next_run"));
+        Prepared p = byKey.get(key);
+        if (p == null) {
+          throw new IllegalStateException("inserted a task that matches no input: " + key);
         }
+        inserted.put(key, written(rs.getLong("id"), p));
+      }
+    }
+  }
+
+  private static void close(Iterable<PreparedStatement> statements) {
+    for (PreparedStatement statement : statements) {
+      try {
+        statement.close();
+      } catch (SQLException e) {
+        // closing cannot lose data; the connection finalizes it at the latest
       }
     }
   }
