@@ -23,6 +23,7 @@ import dev.drover.store.Stores;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -117,6 +118,14 @@ public final class Drover implements AutoCloseable {
   /** Creates tasks (de-duplicated within the batch and against stored tasks); all or nothing. */
   public List<Task> taskCreate(List<NewTask> tasks) {
     return store.taskCreate(tasks, now());
+  }
+
+  /**
+   * Creates the tasks {@code tasks} yields, a chunk at a time in one transaction (see {@link
+   * Store#taskCreateAll}); all or nothing. Returns how many inputs there were.
+   */
+  public long taskCreateAll(Iterator<NewTask> tasks, Consumer<List<Task>> stored) {
+    return store.taskCreateAll(tasks, now(), stored);
   }
 
   public Optional<Task> task(long id) {

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
-import dev.drover.TextFiles;
+import dev.drover.TextLines;
 import dev.drover.ValidationException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -71,25 +71,29 @@ final class OriginFile {
   }
 
   static Contents read(Path file, String defaultLister, String defaultInstance) {
-    List<String> text = TextFiles.lines("FILE", file);
     OriginFile parser = new OriginFile(file.toString(), defaultLister, defaultInstance);
-    return file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv")
-        ? parser.csv(text)
-        : parser.jsonLines(text);
+    if (file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv")) {
+      try (CsvRows rows = CsvRows.open("FILE", file)) {
+        return parser.csv(rows);
+      }
+    }
+    try (TextLines lines = TextLines.open("FILE", file)) {
+      return parser.jsonLines(lines);
+    }
   }
 
-  private Contents jsonLines(List<String> text) {
+  private Contents jsonLines(TextLines text) {
     List<Line> lines = new ArrayList<>();
     List<Invalid> invalid = new ArrayList<>();
-    for (int i = 0; i < text.size(); i++) {
-      if (text.get(i).isBlank()) {
+    for (String t = text.next(); t != null; t = text.next()) {
+      if (t.isBlank()) {
         continue;
       }
-      int n = i + 1;
+      int n = text.number();
       try {
         JsonNode node;
         try {
-          node = Json.readInput(text.get(i));
+          node = Json.readInput(t);
         } catch (JsonProcessingException e) {
           throw new Bad(null, "malformed JSON: " + e.getOriginalMessage());
         }
@@ -124,35 +128,25 @@ final class OriginFile {
     return new Contents(lines, invalid);
   }
 
-  private Contents csv(List<String> text) {
+  private Contents csv(CsvRows rows) {
     List<Line> lines = new ArrayList<>();
     List<Invalid> invalid = new ArrayList<>();
-    int headerAt = 0;
-    while (headerAt < text.size() && text.get(headerAt).isBlank()) {
-      headerAt++;
-    }
-    if (headerAt == text.size()) {
+    CsvRows.Row headerRow = rows.next();
+    if (headerRow == null) {
       return new Contents(lines, invalid);
     }
-    List<String> header;
-    try {
-      header = cells(text.get(headerAt));
-      for (String h : header) {
-        if (!KEYS.contains(h)) {
-          throw new Bad(h, "unknown column (expected " + String.join(", ", KEYS) + ")");
-        }
+    List<String> header = headerRow.cells();
+    for (String h : header) {
+      if (!KEYS.contains(h)) {
+        throw new ValidationException(
+            name + ":" + headerRow.line() + ": " + h,
+            "unknown column (expected " + String.join(", ", KEYS) + ")");
       }
-    } catch (Bad b) {
-      throw new ValidationException(
-          name + ":" + (headerAt + 1) + (b.key == null ? "" : ": " + b.key), b.getMessage());
     }
-    for (int i = headerAt + 1; i < text.size(); i++) {
-      if (text.get(i).isBlank()) {
-        continue;
-      }
-      int n = i + 1;
+    for (CsvRows.Row row = rows.next(); row != null; row = rows.next()) {
+      int n = row.line();
       try {
-        List<String> cells = cells(text.get(i));
+        List<String> cells = row.cells();
         if (cells.size() != header.size()) {
           throw new Bad(
               null, "expected " + header.size() + " cells as the header has, got " + cells.size());
@@ -232,40 +226,6 @@ final class OriginFile {
       case "false", "no", "0" -> false;
       default -> throw new Bad(key, "expected true or false, got '" + v + "'");
     };
-  }
-
-  /**
-   * The cells of one CSV line: commas separate, double quotes quote, "" is a quote inside quotes.
-   */
-  private static List<String> cells(String line) {
-    List<String> out = new ArrayList<>();
-    StringBuilder cell = new StringBuilder();
-    boolean quoted = false;
-    for (int i = 0; i < line.length(); i++) {
-      char c = line.charAt(i);
-      if (quoted) {
-        if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
-          cell.append('"');
-          i++;
-        } else if (c == '"') {
-          quoted = false;
-        } else {
-          cell.append(c);
-        }
-      } else if (c == '"' && cell.length() == 0) {
-        quoted = true;
-      } else if (c == ',') {
-        out.add(cell.toString().trim());
-        cell.setLength(0);
-      } else {
-        cell.append(c);
-      }
-    }
-    if (quoted) {
-      throw new Bad(null, "unclosed quote");
-    }
-    out.add(cell.toString().trim());
-    return out;
   }
 
   /** A problem with one line; becomes an {@link Invalid}. */

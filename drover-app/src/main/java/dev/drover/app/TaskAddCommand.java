@@ -3,19 +3,17 @@ package dev.drover.app;
 import dev.drover.Drover;
 import dev.drover.TextFiles;
 import dev.drover.ValidationException;
-import dev.drover.engine.command.CommandTemplate;
 import dev.drover.model.NewTask;
 import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskPolicy;
 import dev.drover.model.TaskPriority;
-import dev.drover.model.TaskType;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
+import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -38,6 +36,9 @@ import picocli.CommandLine.Option;
           + "task is printed instead."
     })
 final class TaskAddCommand extends BaseCommand {
+  /** Tasks of a file shown in the table; the rest are counted (--json prints them all). */
+  static final int TABLE_ROWS = 100;
+
   @Option(names = "--type", paramLabel = "TYPE", description = "The task type.")
   String type;
 
@@ -56,7 +57,9 @@ final class TaskAddCommand extends BaseCommand {
   @Option(
       names = "--policy",
       paramLabel = "POLICY",
-      description = "recurring (the default) or oneshot.")
+      description =
+          "recurring or oneshot. Default: recurring if the type has a default interval or a "
+              + "cron, else oneshot.")
   String policy;
 
   @Option(
@@ -97,25 +100,16 @@ final class TaskAddCommand extends BaseCommand {
 
   @Override
   public Integer call() {
-    List<TaskFile.Line> tasks =
-        file != null ? fromFile() : List.of(new TaskFile.Line(0, fromOptions()));
-    String source = file == null ? null : file.toString();
+    if (file != null) {
+      return fromFile();
+    }
+    NewTask task = fromOptions();
     try (Drover drover = root().open(false)) {
       long before = taskCount(drover);
-      List<Task> stored =
-          List.copyOf(
-              create(drover, tasks, source, allowUnexecutable).stream()
-                  .collect(
-                      Collectors.toMap(
-                          Task::id, Function.identity(), (a, b) -> a, LinkedHashMap::new))
-                  .values());
-      if (json) {
-        JsonViews.print(out(), JsonViews.array(stored, JsonViews::task));
-      } else {
-        long added = taskCount(drover) - before;
-        Tables.tasks(stored).print(out());
-        out().println(added + " added, " + (stored.size() - added) + " already present");
-      }
+      NewTask checked =
+          new TaskChecks(drover.taskTypes(), allowUnexecutable, null)
+              .check(new TaskFile.Line(0, task, policy != null));
+      print(drover, before, drover.taskCreate(List.of(checked)), 1);
     }
     return 0;
   }
@@ -124,7 +118,14 @@ final class TaskAddCommand extends BaseCommand {
     return drover.statusCounts().stream().mapToLong(c -> c.count()).sum();
   }
 
-  private List<TaskFile.Line> fromFile() {
+  /**
+   * Streams the file into the store: each line is parsed and checked as it is read, and written a
+   * chunk at a time, all in one transaction, so an invalid line anywhere (or a failure of the
+   * database) leaves nothing written. On SQLite that transaction holds the write lock while the
+   * file is read (about 2 s per 100,000 tasks on a small machine): a runner on the same data dir
+   * waits for it, up to its busy timeout (30 s).
+   */
+  private Integer fromFile() {
     if (type != null
         || args != null
         || kwargs != null
@@ -138,7 +139,71 @@ final class TaskAddCommand extends BaseCommand {
               + "--priority, --next-run or --retries (put them in the file)");
     }
     TextFiles.checkReadable("--file", file);
-    return TaskFile.read(file, file.toString());
+    try (Drover drover = root().open(false);
+        TaskFile reader = TaskFile.open(file, file.toString());
+        AddProgress progress = new AddProgress(err(), System.console() != null, System::nanoTime)) {
+      long before = taskCount(drover);
+      TaskChecks checks = new TaskChecks(drover.taskTypes(), allowUnexecutable, file.toString());
+      Stored stored = new Stored(json ? Integer.MAX_VALUE : TABLE_ROWS);
+      // parsed and checked on a thread of its own while the previous chunk is written; closed
+      // (its thread stopped) before the file is
+      try (ReadAhead<NewTask> tasks =
+          new ReadAhead<>("drover-read-tasks", () -> next(reader, checks))) {
+        drover.taskCreateAll(
+            tasks,
+            chunk -> {
+              stored.add(chunk);
+              progress.update(stored.inputs);
+            });
+      }
+      progress.close();
+      print(drover, before, stored.shown(), stored.distinct.size());
+    }
+    return 0;
+  }
+
+  private static NewTask next(TaskFile reader, TaskChecks checks) {
+    TaskFile.Line line = reader.next();
+    return line == null ? null : checks.check(line);
+  }
+
+  /** Prints the stored tasks (up to {@link #TABLE_ROWS} in a table) and what was added. */
+  private void print(Drover drover, long before, List<Task> shown, long distinct) {
+    if (json) {
+      JsonViews.print(out(), JsonViews.array(shown, JsonViews::task));
+      return;
+    }
+    long added = taskCount(drover) - before;
+    Tables.tasks(shown).print(out());
+    if (distinct > shown.size()) {
+      out().println("(the first " + shown.size() + " shown; 'drover task list' lists them all)");
+    }
+    out().println(added + " added, " + (distinct - added) + " already present");
+  }
+
+  /** A file's stored tasks: how many distinct ones, and the first few kept to print. */
+  private static final class Stored {
+    final Set<Long> distinct = new HashSet<>();
+    final Map<Long, Task> kept = new LinkedHashMap<>();
+    final int keep;
+    long inputs;
+
+    Stored(int keep) {
+      this.keep = keep;
+    }
+
+    void add(List<Task> chunk) {
+      inputs += chunk.size();
+      for (Task t : chunk) {
+        if (distinct.add(t.id()) && kept.size() < keep) {
+          kept.put(t.id(), t);
+        }
+      }
+    }
+
+    List<Task> shown() {
+      return List.copyOf(kept.values());
+    }
   }
 
   private NewTask fromOptions() {
@@ -159,81 +224,5 @@ final class TaskAddCommand extends BaseCommand {
         policy == null ? null : TaskPolicy.parse("--policy", policy),
         priority == null ? null : TaskPriority.parse("--priority", priority),
         retries);
-  }
-
-  /**
-   * Checks every task's type before creating any, so an error names its line ({@code source} is the
-   * file, or null for options), then creates them all in one transaction.
-   */
-  static List<Task> create(
-      Drover drover, List<TaskFile.Line> tasks, String source, boolean allowUnexecutable) {
-    Map<String, TaskType> types =
-        drover.taskTypes().stream().collect(Collectors.toMap(TaskType::name, Function.identity()));
-    for (TaskFile.Line line : tasks) {
-      NewTask t = line.task();
-      TaskType type = types.get(t.type());
-      if (type == null) {
-        throw error(
-            source,
-            line,
-            "type",
-            "unknown task type '"
-                + t.type()
-                + "' (known: "
-                + (types.isEmpty()
-                    ? "none"
-                    : String.join(", ", types.keySet().stream().sorted().toList()))
-                + ")");
-      }
-      if (!allowUnexecutable && !RunnerSetup.executable(type)) {
-        throw error(
-            source,
-            line,
-            "type",
-            "task type '"
-                + type.name()
-                + "' has no command and no built-in handler, so drover run would never execute "
-                + "it (give the type a command, or --allow-unexecutable to add it anyway)");
-      }
-      if (t.policy() == TaskPolicy.RECURRING && !type.recurs()) {
-        throw error(
-            source,
-            line,
-            "policy",
-            "task type '"
-                + type.name()
-                + "' has neither a default_interval nor a cron, so its tasks must be oneshot");
-      }
-      try {
-        type.concurrencyKeyOf(t.arguments());
-      } catch (ValidationException e) {
-        throw source == null
-            ? new ValidationException(
-                "--kwargs", "'" + type.concurrencyKey() + "' " + ErrorHandler.problem(e))
-            : TaskFile.error(source, line.number(), e.field(), ErrorHandler.problem(e));
-      }
-      checkFills(type, line, source);
-    }
-    return drover.taskCreate(tasks.stream().map(TaskFile.Line::task).toList());
-  }
-
-  private static void checkFills(TaskType type, TaskFile.Line line, String source) {
-    if (type.command() == null) {
-      return;
-    }
-    try {
-      CommandTemplate.parse(type.command()).checkFills(type.name(), line.task().arguments());
-    } catch (ValidationException e) {
-      throw source == null
-          ? new ValidationException("--" + e.field(), ErrorHandler.problem(e))
-          : TaskFile.error(source, line.number(), e.field(), ErrorHandler.problem(e));
-    }
-  }
-
-  private static ValidationException error(
-      String source, TaskFile.Line line, String key, String problem) {
-    return source == null
-        ? new ValidationException("--" + key, problem)
-        : TaskFile.error(source, line.number(), key, problem);
   }
 }

@@ -5,12 +5,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
-import dev.drover.TextFiles;
+import dev.drover.TextLines;
 import dev.drover.ValidationException;
 import dev.drover.model.NewTask;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskPolicy;
 import dev.drover.model.TaskPriority;
+import java.io.Closeable;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,45 +21,70 @@ import java.util.List;
 /**
  * A batch of tasks in JSON Lines: one object per line with {@code type} (required), {@code args},
  * {@code kwargs}, {@code policy}, {@code priority}, {@code next_run} and {@code retries}. Blank
- * lines are skipped. The whole file is read before anything is written, and every error names the
- * file, the line and the key ({@code tasks.jsonl:3: priority}).
+ * lines are skipped. The file is read a line at a time, so a file of millions of tasks is never
+ * held whole, and every error names the file, the line and the key ({@code tasks.jsonl:3:
+ * priority}).
  */
-final class TaskFile {
+final class TaskFile implements Closeable {
   static final List<String> KEYS =
       List.of("type", "args", "kwargs", "policy", "priority", "next_run", "retries");
 
   /** One task of the file and the line it came from. */
-  record Line(int number, NewTask task) {}
+  /**
+   * A task and where it came from; {@code policyGiven} is false when the line named no policy, so
+   * that its type decides ({@link TaskChecks}).
+   */
+  record Line(int number, NewTask task, boolean policyGiven) {}
 
   private final String name;
+  private final TextLines lines;
 
-  private TaskFile(String name) {
+  private TaskFile(String name, TextLines lines) {
     this.name = name;
+    this.lines = lines;
   }
 
-  /** Reads {@code file}; {@code shownAs} is how errors name it. */
+  /** Opens {@code file}; {@code shownAs} is how errors name it. */
+  static TaskFile open(Path file, String shownAs) {
+    return new TaskFile(shownAs, TextLines.open("--file", file));
+  }
+
+  /** Reads the whole of {@code file}; for small files and tests. */
   static List<Line> read(Path file, String shownAs) {
-    List<String> lines = TextFiles.lines("--file", file);
-    TaskFile parser = new TaskFile(shownAs);
     List<Line> tasks = new ArrayList<>();
-    for (int i = 0; i < lines.size(); i++) {
-      if (!lines.get(i).isBlank()) {
-        tasks.add(new Line(i + 1, parser.parse(i + 1, lines.get(i))));
+    try (TaskFile reader = open(file, shownAs)) {
+      for (Line line = reader.next(); line != null; line = reader.next()) {
+        tasks.add(line);
       }
     }
     return tasks;
   }
 
+  /** The next task, or null at the end of the file; an invalid line is refused. */
+  Line next() {
+    for (String text = lines.next(); text != null; text = lines.next()) {
+      if (!text.isBlank()) {
+        return parse(lines.number(), text);
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public void close() {
+    lines.close();
+  }
+
   /** The error for {@code key} on line {@code line}, e.g. {@code tasks.jsonl:3: priority: ...}. */
   ValidationException error(int line, String key, String problem) {
-    return new ValidationException(name + ":" + line + (key == null ? "" : ": " + key), problem);
+    return error(name, line, key, problem);
   }
 
   static ValidationException error(String file, int line, String key, String problem) {
-    return new TaskFile(file).error(line, key, problem);
+    return new ValidationException(file + ":" + line + (key == null ? "" : ": " + key), problem);
   }
 
-  private NewTask parse(int line, String text) {
+  private Line parse(int line, String text) {
     JsonNode node;
     try {
       node = Json.readInput(text);
@@ -89,19 +115,21 @@ final class TaskFile {
     if (kwargs != null && !kwargs.isNull() && !kwargs.isObject()) {
       throw error(line, "kwargs", "expected a JSON object");
     }
+    String policy = text(line, node, "policy");
     try {
-      return new NewTask(
-          type.asText(),
-          new TaskArguments(
-              args instanceof ArrayNode a ? a : null, kwargs instanceof ObjectNode o ? o : null),
-          nextRun(line, node.get("next_run")),
-          text(line, node, "policy") == null
-              ? null
-              : TaskPolicy.parse("policy", text(line, node, "policy")),
-          text(line, node, "priority") == null
-              ? null
-              : TaskPriority.parse("priority", text(line, node, "priority")),
-          retries(line, node.get("retries")));
+      NewTask task =
+          new NewTask(
+              type.asText(),
+              new TaskArguments(
+                  args instanceof ArrayNode a ? a : null,
+                  kwargs instanceof ObjectNode o ? o : null),
+              nextRun(line, node.get("next_run")),
+              policy == null ? null : TaskPolicy.parse("policy", policy),
+              text(line, node, "priority") == null
+                  ? null
+                  : TaskPriority.parse("priority", text(line, node, "priority")),
+              retries(line, node.get("retries")));
+      return new Line(line, task, policy != null);
     } catch (ValidationException e) {
       throw e.field().startsWith(name + ":") ? e : error(line, e.field(), ErrorHandler.problem(e));
     }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.drover.Drover;
 import dev.drover.Json;
-import dev.drover.TextFiles;
+import dev.drover.TextLines;
 import dev.drover.ValidationException;
 import dev.drover.frontier.Cooldowns;
 import dev.drover.frontier.IngestReport;
@@ -190,11 +190,12 @@ final class VisitCommand {
     }
 
     private List<VisitResult> read() {
-      List<String> lines = TextFiles.lines("FILE", file);
       List<VisitResult> results = new ArrayList<>();
-      for (int i = 0; i < lines.size(); i++) {
-        if (!lines.get(i).isBlank()) {
-          results.add(parse(i + 1, lines.get(i)));
+      try (TextLines lines = TextLines.open("FILE", file)) {
+        for (String line = lines.next(); line != null; line = lines.next()) {
+          if (!line.isBlank()) {
+            results.add(parse(lines.number(), line));
+          }
         }
       }
       return results;

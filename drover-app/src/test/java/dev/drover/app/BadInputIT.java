@@ -177,7 +177,7 @@ class BadInputIT {
             "load-svn"),
         seeded(
             "recurring task of a oneshot-only type",
-            c -> c.cli("task", "add", "--type", "check"),
+            c -> c.cli("task", "add", "--type", "check", "--policy", "recurring"),
             "--policy"),
         seeded(
             "malformed JSON args",
@@ -681,6 +681,55 @@ class BadInputIT {
             """)),
             "origins.csv:3",
             "visit_type"),
+        // issue 14 item 10: CSV as spreadsheets write it; the line named is where the record starts
+        seeded(
+            "origins csv with a bad row after a quoted cell spanning lines",
+            c ->
+                withFrontier(c)
+                    .cli(
+                        "origin",
+                        "record",
+                        "--lister",
+                        "github",
+                        c.file(
+                            "origins.csv",
+                            "\uFEFFurl,visit_type,extra_loader_arguments\r\n"
+                                + "https://github.com/new1,git,\"{\"\"note\"\":\r\n"
+                                + "\"\"a, b\"\"}\"\r\n"
+                                + "https://github.com/new2,git,{}\r\n"
+                                + "https://github.com/new3,git,not json\r\n")),
+            "origins.csv:5: extra_loader_arguments"),
+        seeded(
+            "origins csv with an unclosed quote",
+            c ->
+                withFrontier(c)
+                    .cli(
+                        "origin",
+                        "record",
+                        "--lister",
+                        "github",
+                        c.file(
+                            "origins.csv",
+                            """
+            url,visit_type
+            https://github.com/new1,git
+            "https://github.com/new2,git
+            """)),
+            "origins.csv:",
+            "not readable as CSV"),
+        seeded(
+            "batch with a byte-order mark and a bad last line",
+            c ->
+                c.cli(
+                    "task",
+                    "add",
+                    "--file",
+                    c.file(
+                        "tasks.jsonl",
+                        "\uFEFF{\"type\": \"load-git\", \"kwargs\": {\"path\": \"/srv/n1.git\"}}\n"
+                            + "{\"type\": \"load-git\", \"kwargs\": {\"path\": \"/srv/n2.git\"}}\n"
+                            + "{\"type\": \"load-git\", \"retries\": -1}\n")),
+            "tasks.jsonl:3: retries"),
         seeded(
             "origins of an unknown lister",
             c ->

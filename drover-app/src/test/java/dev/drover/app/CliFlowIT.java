@@ -265,6 +265,18 @@ class CliFlowIT {
         .contains("0 archivable runs");
   }
 
+  /** A type with neither a default interval nor a cron takes oneshot tasks: the default then. */
+  @Test
+  void aTaskOfATypeThatCannotRecurIsOneshotUnlessToldOtherwise() {
+    drover("init");
+    drover("task-type", "add", "--name", "once", "--command", "true");
+    JsonNode added = drover("task", "add", "--type", "once", "--json").json().get(0);
+    assertThat(added.get("policy").asText()).isEqualTo("oneshot");
+    Path batch = Fixtures.write(tmp.resolve("once.jsonl"), "{\"type\": \"once\", \"args\": [1]}\n");
+    drover("task", "add", "--file", batch);
+    assertThat(drover("task", "search", "--policy", "oneshot", "--json").json()).hasSize(2);
+  }
+
   @Test
   void helpAndVersion() {
     // The version comes from the jar's manifest, so these two run the real jar.

@@ -105,14 +105,14 @@ abstract class FrontierCliIT {
         """);
     assertThat(drover("origin", "record", jsonl, "--lister", "github").ok().stdout())
         .contains("3 origins recorded");
+    // as a spreadsheet saves it: a byte-order mark, CRLF, a quoted cell spanning two lines
     Path csv =
         Fixtures.write(
             tmp.resolve("origins.csv"),
-            """
-        lister,instance,url,visit_type,last_update,extra_loader_arguments
-        gitlab,gitlab.com,https://gitlab.com/x,git,2026-02-01,"{""branch"": ""main""}"
-        gitlab,gitlab.com,https://gitlab.com/y,hg,,
-        """);
+            "\uFEFFlister,instance,url,visit_type,last_update,extra_loader_arguments\r\n"
+                + "gitlab,gitlab.com,https://gitlab.com/x,git,2026-02-01,\"{\"\"branch\"\":\r\n"
+                + " \"\"main\"\"}\"\r\n"
+                + "gitlab,gitlab.com,https://gitlab.com/y,hg,,\r\n");
     JsonNode recorded = drover("origin", "record", csv, "--json").ok().json();
     assertThat(recorded)
         .extracting(o -> o.get("url").asText())

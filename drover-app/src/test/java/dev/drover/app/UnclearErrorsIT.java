@@ -159,6 +159,21 @@ class UnclearErrorsIT {
         drover("--data-dir", data, "origin", "record", tasks), "tasks.jsonl:2", "not UTF-8");
     assertOneLine(
         drover("--data-dir", data, "config", "apply", yaml), "latin1.yaml:2", "not UTF-8");
+    Path csv = tmp.resolve("origins.csv");
+    Files.write(
+        csv, "url,visit_type\nhttps://a,git\nhttps://caf\u00e9,git\n".getBytes("ISO-8859-1"));
+    assertOneLine(
+        drover("--data-dir", data, "origin", "record", "--lister", "l", csv),
+        "origins.csv:3",
+        "not UTF-8");
+    Path results = tmp.resolve("results.jsonl");
+    Files.write(
+        results,
+        ("{\"url\": \"https://a\", \"visit_type\": \"git\", \"date\": \"2026-01-01\", "
+                + "\"status\": \"full\"}\n{\"url\": \"https://caf\u00e9\"}\n")
+            .getBytes("ISO-8859-1"));
+    assertOneLine(
+        drover("--data-dir", data, "visit", "ingest", results), "results.jsonl:2", "not UTF-8");
     assertThat(DbSnapshot.ofDataDir(data)).isEqualTo(before);
   }
 }

@@ -62,9 +62,14 @@ public record TaskArguments(ArrayNode args, ObjectNode kwargs) {
 
   /** SHA-256 of the canonical text: the indexed key that finds duplicates. */
   public String hash() {
+    return hashOf(toJson());
+  }
+
+  /** The {@link #hash} of arguments whose {@link #toJson} is {@code json}, without redoing it. */
+  public static String hashOf(String json) {
     try {
       byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(toJson().getBytes(StandardCharsets.UTF_8));
+          MessageDigest.getInstance("SHA-256").digest(json.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);

@@ -53,6 +53,7 @@ import dev.drover.schedule.PriorityShares;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +61,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jdbi.v3.core.Handle;
@@ -267,6 +269,29 @@ final class JdbiStore implements Store {
       work.wakeLocal();
     }
     return out;
+  }
+
+  @Override
+  public long taskCreateAll(Iterator<NewTask> tasks, Instant now, Consumer<List<Task>> stored) {
+    long count =
+        jdbi.inTransaction(
+            h -> {
+              long n = 0;
+              List<NewTask> chunk = new ArrayList<>(TaskInserts.BULK_CHUNK);
+              while (tasks.hasNext()) {
+                chunk.add(tasks.next());
+                if (chunk.size() == TaskInserts.BULK_CHUNK || !tasks.hasNext()) {
+                  stored.accept(inserts.create(h, chunk, now));
+                  n += chunk.size();
+                  chunk.clear();
+                }
+              }
+              return n;
+            });
+    if (count > 0) {
+      work.wakeLocal();
+    }
+    return count;
   }
 
   @Override

@@ -15,9 +15,11 @@ import dev.drover.model.TaskType;
 import dev.drover.model.WorkerGroup;
 import dev.drover.schedule.PriorityShares;
 import java.time.Instant;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The durable state of Drover: task types, tasks and task runs. One contract, implemented on SQLite
@@ -78,6 +80,15 @@ public interface Store extends AutoCloseable {
    * returns the stored task for each distinct input, in input order. All or nothing.
    */
   List<Task> taskCreate(List<NewTask> tasks, Instant now);
+
+  /**
+   * Creates the tasks {@code tasks} yields as {@link #taskCreate} does, a chunk at a time and all
+   * in one transaction, so a file of millions of tasks is never held whole and is still all or
+   * nothing: an exception from the iterator (an invalid line, say) undoes every chunk before it.
+   * {@code stored} gets the stored task of each input of a chunk once the chunk is written (not yet
+   * committed). Returns how many inputs there were.
+   */
+  long taskCreateAll(Iterator<NewTask> tasks, Instant now, Consumer<List<Task>> stored);
 
   List<Task> taskGet(List<Long> ids);
 

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -225,5 +226,81 @@ interface TaskBatchContract {
       ids.add(created.get(i).id());
     }
     assertThat(ids).hasSize(LARGE);
+  }
+
+  /** More tasks than one bulk chunk holds, so {@code taskCreateAll} writes three. */
+  int BULK = TaskInserts.BULK_CHUNK * 2 + 11;
+
+  @Test
+  default void aStreamedBatchIsWrittenAChunkAtATimeAsTheStoreHoldsIt() {
+    Store s = withTypes();
+    List<List<Task>> chunks = new ArrayList<>();
+    // every fourth task repeats one of the first chunk, so duplicates cross chunks
+    Iterator<NewTask> tasks =
+        IntStream.range(0, BULK)
+            .mapToObj(
+                i ->
+                    i % 4 == 3
+                        ? oneshot(i % 1000)
+                        : i % 2 == 0 ? oneshot(i) : recurring(i).withPriority(TaskPriority.LOW))
+            .iterator();
+
+    long count = s.taskCreateAll(tasks, t0(), chunks::add);
+
+    assertThat(count).isEqualTo(BULK);
+    assertThat(chunks).hasSize(3);
+    List<Task> all = chunks.stream().flatMap(List::stream).toList();
+    assertThat(all).hasSize(BULK);
+    for (int i = 0; i < BULK; i++) {
+      String item = "item-" + (i % 4 == 3 ? i % 1000 : i);
+      assertThat(all.get(i).arguments().args().get(0).asText()).as("task %d", i).isEqualTo(item);
+    }
+    List<Task> distinct = all.stream().distinct().toList();
+    // what the chunks reported is what a read of the table finds, field for field
+    assertThat(s.taskSearch(TaskQuery.all())).containsExactlyInAnyOrderElementsOf(distinct);
+    assertThat(s.taskGet(List.of(all.get(7).id()))).containsExactly(all.get(7));
+  }
+
+  @Test
+  default void aStreamedBatchThatFailsAfterItsFirstChunksWritesNothing() {
+    Store s = withTypes();
+    s.taskCreate(List.of(oneshot(-1)), t0());
+    List<Task> before = s.taskSearch(TaskQuery.all());
+    Iterator<NewTask> tasks =
+        IntStream.range(0, BULK)
+            .mapToObj(
+                i -> {
+                  if (i == BULK - 2) {
+                    throw new ValidationException("tasks.jsonl:" + (i + 1), "a bad line");
+                  }
+                  return oneshot(i);
+                })
+            .iterator();
+    List<List<Task>> chunks = new ArrayList<>();
+
+    assertThatThrownBy(() -> s.taskCreateAll(tasks, t0(), chunks::add))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("a bad line");
+
+    assertThat(chunks).hasSize(2); // written, then undone
+    assertThat(s.taskSearch(TaskQuery.all())).isEqualTo(before);
+  }
+
+  @Test
+  default void aStreamedBatchRefusedByTheStoreWritesNothing() {
+    Store s = withTypes();
+    Iterator<NewTask> tasks =
+        IntStream.range(0, BULK)
+            .mapToObj(
+                i ->
+                    i == BULK - 1
+                        ? NewTask.oneshot("no-such-type", TaskArguments.empty())
+                        : oneshot(i))
+            .iterator();
+
+    assertThatThrownBy(() -> s.taskCreateAll(tasks, t0(), chunk -> {}))
+        .isInstanceOf(ValidationException.class)
+        .hasMessage("type: unknown task type 'no-such-type'");
+    assertThat(s.taskSearch(TaskQuery.all())).isEmpty();
   }
 }
