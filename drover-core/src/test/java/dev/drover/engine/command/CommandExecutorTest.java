@@ -60,6 +60,28 @@ class CommandExecutorTest {
     return Files.readString(runDir().resolve(CommandExecutor.STDERR_FILE));
   }
 
+  /**
+   * A command that prints far more than the cap keeps the tail of its output, under a line saying
+   * what was dropped, and its outcome line (the last) is still read.
+   */
+  @Test
+  void outputBeyondTheCapKeepsItsTailAndTheOutcomeLine() throws Exception {
+    CommandExecutor capped = new CommandExecutor(Duration.ofSeconds(2), 64 * 1024);
+    Path script =
+        script(
+            "i=0; while [ $i -lt 20000 ]; do echo \"line $i of chatter\"; i=$((i+1)); done\n"
+                + "echo '{\"status\": \"uneventful\"}'");
+    Outcome outcome =
+        capped.execute(type("sh", script.toString()), TaskArguments.empty(), runDir(), Map.of());
+
+    assertThat(outcome.status()).isEqualTo(TaskRunStatus.UNEVENTFUL);
+    String kept = stdout();
+    assertThat(kept).startsWith("[drover: the first ").contains("bytes of output were dropped");
+    assertThat(kept.length()).isLessThan(64 * 1024 + 2 * 64 * 1024 + 200);
+    assertThat(kept).contains("line 19999 of chatter\n").endsWith("{\"status\": \"uneventful\"}\n");
+    assertThat(kept).doesNotContain("line 0 of chatter\n");
+  }
+
   @Test
   void argumentsWithShellMetacharactersArriveLiterally() throws Exception {
     List<String> nasty =
