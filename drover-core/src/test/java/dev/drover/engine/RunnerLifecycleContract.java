@@ -28,6 +28,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -99,9 +100,19 @@ interface RunnerLifecycleContract {
     RunnerOptions a =
         options().withExitOnIdle(false).withGate("gate", Duration.ofSeconds(20), false);
     RunnerOptions b = options().withGate("gate", Duration.ofSeconds(20), false);
-    Runner runnerA = runner(a, Map.of("slow", recording("a", log, 200)));
+    // a's work lasts until b has asked it to hand over, however slowly b starts on a busy machine:
+    // otherwise a could finish all twelve first and leave b nothing to take over.
+    AtomicBoolean aBegan = new AtomicBoolean();
+    TaskHandler recordedByA = recording("a", log, 200);
+    TaskHandler untilAsked =
+        ctx -> {
+          aBegan.set(true);
+          await("b asks a to hand over", () -> !events("takeover_requested", b).isEmpty());
+          return recordedByA.handle(ctx);
+        };
+    Runner runnerA = runner(a, Map.of("slow", untilAsked));
     Future<RunnerStats> runA = background().submit(runnerA::run);
-    await("runner a executes", () -> !log.isEmpty());
+    await("runner a executes", aBegan::get);
     Future<RunnerStats> runB =
         background().submit(runner(b, Map.of("slow", recording("b", log, 10)))::run);
 
