@@ -33,6 +33,7 @@ import picocli.CommandLine.ScopeType;
       InitCommand.class,
       DemoCommand.class,
       RunCommand.class,
+      ServeCommand.class,
       ConfigCommand.class,
       TaskTypeCommand.class,
       TaskCommand.class,
