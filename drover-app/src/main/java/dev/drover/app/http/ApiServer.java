@@ -32,6 +32,8 @@ public final class ApiServer implements AutoCloseable {
   /** Largest request body; larger ones get 413 before any of it is parsed. */
   public static final long MAX_BODY_BYTES = 1 << 20;
 
+  private static final String ANSWERED = "drover.error-answered";
+
   private final Javalin app;
   private final EventFeed feed;
   private final List<String> routes;
@@ -66,7 +68,12 @@ public final class ApiServer implements AutoCloseable {
         Javalin.create(
             cfg -> {
               settings(cfg);
-              cfg.events.handlerAdded(h -> routes.add(h.getHttpMethod() + " " + h.getPath()));
+              cfg.events.handlerAdded(
+                  h -> {
+                    if (h.getHttpMethod().isHttpMethod()) { // not the before-filter
+                      routes.add(h.getHttpMethod() + " " + h.getPath());
+                    }
+                  });
               cfg.routes.before(tokens::check);
               cfg.routes.get("/health", ctx -> ctx.contentType(Reply.JSON).result("{\"ok\":true}"));
               cfg.routes.get(
@@ -129,7 +136,9 @@ public final class ApiServer implements AutoCloseable {
     cfg.routes.error(
         404,
         ctx -> {
-          if (!Reply.JSON.equals(ctx.res().getContentType())) {
+          // A route's own 404 (no such task) has its answer already; only unmatched paths get here
+          // without one.
+          if (ctx.attribute(ANSWERED) == null) {
             error(ctx, 404, null, "no such route: " + ctx.method() + " " + ctx.path());
           }
         });
@@ -148,6 +157,7 @@ public final class ApiServer implements AutoCloseable {
   }
 
   private static void error(Context ctx, int status, String field, String message) {
+    ctx.attribute(ANSWERED, true);
     Reply.json(ctx, status, ApiError.body(field, message));
   }
 
