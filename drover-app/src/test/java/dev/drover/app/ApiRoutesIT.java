@@ -104,6 +104,51 @@ class ApiRoutesIT {
   }
 
   @Test
+  @Timeout(60)
+  void theDashboardShowsTheCountsAndKeepsThemLive() throws Exception {
+    ApiClient.Reply page = server.client.get("/");
+    assertThat(page.status()).isEqualTo(200);
+    assertThat(page.headers().get("content-type"))
+        .anySatisfy(t -> assertThat(t).startsWith("text/html"));
+    assertThat(page.body())
+        .contains("<td>load-git</td><td class=\"n\">2</td>")
+        .contains("new EventSource('/api/v1/status/stream')");
+
+    HttpResponse<InputStream> response = stream("/api/v1/status/stream");
+    try (BufferedReader lines =
+        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+      JsonNode first = next(lines, "status");
+      assertThat(row(first, "load-git").get("total").asLong()).isEqualTo(2);
+      server.client.post(
+          "/api/v1/tasks", "{\"type\": \"load-git\", \"kwargs\": {\"path\": \"/c\"}}");
+      JsonNode second = next(lines, "status");
+      assertThat(row(second, "load-git").get("total").asLong()).isEqualTo(3);
+    }
+  }
+
+  private static JsonNode row(JsonNode status, String type) {
+    for (JsonNode r : status) {
+      if (r.get("type").asText().equals(type)) {
+        return r;
+      }
+    }
+    throw new AssertionError("no row of " + type + " in " + status);
+  }
+
+  private HttpResponse<InputStream> stream(String path) throws Exception {
+    HttpResponse<InputStream> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + server.server.port() + path))
+                    .header("Accept", "text/event-stream")
+                    .build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+    assertThat(response.statusCode()).isEqualTo(200);
+    return response;
+  }
+
+  @Test
   void metricsAreScrapedInThePrometheusTextFormat() throws Exception {
     Map<String, Double> scrape = parse(server.client.get("/metrics").body());
     assertThat(scrape)
@@ -131,6 +176,7 @@ class ApiRoutesIT {
     metrics.watch(runner, 4);
     runner.run();
     Map<String, Double> after = parse(metrics.scrape());
+    assertThat(after.get("drover_passes_total")).isPositive();
     assertThat(after)
         .containsEntry("drover_runs_ended_total{outcome=\"eventful\",type=\"noop\"}", 3.0)
         .containsEntry("drover_run_duration_seconds_count{type=\"noop\"}", 3.0)
@@ -139,6 +185,7 @@ class ApiRoutesIT {
         .containsEntry("drover_workers{state=\"idle\"}", 4.0)
         .containsEntry("drover_tasks_claimed_total", 3.0)
         .containsKey("drover_leases_rescued_total")
+        .containsKey("drover_pass_seconds_total")
         .containsKey("drover_leases_lost_total");
   }
 
@@ -161,10 +208,15 @@ class ApiRoutesIT {
 
   /** Reads server-sent lines up to the next {@code data:} of an {@code event} event. */
   private static JsonNode nextEvent(BufferedReader lines) throws java.io.IOException {
+    return next(lines, "event");
+  }
+
+  /** Reads server-sent lines up to the {@code data:} of the next event named {@code name}. */
+  private static JsonNode next(BufferedReader lines, String name) throws java.io.IOException {
     String line;
     boolean isEvent = false;
     while ((line = lines.readLine()) != null) {
-      if (line.equals("event: event")) {
+      if (line.equals("event: " + name)) {
         isEvent = true;
       } else if (isEvent && line.startsWith("data: ")) {
         return DroverCli.parseJson(line.substring("data: ".length()));

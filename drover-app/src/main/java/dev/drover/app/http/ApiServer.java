@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP server of {@code drover serve}: the JSON API under {@link #API}, its OpenAPI
- * description, {@code /metrics} for Prometheus, and a health check. Reads are open; every other
- * request needs the token ({@link TokenCheck}). No route runs a shell or a command: tasks are only
- * stored, and the runner executes them as it would any other.
+ * description, the dashboard's overview at {@code /}, {@code /metrics} for Prometheus, and a health
+ * check. Reads are open; every other request needs the token ({@link TokenCheck}). No route runs a
+ * shell or a command: tasks are only stored, and the runner executes them as it would any other.
  */
 public final class ApiServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
@@ -35,12 +35,12 @@ public final class ApiServer implements AutoCloseable {
   private static final String ANSWERED = "drover.error-answered";
 
   private final Javalin app;
-  private final EventFeed feed;
+  private final List<AutoCloseable> feeds;
   private final List<String> routes;
 
-  private ApiServer(Javalin app, EventFeed feed, List<String> routes) {
+  private ApiServer(Javalin app, List<AutoCloseable> feeds, List<String> routes) {
     this.app = app;
-    this.feed = feed;
+    this.feeds = feeds;
     this.routes = routes;
   }
 
@@ -59,6 +59,8 @@ public final class ApiServer implements AutoCloseable {
       int port) {
     List<String> routes = Collections.synchronizedList(new ArrayList<>());
     EventFeed feed = new EventFeed(drover);
+    StatusFeed statusFeed = new StatusFeed(drover);
+    Dashboard dashboard = new Dashboard(drover);
     TokenCheck tokens = new TokenCheck(token);
     TaskTypeRoutes types = new TaskTypeRoutes(drover);
     TaskRoutes tasks = new TaskRoutes(drover, onNewWork);
@@ -88,7 +90,9 @@ public final class ApiServer implements AutoCloseable {
               cfg.routes.post(API + "/tasks/{id}/disable", tasks::disable);
               cfg.routes.post(API + "/tasks/{id}/enable", tasks::enable);
               cfg.routes.get(API + "/tasks/{id}/runs", tasks::runs);
+              cfg.routes.get("/", dashboard::overview);
               cfg.routes.get(API + "/status", reads::status);
+              cfg.routes.sse(API + "/status/stream", statusFeed::join);
               cfg.routes.get(API + "/events", reads::events);
               cfg.routes.sse(
                   API + "/events/stream", client -> feed.join(client, after(client.ctx())));
@@ -105,9 +109,10 @@ public final class ApiServer implements AutoCloseable {
       app.start(host, port);
     } catch (RuntimeException e) {
       feed.close();
+      statusFeed.close();
       throw e;
     }
-    return new ApiServer(app, feed, routes);
+    return new ApiServer(app, List.of(feed, statusFeed), routes);
   }
 
   private static void settings(JavalinConfig cfg) {
@@ -199,7 +204,13 @@ public final class ApiServer implements AutoCloseable {
 
   @Override
   public void close() {
-    feed.close();
+    for (AutoCloseable feed : feeds) {
+      try {
+        feed.close();
+      } catch (Exception e) {
+        log.warn("cannot close {}: {}", feed, e.getMessage());
+      }
+    }
     app.stop();
   }
 }

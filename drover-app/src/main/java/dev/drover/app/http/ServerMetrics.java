@@ -70,6 +70,13 @@ public final class ServerMetrics {
     FunctionCounter.builder("drover.tasks.claimed", stats, RunnerStats::claimed)
         .description("Tasks this runner claimed")
         .register(registry);
+    // Count and sum, as a Prometheus summary has: rate(sum) / rate(count) is the mean pass time.
+    FunctionCounter.builder("drover.passes", stats, RunnerStats::passes)
+        .description("Pass transactions of this runner (write results, start runs, claim)")
+        .register(registry);
+    FunctionCounter.builder("drover.pass.seconds", stats, RunnerStats::passSeconds)
+        .description("Seconds this runner spent in pass transactions, in all")
+        .register(registry);
     Gauge.builder("drover.workers", busy, AtomicInteger::get)
         .tag("state", "busy")
         .description("Worker slots of this runner executing a task, or idle")
