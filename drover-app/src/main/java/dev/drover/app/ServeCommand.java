@@ -57,7 +57,10 @@ final class ServeCommand extends BaseCommand {
   @Option(
       names = "--workers",
       paramLabel = "N",
-      description = "Most tasks executing at once. Default: limits.total_workers, else 8.")
+      description =
+          "Most tasks executing at once. Default: limits.total_workers of the configuration, else "
+              + RunnerOptions.DEFAULT_TOTAL_WORKERS
+              + ".")
   Integer workers;
 
   @Option(
@@ -85,6 +88,9 @@ final class ServeCommand extends BaseCommand {
     Inputs.positive("--workers", workers);
     Duration graceTime = Inputs.duration("--grace", grace);
     Duration takeoverTime = Inputs.duration("--takeover-grace", takeoverGrace);
+    ValidationException.check(!graceTime.isNegative(), "--grace", "must not be negative");
+    ValidationException.check(
+        !takeoverTime.isNegative(), "--takeover-grace", "must not be negative");
     String configured = root().shell().env(ApiToken.ENV);
     if (!where.loopback("--listen") && (configured == null || configured.isBlank())) {
       throw new ValidationException(

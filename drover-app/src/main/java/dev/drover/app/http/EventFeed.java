@@ -31,6 +31,7 @@ final class EventFeed implements AutoCloseable {
   private final Set<SseClient> clients = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService poller;
   private long cursor;
+  private long ticks;
 
   EventFeed(Drover drover) {
     this.drover = drover;
@@ -79,6 +80,10 @@ final class EventFeed implements AutoCloseable {
       for (Event e : events) {
         clients.forEach(c -> send(c, e));
         cursor = e.id();
+      }
+      // Jetty closes a connection idle for 30 s; a comment now and then keeps a quiet stream open.
+      if (++ticks % Keepalive.EVERY_TICKS == 0) {
+        Keepalive.ping(clients);
       }
     } catch (RuntimeException e) {
       log.warn("event feed: cannot read events: {}", e.getMessage());

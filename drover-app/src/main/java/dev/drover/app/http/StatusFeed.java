@@ -24,6 +24,7 @@ final class StatusFeed implements AutoCloseable {
   private final Set<SseClient> clients = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService poller;
   private String last;
+  private long ticks;
 
   StatusFeed(Drover drover) {
     this.drover = drover;
@@ -55,6 +56,9 @@ final class StatusFeed implements AutoCloseable {
         clients.removeIf(SseClient::terminated);
         clients.forEach(c -> c.sendEvent("status", now));
         last = now;
+      }
+      if (++ticks % (Keepalive.EVERY_TICKS / 2) == 0) {
+        Keepalive.ping(clients);
       }
     } catch (RuntimeException e) {
       log.warn("status feed: cannot read the counts: {}", e.getMessage());
