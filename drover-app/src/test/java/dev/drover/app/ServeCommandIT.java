@@ -57,10 +57,27 @@ class ServeCommandIT {
     DroverCli.Result firstDone = first.finish(120);
     assertThat(firstDone.exitCode()).as(firstDone.toString()).isZero();
     assertThat(new ApiClient(secondPort).get("/api/v1/status").status()).isEqualTo(200);
-    second.process().destroy(); // SIGTERM: a graceful stop
+
+    // A foreground 'drover run' goes through the same gate: it takes over from serve, which stops.
+    DroverCli.Result run = cli.run("run");
+    assertThat(run.exitCode()).as(run.toString()).isZero();
     DroverCli.Result secondDone = second.finish(120);
     assertThat(secondDone.exitCode()).as(secondDone.toString()).isZero();
-    assertThat(firstDone.stdout() + firstDone.stderr() + secondDone.stdout() + secondDone.stderr())
+    assertThat(secondDone.stderr()).contains("runner stopped");
+
+    // And SIGTERM stops a serve gracefully, with exit code 0.
+    DroverCli.Started third = cli.start("serve", "--listen", "127.0.0.1:0");
+    awaitPort(third);
+    third.process().destroy();
+    DroverCli.Result thirdDone = third.finish(120);
+    assertThat(thirdDone.exitCode()).as(thirdDone.toString()).isZero();
+    assertThat(
+            firstDone.stdout()
+                + firstDone.stderr()
+                + secondDone.stdout()
+                + secondDone.stderr()
+                + thirdDone.stdout()
+                + thirdDone.stderr())
         .doesNotContain(token);
   }
 
