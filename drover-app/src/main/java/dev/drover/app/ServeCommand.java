@@ -103,34 +103,46 @@ final class ServeCommand extends BaseCommand {
     }
     try (Drover drover = root().open(false)) {
       ApiToken token = ApiToken.resolve(configured, root().dataDir());
-      ServerMetrics metrics = new ServerMetrics(drover);
-      Runner runner = noRunner ? null : runner(drover, metrics, takeoverTime);
-      try (ApiServer server =
-          ApiServer.start(
-              drover,
-              token,
-              metrics,
-              runner == null ? () -> {} : runner::wake,
-              where.host(),
-              where.port())) {
-        out()
-            .println(
-                "drover serve: listening on "
-                    + where.url(server.port())
-                    + " (API at "
-                    + ApiServer.API
-                    + ", token from "
-                    + token.source()
-                    + ")");
-        out().flush();
-        if (runner == null) {
-          awaitSignal();
-        } else {
-          runUntilStopped(runner, graceTime);
-        }
+      try (ServerMetrics metrics = new ServerMetrics(drover)) {
+        serve(drover, token, metrics, where, graceTime, takeoverTime);
       }
     }
     return 0;
+  }
+
+  private void serve(
+      Drover drover,
+      ApiToken token,
+      ServerMetrics metrics,
+      Listen where,
+      Duration graceTime,
+      Duration takeoverTime)
+      throws InterruptedException {
+    Runner runner = noRunner ? null : runner(drover, metrics, takeoverTime);
+    try (ApiServer server =
+        ApiServer.start(
+            drover,
+            token,
+            metrics,
+            runner == null ? () -> {} : runner::wake,
+            where.host(),
+            where.port())) {
+      out()
+          .println(
+              "drover serve: listening on "
+                  + where.url(server.port())
+                  + " (API at "
+                  + ApiServer.API
+                  + ", token from "
+                  + token.source()
+                  + ")");
+      out().flush();
+      if (runner == null) {
+        awaitSignal();
+      } else {
+        runUntilStopped(runner, graceTime);
+      }
+    }
   }
 
   private Runner runner(Drover drover, ServerMetrics metrics, Duration takeoverTime) {

@@ -155,7 +155,8 @@ class ApiRoutesIT {
         .containsEntry("drover_tasks{status=\"next_run_not_scheduled\",type=\"load-git\"}", 2.0)
         .containsEntry("drover_tasks{status=\"completed\",type=\"check\"}", 1.0)
         .containsKey("drover_task_oldest_due_age_seconds{type=\"load-git\"}")
-        .containsKey("drover_pool_connections{state=\"active\"}");
+        .containsKey("drover_pool_connections{state=\"active\"}")
+        .containsKey("drover_store_gauges_age_seconds");
     assertThat(scrape.get("drover_task_oldest_due_age_seconds{type=\"load-git\"}")).isPositive();
 
     // The runner's meters: three executions of a handler, counted and timed under its type.
@@ -187,6 +188,7 @@ class ApiRoutesIT {
         .containsKey("drover_leases_rescued_total")
         .containsKey("drover_pass_seconds_total")
         .containsKey("drover_leases_lost_total");
+    metrics.close();
   }
 
   /** Each sample line of the Prometheus text format: the series (name and labels) to its value. */

@@ -16,18 +16,14 @@ final class TestServer implements AutoCloseable {
   final ApiServer server;
   final ApiClient client;
   final StoreLocation location;
+  private final ServerMetrics metrics;
 
   private TestServer(StoreLocation location) {
     this.location = location;
     this.drover = Drover.open(location);
+    this.metrics = new ServerMetrics(drover);
     this.server =
-        ApiServer.start(
-            drover,
-            ApiToken.of(ApiClient.TOKEN),
-            new ServerMetrics(drover),
-            () -> {},
-            "127.0.0.1",
-            0);
+        ApiServer.start(drover, ApiToken.of(ApiClient.TOKEN), metrics, () -> {}, "127.0.0.1", 0);
     this.client = new ApiClient(server.port());
   }
 
@@ -45,6 +41,7 @@ final class TestServer implements AutoCloseable {
   @Override
   public void close() {
     server.close();
+    metrics.close();
     drover.close();
   }
 }

@@ -32,7 +32,7 @@ import java.util.function.ToDoubleFunction;
  *       the age of the oldest due task per type, connection pool use.
  * </ul>
  */
-public final class ServerMetrics {
+public final class ServerMetrics implements AutoCloseable {
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final StoreGauges store;
@@ -91,6 +91,11 @@ public final class ServerMetrics {
   public String scrape() {
     store.refresh();
     return registry.scrape();
+  }
+
+  @Override
+  public void close() {
+    store.close();
   }
 
   void scrape(Context ctx) {
