@@ -114,6 +114,12 @@ class ApiRoutesIT {
         .contains("<td>load-git</td><td class=\"n\">2</td>")
         .contains("new EventSource('/api/v1/status/stream')");
 
+    ApiClient.Reply task = server.client.get("/tasks/4");
+    assertThat(task.status()).isEqualTo(200);
+    assertThat(task.body()).contains("<h1>Task 4</h1>", "<td>completed</td>", "<td>eventful</td>");
+    assertThat(server.client.get("/tasks/999").status()).isEqualTo(404);
+    assertThat(server.client.get("/tasks?id=x").status()).isEqualTo(400);
+
     HttpResponse<InputStream> response = stream("/api/v1/status/stream");
     try (BufferedReader lines =
         new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {

@@ -91,6 +91,8 @@ public final class ApiServer implements AutoCloseable {
               cfg.routes.post(API + "/tasks/{id}/enable", tasks::enable);
               cfg.routes.get(API + "/tasks/{id}/runs", tasks::runs);
               cfg.routes.get("/", dashboard::overview);
+              cfg.routes.get("/tasks", dashboard::findTask);
+              cfg.routes.get("/tasks/{id}", new TaskPage(drover)::show);
               cfg.routes.get(API + "/status", reads::status);
               cfg.routes.sse(API + "/status/stream", statusFeed::join);
               cfg.routes.get(API + "/events", reads::events);

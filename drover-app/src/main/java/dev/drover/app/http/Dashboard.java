@@ -25,14 +25,10 @@ final class Dashboard {
 
   void overview(Context ctx) {
     StringBuilder html = new StringBuilder(4096);
-    html.append("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
-        .append("<title>Drover</title><style>")
-        .append("body{font:14px system-ui,sans-serif;margin:2em;color:#222}")
-        .append(
-            "table{border-collapse:collapse}td,th{padding:4px 10px;border-bottom:1px solid #ddd}")
-        .append("td.n{text-align:right;font-variant-numeric:tabular-nums}")
-        .append("#events{font:12px monospace;white-space:pre;max-height:20em;overflow:auto}")
-        .append("</style></head><body>\n<h1>Drover</h1>\n<h2>Tasks</h2>\n")
+    html.append(head("Drover"))
+        .append("<h1>Drover</h1>\n<form action=\"/tasks\" method=\"get\">")
+        .append("<label>Task <input name=\"id\" size=\"8\"></label> <button>Show</button>")
+        .append("</form>\n<h2>Tasks</h2>\n")
         .append("<table id=\"counts\"><thead><tr><th>type</th>");
     HEADINGS.forEach(h -> html.append("<th>").append(h).append("</th>"));
     html.append("</tr></thead><tbody>");
@@ -44,6 +40,26 @@ final class Dashboard {
         .append(SCRIPT)
         .append("</script>\n</body></html>\n");
     ctx.contentType("text/html; charset=utf-8").result(html.toString());
+  }
+
+  /** The start of every dashboard page, up to the body: plain CSS, no external file. */
+  static String head(String title) {
+    return "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>"
+        + escape(title)
+        + "</title><style>"
+        + "body{font:14px system-ui,sans-serif;margin:2em;color:#222}"
+        + "table{border-collapse:collapse}td,th{padding:4px 10px;border-bottom:1px solid #ddd}"
+        + "th{text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}"
+        + "#events{font:12px monospace;white-space:pre;max-height:20em;overflow:auto}"
+        + "</style></head><body>\n";
+  }
+
+  /** {@code GET /tasks?id=N}, the overview's form: on to the task's page. */
+  void findTask(Context ctx) {
+    String id = ctx.queryParam("id");
+    dev.drover.ValidationException.check(
+        id != null && id.trim().matches("[0-9]+"), "id", "expected a task id, got '" + id + "'");
+    ctx.redirect("/tasks/" + id.trim());
   }
 
   /** One row of the counts table; the script builds the same rows from the stream. */
