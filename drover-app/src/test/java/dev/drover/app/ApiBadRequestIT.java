@@ -17,12 +17,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Bad requests to the API, one row per mistake, against one server over a seeded SQLite store. Each
- * must get its 4xx status and a JSON body {@code {"error": {"field", "message"}}} naming the field
- * at fault in one line, and leave every row of the database as it was.
+ * Bad requests to the API, one row per mistake, against one server over a seeded store (one
+ * subclass per database). Each must get its 4xx status and a JSON body {@code {"error": {"field",
+ * "message"}}} naming the field at fault in one line, and leave every row of the database as it
+ * was.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ApiBadRequestIT {
+abstract class ApiBadRequestIT {
   private static final String TOKEN = "Bearer " + ApiClient.TOKEN;
   private static final String JSON = "application/json";
 
@@ -48,10 +49,13 @@ class ApiBadRequestIT {
   @BeforeAll
   void start() throws IOException {
     dir = Files.createTempDirectory("drover-api-bad");
-    StoreLocation location = StoreLocation.dataDir(dir.resolve("data"));
+    StoreLocation location = location(dir);
     Fixtures.seed(location, dir);
     server = TestServer.on(location);
   }
+
+  /** A new store for the whole class (not one per test: every case runs on the same one). */
+  abstract StoreLocation location(Path dir);
 
   @AfterAll
   void stop() {

@@ -93,13 +93,47 @@ class ServeCommandIT {
     assertThat(Files.exists(tmp.resolve("drover-data").resolve(ApiToken.FILE))).isFalse();
   }
 
+  @Test
+  void listensBeyondLoopbackWithATokenOfItsOwnAndAsksForThatToken() throws Exception {
+    DroverCli cli = DroverCli.jar(tmp).env(ApiToken.ENV, "a-token-of-our-own");
+    cli.run("init").ok();
+    DroverCli.Started serve = cli.start("serve", "--no-runner", "--listen", "0.0.0.0:0");
+    try {
+      int port = awaitPort(serve, Pattern.compile("listening on http://0.0.0.0:(\\d+)"));
+      ApiClient api = new ApiClient(port);
+      String type = "{\"name\": \"t\", \"command\": [\"true\"]}";
+      assertThat(
+              api.send("/api/v1/task-types", "POST", type, "Bearer nope", "application/json")
+                  .status())
+          .isEqualTo(403);
+      assertThat(
+              api.send(
+                      "/api/v1/task-types",
+                      "POST",
+                      type,
+                      "Bearer a-token-of-our-own",
+                      "application/json")
+                  .status())
+          .isEqualTo(201);
+      assertThat(Files.exists(tmp.resolve("drover-data").resolve(ApiToken.FILE))).isFalse();
+    } finally {
+      serve.process().destroy();
+      serve.finish(120);
+    }
+  }
+
   private static int awaitPort(DroverCli.Started process) throws InterruptedException {
+    return awaitPort(process, LISTENING);
+  }
+
+  private static int awaitPort(DroverCli.Started process, Pattern listening)
+      throws InterruptedException {
     int[] port = new int[1];
     Wait.until(
         "drover serve to say where it listens; stderr so far:\n" + process.stderrSoFar(),
         START,
         () -> {
-          Matcher m = LISTENING.matcher(stdoutSoFar(process));
+          Matcher m = listening.matcher(stdoutSoFar(process));
           if (m.find()) {
             port[0] = Integer.parseInt(m.group(1));
             return true;
