@@ -130,15 +130,13 @@ final class Fields {
       throw new ValidationException(name(key), "expected an object of strings, got " + kind(v));
     }
     Map<String, String> out = new LinkedHashMap<>();
-    v.fields()
-        .forEachRemaining(
-            e -> {
-              if (!e.getValue().isTextual()) {
-                throw new ValidationException(
-                    name(key) + "." + e.getKey(), "expected a string, got " + kind(e.getValue()));
-              }
-              out.put(e.getKey(), e.getValue().asText());
-            });
+    for (Map.Entry<String, JsonNode> e : v.properties()) {
+      if (!e.getValue().isTextual()) {
+        throw new ValidationException(
+            name(key) + "." + e.getKey(), "expected a string, got " + kind(e.getValue()));
+      }
+      out.put(e.getKey(), e.getValue().asText());
+    }
     return out;
   }
 

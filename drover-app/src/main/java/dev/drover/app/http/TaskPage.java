@@ -32,15 +32,13 @@ final class TaskPage {
         .append("<p><a href=\"/\">Drover</a></p>\n<h1>Task ")
         .append(id)
         .append("</h1>\n<table>");
-    ApiBridge.task(task)
-        .fields()
-        .forEachRemaining(
-            f ->
-                html.append("<tr><th>")
-                    .append(escape(f.getKey()))
-                    .append("</th><td>")
-                    .append(escape(text(f.getValue())))
-                    .append("</td></tr>"));
+    for (var f : ApiBridge.task(task).properties()) {
+      html.append("<tr><th>")
+          .append(escape(f.getKey()))
+          .append("</th><td>")
+          .append(escape(text(f.getValue())))
+          .append("</td></tr>");
+    }
     html.append("</table>\n<h2>Runs (newest ")
         .append(RUNS)
         .append(")</h2>\n<table><tr><th>run</th><th>status</th><th>scheduled</th>")
