@@ -14,7 +14,6 @@ import dev.drover.engine.RunnerStats;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -101,10 +100,16 @@ final class ServeCommand extends BaseCommand {
               + ApiToken.ENV
               + " first (or listen on 127.0.0.1)");
     }
+    // Without a runner, a signal ends the JVM once the server and the store are closed.
+    SignalStop signal = noRunner ? SignalStop.install() : null;
     try (Drover drover = root().open(false)) {
       ApiToken token = ApiToken.resolve(configured, root().dataDir());
       try (ServerMetrics metrics = new ServerMetrics(drover)) {
-        serve(drover, token, metrics, where, graceTime, takeoverTime);
+        serve(drover, token, metrics, where, graceTime, takeoverTime, signal);
+      }
+    } finally {
+      if (signal != null) {
+        signal.close();
       }
     }
     return 0;
@@ -116,7 +121,8 @@ final class ServeCommand extends BaseCommand {
       ServerMetrics metrics,
       Listen where,
       Duration graceTime,
-      Duration takeoverTime)
+      Duration takeoverTime,
+      SignalStop signal)
       throws InterruptedException {
     Runner runner = noRunner ? null : runner(drover, metrics, takeoverTime);
     try (ApiServer server =
@@ -138,7 +144,7 @@ final class ServeCommand extends BaseCommand {
                   + ")");
       out().flush();
       if (runner == null) {
-        awaitSignal();
+        signal.await();
       } else {
         runUntilStopped(runner, graceTime);
       }
@@ -176,12 +182,6 @@ final class ServeCommand extends BaseCommand {
     } finally {
       stop.close();
     }
-  }
-
-  /** Without a runner, serves until SIGTERM or Ctrl-C; the server closes on the way out. */
-  private static void awaitSignal() throws InterruptedException {
-    CountDownLatch forever = new CountDownLatch(1);
-    forever.await();
   }
 
   /** The gate of this data dir on this host, as {@code drover run} names it. */

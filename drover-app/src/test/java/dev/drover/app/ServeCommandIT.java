@@ -91,6 +91,14 @@ class ServeCommandIT {
     assertThat(r.stderr()).contains("--listen", "DROVER_API_TOKEN");
     assertThat(cli.run("serve", "--listen", "localhost").exitCode()).isEqualTo(2);
     assertThat(Files.exists(tmp.resolve("drover-data").resolve(ApiToken.FILE))).isFalse();
+    // Bad input keeps its exit code 2 through the jar, signal hook or not.
+    DroverCli.Result noStore =
+        DroverCli.jar(tmp)
+            .run("--data-dir", "nowhere", "serve", "--no-runner", "--listen", "127.0.0.1:0");
+    assertThat(noStore.exitCode()).as(noStore.toString()).isEqualTo(2);
+    DroverCli.Result noStoreRunner =
+        DroverCli.jar(tmp).run("--data-dir", "nowhere", "serve", "--listen", "127.0.0.1:0");
+    assertThat(noStoreRunner.exitCode()).as(noStoreRunner.toString()).isEqualTo(2);
   }
 
   @Test
@@ -118,8 +126,9 @@ class ServeCommandIT {
       assertThat(Files.exists(tmp.resolve("drover-data").resolve(ApiToken.FILE))).isFalse();
     } finally {
       serve.process().destroy();
-      serve.finish(120);
     }
+    DroverCli.Result done = serve.finish(120);
+    assertThat(done.exitCode()).as(done.toString()).isZero();
   }
 
   private static int awaitPort(DroverCli.Started process) throws InterruptedException {
