@@ -27,8 +27,9 @@ import picocli.CommandLine.Option;
     name = "serve",
     sortOptions = false,
     description = {
-      "Serve the HTTP API (under /api/v1, described at /api/v1/openapi.json) and Prometheus "
-          + "metrics (/metrics), and run due tasks as 'drover run --daemon' does.",
+      "Serve the HTTP API (under /api/v1, described at /api/v1/openapi.json), a read-only "
+          + "dashboard (/) and Prometheus metrics (/metrics), and run due tasks as 'drover run "
+          + "--daemon' does.",
       "",
       "It listens on loopback (127.0.0.1:7777) unless --listen says otherwise; listening beyond "
           + "loopback needs a token of your own in DROVER_API_TOKEN. Reads need no token; "
