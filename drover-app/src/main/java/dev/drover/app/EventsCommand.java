@@ -96,7 +96,7 @@ final class EventsCommand extends BaseCommand {
     return last;
   }
 
-  private static ObjectNode json(Event e) {
+  static ObjectNode json(Event e) {
     ObjectNode o = Json.object();
     o.put("id", e.id());
     o.put("at", e.at().toString());

@@ -24,7 +24,7 @@ import picocli.CommandLine.Mixin;
     })
 final class RunnersCommand extends BaseCommand {
   /** The leader lease of runners; see dev.drover.engine.Leadership. */
-  private static final String LEADER_SERVICE = "runner";
+  static final String LEADER_SERVICE = "runner";
 
   @Mixin JsonOption output;
 
@@ -66,7 +66,7 @@ final class RunnersCommand extends BaseCommand {
     return 0;
   }
 
-  private static ArrayNode json(List<RunnerRecord> runners, String leader) {
+  static ArrayNode json(List<RunnerRecord> runners, String leader) {
     ArrayNode array = Json.array();
     for (RunnerRecord r : runners) {
       ObjectNode o = array.addObject();

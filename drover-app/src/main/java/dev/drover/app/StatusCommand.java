@@ -72,7 +72,7 @@ final class StatusCommand extends BaseCommand {
     table.print(out);
   }
 
-  private static ArrayNode json(Drover drover) {
+  static ArrayNode json(Drover drover) {
     ArrayNode array = Json.array();
     Set<String> unexecutable = Set.copyOf(RunnerSetup.unexecutable(drover.taskTypes()));
     counts(drover)

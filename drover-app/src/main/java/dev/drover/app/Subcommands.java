@@ -25,8 +25,7 @@ final class Subcommands {
   private static final Set<String> WHOLE_TREE = Set.of("help", "completion");
 
   /** The root's options that take a value, which may look like a command name. */
-  private static final Set<String> ROOT_OPTIONS_WITH_VALUE =
-      Set.of("--data-dir", "--db", "--config");
+  private static final Set<String> ROOT_OPTIONS_WITH_VALUE = Set.of("--data-dir", "--db");
 
   private static final Set<String> HELP_OPTIONS = Set.of("-h", "--help");
   private static final Set<String> VERSION_OPTIONS = Set.of("-V", "--version");
@@ -63,6 +62,7 @@ final class Subcommands {
     commands.put("init", InitCommand.class);
     commands.put("demo", DemoCommand.class);
     commands.put("run", RunCommand.class);
+    commands.put("serve", ServeCommand.class);
     commands.put("config", ConfigCommand.class);
     commands.put("task-type", TaskTypeCommand.class);
     commands.put("task", TaskCommand.class);

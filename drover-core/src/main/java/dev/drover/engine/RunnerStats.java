@@ -12,6 +12,8 @@ public final class RunnerStats {
   final AtomicLong rescued = new AtomicLong();
   final AtomicLong leasesLost = new AtomicLong();
   final AtomicLong released = new AtomicLong();
+  final AtomicLong passes = new AtomicLong();
+  final AtomicLong passNanos = new AtomicLong();
 
   void count(TaskRunStatus status) {
     switch (status) {
@@ -48,6 +50,16 @@ public final class RunnerStats {
 
   public long released() {
     return released.get();
+  }
+
+  /** Pass transactions committed (those that wrote or claimed something). */
+  public long passes() {
+    return passes.get();
+  }
+
+  /** Seconds spent in the pass transactions counted by {@link #passes()}, in all. */
+  public double passSeconds() {
+    return passNanos.get() / 1e9;
   }
 
   /** The counters by name, for JSON and the event log. */

@@ -11,6 +11,7 @@ import java.util.List;
  * @param before {@code next_run <= before}
  * @param after {@code next_run >= after}
  * @param limit most rows to return; null for all
+ * @param afterId {@code id > afterId}, for keyset pagination (rows come in id order); null for all
  */
 public record TaskQuery(
     List<Long> ids,
@@ -20,7 +21,8 @@ public record TaskQuery(
     TaskPolicy policy,
     Instant before,
     Instant after,
-    Integer limit) {
+    Integer limit,
+    Long afterId) {
 
   public TaskQuery {
     ids = ids == null ? List.of() : List.copyOf(ids);
@@ -34,11 +36,29 @@ public record TaskQuery(
         "after " + after + " is later than before " + before);
   }
 
+  /** A search without keyset pagination. */
+  public TaskQuery(
+      List<Long> ids,
+      List<String> types,
+      List<TaskStatus> statuses,
+      List<TaskPriority> priorities,
+      TaskPolicy policy,
+      Instant before,
+      Instant after,
+      Integer limit) {
+    this(ids, types, statuses, priorities, policy, before, after, limit, null);
+  }
+
   public static TaskQuery all() {
     return new TaskQuery(null, null, null, null, null, null, null, null);
   }
 
   public TaskQuery withLimit(Integer n) {
-    return new TaskQuery(ids, types, statuses, priorities, policy, before, after, n);
+    return new TaskQuery(ids, types, statuses, priorities, policy, before, after, n, afterId);
+  }
+
+  /** This search, of the tasks with an id above {@code id} only (the next page's keyset). */
+  public TaskQuery withAfterId(Long id) {
+    return new TaskQuery(ids, types, statuses, priorities, policy, before, after, limit, id);
   }
 }

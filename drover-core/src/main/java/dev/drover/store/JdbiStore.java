@@ -313,7 +313,8 @@ final class JdbiStore implements Store {
             .in("priority IN (<priorities>)", "priorities", names(q.priorities()))
             .eq("policy = :policy", "policy", dbName(q.policy()))
             .eq("next_run <= :before", "before", q.before())
-            .eq("next_run >= :after", "after", q.after());
+            .eq("next_run >= :after", "after", q.after())
+            .eq("id > :after_id", "after_id", q.afterId());
     String limit = q.limit() == null ? "" : " LIMIT " + q.limit();
     return jdbi.withHandle(
         h ->
@@ -614,6 +615,18 @@ final class JdbiStore implements Store {
                 .min(Comparator.naturalOrder()));
   }
 
+  @Override
+  public Optional<Instant> taskOldestWaiting(String type) {
+    Columns columns = new Columns(dialect);
+    // The "waiting" half of taskNextDue: one step into task_ready_by_type (see the SQL file).
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql.get(TASK_NEXT_DUE))
+                .bind("type", type)
+                .map((rs, ctx) -> Optional.ofNullable(columns.instant(rs, "waiting")))
+                .one());
+  }
+
   // ---- event log
 
   @Override
@@ -694,6 +707,11 @@ final class JdbiStore implements Store {
                       .execute();
           return new ArchiveDeletion(runs, tasks);
         });
+  }
+
+  @Override
+  public Optional<javax.sql.DataSource> dataSource() {
+    return pool instanceof javax.sql.DataSource ds ? Optional.of(ds) : Optional.empty();
   }
 
   @Override

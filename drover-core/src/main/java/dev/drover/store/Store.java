@@ -203,6 +203,12 @@ public interface Store extends AutoCloseable {
    */
   Optional<Instant> taskNextDue(List<String> types);
 
+  /**
+   * The earliest next run of the waiting tasks of {@code type} (due already when it has passed);
+   * empty when none waits. For the age of the oldest due task in metrics.
+   */
+  Optional<Instant> taskOldestWaiting(String type);
+
   // ---- event log
 
   void eventAppend(List<Event> events);
@@ -229,6 +235,14 @@ public interface Store extends AutoCloseable {
     CREATED,
     UPDATED,
     UNCHANGED
+  }
+
+  /**
+   * The connection pool underneath, for metrics of its use; empty when the store has none of its
+   * own.
+   */
+  default Optional<javax.sql.DataSource> dataSource() {
+    return Optional.empty();
   }
 
   @Override

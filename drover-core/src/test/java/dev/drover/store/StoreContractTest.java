@@ -361,6 +361,14 @@ abstract class StoreContractTest
     assertThat(ids(query().limit(2))).containsExactly(a.id(), b.id());
     assertThat(ids(query().types(List.of("load-git")).policy(TaskPolicy.RECURRING)))
         .containsExactly(a.id());
+    // Keyset pages: after an id, in id order, with the other filters.
+    assertThat(store.taskSearch(query().limit(2).build().withAfterId(a.id())))
+        .extracting(Task::id)
+        .containsExactly(b.id(), c.id());
+    assertThat(store.taskSearch(query().types(List.of("load-git")).build().withAfterId(a.id())))
+        .extracting(Task::id)
+        .containsExactly(b.id());
+    assertThat(store.taskSearch(TaskQuery.all().withAfterId(c.id()))).isEmpty();
   }
 
   private List<Long> ids(QueryBuilder q) {

@@ -1,0 +1,95 @@
+package dev.drover.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.Drover;
+import dev.drover.ValidationException;
+import dev.drover.frontier.ListedOrigin;
+import dev.drover.frontier.Lister;
+import dev.drover.frontier.SchedulerMetrics;
+import dev.drover.model.Event;
+import dev.drover.model.Task;
+import dev.drover.model.TaskRun;
+import dev.drover.model.TaskType;
+import dev.drover.store.LeaderLease;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * What the HTTP API ({@code dev.drover.app.http}) shares with the CLI: the JSON shapes of {@code
+ * --json}, so both answer alike, and the CLI's parsing of times and durations. The CLI's classes
+ * stay package-private; this is the one door the http package goes through.
+ */
+public final class ApiBridge {
+  private ApiBridge() {}
+
+  public static ObjectNode taskType(TaskType t) {
+    return JsonViews.taskType(t);
+  }
+
+  public static ObjectNode task(Task t) {
+    return JsonViews.task(t);
+  }
+
+  public static ObjectNode taskRun(TaskRun r) {
+    return JsonViews.taskRun(r);
+  }
+
+  /** As {@code drover status --json}. */
+  public static JsonNode status(Drover drover) {
+    return StatusCommand.json(drover);
+  }
+
+  /** As {@code drover runners --json}. */
+  public static JsonNode runners(Drover drover) {
+    String leader =
+        drover
+            .store()
+            .runners()
+            .leader(RunnersCommand.LEADER_SERVICE)
+            .map(LeaderLease::holder)
+            .orElse(null);
+    return RunnersCommand.json(drover.store().runners().list(), leader);
+  }
+
+  /** One event as {@code drover events --json}. */
+  public static ObjectNode event(Event e) {
+    return EventsCommand.json(e);
+  }
+
+  public static ObjectNode lister(Lister l) {
+    return FrontierViews.lister(l);
+  }
+
+  public static ObjectNode origin(ListedOrigin o, Map<UUID, Lister> listers) {
+    return FrontierViews.origin(o, listers);
+  }
+
+  public static ObjectNode metrics(SchedulerMetrics m, Map<UUID, Lister> listers) {
+    return FrontierViews.metrics(m, listers);
+  }
+
+  public static Map<UUID, Lister> listersById(Drover drover) {
+    return ListerCommand.byId(drover);
+  }
+
+  /** True if {@code drover run} (and so {@code drover serve}) can execute tasks of the type. */
+  public static boolean executable(TaskType type) {
+    return RunnerSetup.executable(type);
+  }
+
+  /** The problem of a validation error, without its field. */
+  public static String problem(ValidationException e) {
+    return ErrorHandler.problem(e);
+  }
+
+  public static Instant instant(String field, String text) {
+    return Inputs.instant(field, text);
+  }
+
+  public static Duration duration(String field, String text) {
+    return Inputs.duration(field, text);
+  }
+}
