@@ -42,6 +42,7 @@ import dev.drover.model.NewTask;
 import dev.drover.model.RunToSchedule;
 import dev.drover.model.StatusCount;
 import dev.drover.model.Task;
+import dev.drover.model.TaskFamily;
 import dev.drover.model.TaskPriority;
 import dev.drover.model.TaskQuery;
 import dev.drover.model.TaskRun;
@@ -88,6 +89,7 @@ final class JdbiStore implements Store {
   private final WorkSignal work;
   private final FrontierStore frontier;
   private final TaskInserts inserts;
+  private final ChildEnds childEnds;
   private final String where;
 
   /**
@@ -112,15 +114,51 @@ final class JdbiStore implements Store {
     this.rows = new Rows(dialect);
     this.pool = pool;
     // The run-end hooks, in the order they run: one line each.
-    List<RunEndHook> runEndHooks = new ArrayList<>(List.of(VisitOutcomes.create(jdbi, dialect)));
+    this.childEnds = new ChildEnds(sql, rows);
+    List<RunEndHook> runEndHooks =
+        new ArrayList<>(List.of(VisitOutcomes.create(jdbi, dialect), childEnds));
     runEndHooks.addAll(extraHooks);
     this.runEnder = new RunEnder(dialect, rows, runEndHooks);
-    this.leases = new Leases(jdbi, dialect, rows, runEnder);
     this.runners = new JdbiRunnerTable(jdbi, dialect);
     this.work = new WorkSignal(database, jdbi, postgresUrl);
     this.frontier = new JdbiFrontierStore(jdbi, dialect);
     this.inserts = new TaskInserts(dialect, rows, work);
+    this.leases = new Leases(jdbi, dialect, rows, runEnder, new Children(sql, inserts, work));
     this.where = postgresUrl == null ? database : postgresUrl.replaceFirst("\\?.*", "");
+  }
+
+  @Override
+  public List<TaskFamily> taskFamily(List<Long> ids) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql.get(SqlQuery.TASK_FAMILY_GET))
+                .bindList("ids", ids)
+                .map(
+                    (rs, ctx) ->
+                        new TaskFamily(
+                            rs.getLong("id"),
+                            rs.getObject("parent") == null ? null : rs.getLong("parent"),
+                            rs.getLong("root"),
+                            rs.getInt("children_pending"),
+                            rs.getInt("children_total"),
+                            rs.getInt("children_failed"),
+                            "operator".equals(rs.getString("disabled_by"))))
+                .list());
+  }
+
+  @Override
+  public List<Task> taskChildren(long parent, long afterId, int limit) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql.get(SqlQuery.TASK_CHILDREN))
+                .bind("parent", parent)
+                .bind("after", afterId)
+                .bind("limit", limit)
+                .map(rows.task)
+                .list());
   }
 
   @Override
@@ -204,7 +242,8 @@ final class JdbiStore implements Store {
         .bind("concurrency_key", t.concurrencyKey())
         .bind("max_per_key", t.maxPerKey())
         .bind("cron", t.cron() == null ? null : t.cron().expression())
-        .bind("time_zone", t.cron() == null ? null : t.cron().zone().getId());
+        .bind("time_zone", t.cron() == null ? null : t.cron().zone().getId())
+        .bind("children_rule", t.childrenRule().dbName());
   }
 
   @Override

@@ -28,10 +28,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
@@ -66,8 +68,10 @@ final class Leases {
   private final Rows rows;
   private final RunEnder runEnder;
   private final Columns columns;
+  private final Children children;
 
-  Leases(Jdbi jdbi, DialectSql dialect, Rows rows, RunEnder runEnder) {
+  Leases(Jdbi jdbi, DialectSql dialect, Rows rows, RunEnder runEnder, Children children) {
+    this.children = children;
     this.jdbi = jdbi;
     this.sql = dialect.files();
     this.dialect = dialect;
@@ -261,10 +265,11 @@ final class Leases {
    * exactly as claimed; the others, and those whose row changed, are read (locked, on PostgreSQL)
    * and ended if still held. The run-end hooks see all of them, last.
    */
-  private List<Lease> complete(Handle h, String owner, List<Completion> completions, Instant at) {
-    if (completions.isEmpty()) {
+  private List<Lease> complete(Handle h, String owner, List<Completion> unvetted, Instant at) {
+    if (unvetted.isEmpty()) {
       return List.of();
     }
+    List<Completion> completions = children.vet(h, unvetted, at);
     List<EndedRun> ended = new ArrayList<>();
     List<Completion> asClaimed = new ArrayList<>();
     List<Completion> toRead = new ArrayList<>();
@@ -297,6 +302,12 @@ final class Leases {
       }
     }
     runEnder.endAll(h, owner, endings, at, ended);
+    // The children of the runs just ended, before the hooks: a parent is waiting when they run.
+    Set<Lease> lost = new HashSet<>(rejected);
+    completions.stream()
+        .filter(c -> Children.spawns(c) && !lost.contains(c.lease()))
+        .sorted(Comparator.comparingLong(c -> c.lease().taskId()))
+        .forEach(c -> children.write(h, c.lease().taskId(), c.spawns(), at));
     runEnder.runHooks(h, ended, at);
     return rejected;
   }

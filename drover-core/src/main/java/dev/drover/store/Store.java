@@ -7,6 +7,7 @@ import dev.drover.model.NewTask;
 import dev.drover.model.RunToSchedule;
 import dev.drover.model.StatusCount;
 import dev.drover.model.Task;
+import dev.drover.model.TaskFamily;
 import dev.drover.model.TaskQuery;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskRunStatus;
@@ -82,6 +83,12 @@ public interface Store extends AutoCloseable {
   List<Task> taskGet(List<Long> ids);
 
   List<Task> taskSearch(TaskQuery query);
+
+  /** Where the tasks stand in their trees, in id order; unknown ids are left out. */
+  List<TaskFamily> taskFamily(List<Long> ids);
+
+  /** Up to {@code limit} children of {@code parent} with an id above {@code afterId}, by id. */
+  List<Task> taskChildren(long parent, long afterId, int limit);
 
   /**
    * Sets the status (and, if given, next_run) of tasks; with {@code exceptCompleted}, leaves alone

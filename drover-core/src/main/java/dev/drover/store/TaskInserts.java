@@ -138,7 +138,11 @@ final class TaskInserts {
   }
 
   /** Checks every task before any is written, failing on the first bad one in input order. */
-  private List<Prepared> validate(Handle h, List<NewTask> tasks, Instant now) {
+  /**
+   * Checks {@code tasks} against their types and works out how each is stored; throws a {@link
+   * ValidationException} naming the field of the first that is invalid.
+   */
+  List<Prepared> validate(Handle h, List<NewTask> tasks, Instant now) {
     Map<String, TaskType> types = new HashMap<>();
     Map<String, CommandTemplate> templates = new HashMap<>();
     List<Prepared> out = new ArrayList<>(tasks.size());
@@ -284,15 +288,16 @@ final class TaskInserts {
     return type.defaultInterval();
   }
 
-  private static int retriesLeft(Prepared p) {
+  static int retriesLeft(Prepared p) {
     return p.task.retriesLeft() == null ? p.type.numRetries() : p.task.retriesLeft();
   }
 
-  private static String priority(Prepared p) {
+  static String priority(Prepared p) {
     return p.task.priority() == null ? null : p.task.priority().dbName();
   }
 
-  private record Prepared(
+  /** A task checked against its type, as it is to be stored. */
+  record Prepared(
       NewTask task,
       TaskType type,
       Instant nextRun,

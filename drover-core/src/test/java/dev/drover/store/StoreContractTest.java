@@ -63,6 +63,7 @@ abstract class StoreContractTest
         VisitOutcomeContract,
         TaskBatchContract,
         RunEndHookContract,
+        WorkflowContract,
         CronContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
