@@ -12,7 +12,6 @@ import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.testing.Passes;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,13 +24,11 @@ import org.junit.jupiter.api.Test;
  * runs on every database.
  */
 interface WorkflowContract {
-  Duration LEASE = LeaseContract.LEASE;
-  Instant T0 = LeaseContract.T0;
 
   Store store();
 
   private static NewTask child(String type, int i) {
-    return NewTask.oneshot(type, TaskArguments.of(List.of(i), null)).withNextRun(T0);
+    return NewTask.oneshot(type, TaskArguments.of(List.of(i), null)).withNextRun(LeaseContract.T0);
   }
 
   private static TaskType type(Store s, String name, ChildrenRule rule) {
@@ -42,7 +39,7 @@ interface WorkflowContract {
   /** Claims one task of {@code type} and ends it with {@code status}, spawning {@code spawns}. */
   private static List<Lease> run(
       Store s, TaskType type, TaskRunStatus status, List<NewTask> spawns, Instant at) {
-    List<Claim> claims = Passes.claim(s, type, "r", at, LEASE, 1);
+    List<Claim> claims = Passes.claim(s, type, "r", at, LeaseContract.LEASE, 1);
     assertThat(claims).hasSize(1);
     Claim c = claims.get(0);
     return Passes.complete(
@@ -62,9 +59,14 @@ interface WorkflowContract {
     Store s = store();
     TaskType crawl = type(s, "crawl", ChildrenRule.ALL_SUCCEEDED);
     TaskType page = type(s, "page", ChildrenRule.ALL_SUCCEEDED);
-    long parent = s.taskCreate(List.of(child("crawl", 0)), T0).get(0).id();
+    long parent = s.taskCreate(List.of(child("crawl", 0)), LeaseContract.T0).get(0).id();
 
-    run(s, crawl, TaskRunStatus.EVENTFUL, List.of(child("page", 1), child("page", 2)), T0);
+    run(
+        s,
+        crawl,
+        TaskRunStatus.EVENTFUL,
+        List.of(child("page", 1), child("page", 2)),
+        LeaseContract.T0);
 
     assertThat(task(parent).status()).isEqualTo(TaskStatus.WAITING_FOR_CHILDREN);
     List<Task> kids = s.taskChildren(parent, 0, 10);
@@ -76,15 +78,15 @@ interface WorkflowContract {
               assertThat(f.root()).isEqualTo(parent);
             });
     assertThat(family(parent).childrenPending()).isEqualTo(2);
-    assertThat(Passes.claim(s, crawl, "r", T0.plusSeconds(1), LEASE, 5))
+    assertThat(Passes.claim(s, crawl, "r", LeaseContract.T0.plusSeconds(1), LeaseContract.LEASE, 5))
         .as("a waiting parent is not due")
         .isEmpty();
 
-    run(s, page, TaskRunStatus.EVENTFUL, List.of(), T0.plusSeconds(2));
+    run(s, page, TaskRunStatus.EVENTFUL, List.of(), LeaseContract.T0.plusSeconds(2));
     assertThat(task(parent).status()).isEqualTo(TaskStatus.WAITING_FOR_CHILDREN);
     assertThat(family(parent).childrenPending()).isEqualTo(1);
 
-    run(s, page, TaskRunStatus.UNEVENTFUL, List.of(), T0.plusSeconds(3));
+    run(s, page, TaskRunStatus.UNEVENTFUL, List.of(), LeaseContract.T0.plusSeconds(3));
     assertThat(task(parent).status()).isEqualTo(TaskStatus.COMPLETED);
     assertThat(family(parent).childrenPending()).isZero();
   }
@@ -95,21 +97,31 @@ interface WorkflowContract {
     TaskType all = type(s, "all", ChildrenRule.ALL_SUCCEEDED);
     TaskType any = type(s, "any", ChildrenRule.ANY_SUCCEEDED);
     TaskType leaf = type(s, "leaf", ChildrenRule.ALL_SUCCEEDED);
-    long a = s.taskCreate(List.of(child("all", 0)), T0).get(0).id();
-    long b = s.taskCreate(List.of(child("any", 0)), T0).get(0).id();
-    run(s, all, TaskRunStatus.EVENTFUL, List.of(child("leaf", 1), child("leaf", 2)), T0);
-    run(s, any, TaskRunStatus.EVENTFUL, List.of(child("leaf", 3), child("leaf", 4)), T0);
+    long a = s.taskCreate(List.of(child("all", 0)), LeaseContract.T0).get(0).id();
+    long b = s.taskCreate(List.of(child("any", 0)), LeaseContract.T0).get(0).id();
+    run(
+        s,
+        all,
+        TaskRunStatus.EVENTFUL,
+        List.of(child("leaf", 1), child("leaf", 2)),
+        LeaseContract.T0);
+    run(
+        s,
+        any,
+        TaskRunStatus.EVENTFUL,
+        List.of(child("leaf", 3), child("leaf", 4)),
+        LeaseContract.T0);
 
     // Leaves have no retries: a failure is final. Each parent gets one success, one failure.
-    List<Claim> leaves = Passes.claim(s, leaf, "r", T0, LEASE, 4);
+    List<Claim> leaves = Passes.claim(s, leaf, "r", LeaseContract.T0, LeaseContract.LEASE, 4);
     assertThat(leaves).hasSize(4);
     List<Completion> ends = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       Claim c = leaves.get(i);
       TaskRunStatus st = i % 2 == 0 ? TaskRunStatus.EVENTFUL : TaskRunStatus.FAILED;
-      ends.add(new Completion(c.lease(), st, Json.object(), T0, c));
+      ends.add(new Completion(c.lease(), st, Json.object(), LeaseContract.T0, c));
     }
-    assertThat(Passes.complete(s, "r", ends, T0.plusSeconds(1))).isEmpty();
+    assertThat(Passes.complete(s, "r", ends, LeaseContract.T0.plusSeconds(1))).isEmpty();
 
     assertThat(task(a).status()).as("all_succeeded with a failure").isEqualTo(TaskStatus.DISABLED);
     assertThat(family(a).disabledByOperator()).isFalse();
@@ -122,8 +134,8 @@ interface WorkflowContract {
     Store s = store();
     TaskType crawl = type(s, "crawl", ChildrenRule.ALL_SUCCEEDED);
     type(s, "page", ChildrenRule.ALL_SUCCEEDED);
-    long parent = s.taskCreate(List.of(child("crawl", 0)), T0).get(0).id();
-    Claim c = Passes.claim(s, crawl, "r", T0, LEASE, 1).get(0);
+    long parent = s.taskCreate(List.of(child("crawl", 0)), LeaseContract.T0).get(0).id();
+    Claim c = Passes.claim(s, crawl, "r", LeaseContract.T0, LeaseContract.LEASE, 1).get(0);
     Lease stale = new Lease(c.lease().taskId(), c.lease().attempt() + 1);
 
     List<Lease> rejected =
@@ -135,10 +147,10 @@ interface WorkflowContract {
                     stale,
                     TaskRunStatus.EVENTFUL,
                     Json.object(),
-                    T0,
+                    LeaseContract.T0,
                     null,
                     List.of(child("page", 1)))),
-            T0);
+            LeaseContract.T0);
     assertThat(rejected).containsExactly(stale);
     assertThat(s.taskChildren(parent, 0, 10)).isEmpty();
 
@@ -147,8 +159,13 @@ interface WorkflowContract {
         "r",
         List.of(
             new Completion(
-                c.lease(), TaskRunStatus.FAILED, Json.object(), T0, c, List.of(child("page", 1)))),
-        T0);
+                c.lease(),
+                TaskRunStatus.FAILED,
+                Json.object(),
+                LeaseContract.T0,
+                c,
+                List.of(child("page", 1)))),
+        LeaseContract.T0);
     assertThat(s.taskChildren(parent, 0, 10)).isEmpty();
     assertThat(task(parent).status()).isEqualTo(TaskStatus.DISABLED);
   }
@@ -158,9 +175,14 @@ interface WorkflowContract {
     Store s = store();
     TaskType crawl = type(s, "crawl", ChildrenRule.ALL_SUCCEEDED);
     type(s, "page", ChildrenRule.ALL_SUCCEEDED);
-    long parent = s.taskCreate(List.of(child("crawl", 0)), T0).get(0).id();
+    long parent = s.taskCreate(List.of(child("crawl", 0)), LeaseContract.T0).get(0).id();
 
-    run(s, crawl, TaskRunStatus.EVENTFUL, List.of(child("page", 1), child("nope", 2)), T0);
+    run(
+        s,
+        crawl,
+        TaskRunStatus.EVENTFUL,
+        List.of(child("page", 1), child("nope", 2)),
+        LeaseContract.T0);
 
     assertThat(s.taskChildren(parent, 0, 10)).isEmpty();
     assertThat(task(parent).status()).isEqualTo(TaskStatus.DISABLED);
@@ -175,22 +197,30 @@ interface WorkflowContract {
     TaskType crawl = type(s, "crawl", ChildrenRule.ALL_SUCCEEDED);
     TaskType snap = type(s, "snapshot", ChildrenRule.ALL_SUCCEEDED);
     TaskType result = type(s, "result", ChildrenRule.ALL_SUCCEEDED);
-    long root = s.taskCreate(List.of(child("crawl", 0)), T0).get(0).id();
-    run(s, crawl, TaskRunStatus.EVENTFUL, List.of(child("snapshot", 1)), T0);
-    run(s, snap, TaskRunStatus.EVENTFUL, List.of(child("result", 2), child("result", 3)), T0);
+    long root = s.taskCreate(List.of(child("crawl", 0)), LeaseContract.T0).get(0).id();
+    run(s, crawl, TaskRunStatus.EVENTFUL, List.of(child("snapshot", 1)), LeaseContract.T0);
+    run(
+        s,
+        snap,
+        TaskRunStatus.EVENTFUL,
+        List.of(child("result", 2), child("result", 3)),
+        LeaseContract.T0);
     long snapshot = s.taskChildren(root, 0, 10).get(0).id();
     List<Task> results = s.taskChildren(snapshot, 0, 10);
     assertThat(s.taskFamily(results.stream().map(Task::id).toList()))
         .allSatisfy(f -> assertThat(f.root()).isEqualTo(root));
 
-    List<Claim> leaves = Passes.claim(s, result, "r", T0, LEASE, 2);
+    List<Claim> leaves = Passes.claim(s, result, "r", LeaseContract.T0, LeaseContract.LEASE, 2);
     Passes.complete(
         s,
         "r",
         leaves.stream()
-            .map(c -> new Completion(c.lease(), TaskRunStatus.EVENTFUL, Json.object(), T0, c))
+            .map(
+                c ->
+                    new Completion(
+                        c.lease(), TaskRunStatus.EVENTFUL, Json.object(), LeaseContract.T0, c))
             .toList(),
-        T0.plusSeconds(1));
+        LeaseContract.T0.plusSeconds(1));
 
     assertThat(task(snapshot).status()).isEqualTo(TaskStatus.COMPLETED);
     assertThat(task(root).status()).isEqualTo(TaskStatus.COMPLETED);
@@ -202,20 +232,20 @@ interface WorkflowContract {
     Store s = store();
     TaskType crawl = type(s, "crawl", ChildrenRule.ALL_SUCCEEDED);
     TaskType page = type(s, "page", ChildrenRule.ALL_SUCCEEDED);
-    long parent = s.taskCreate(List.of(child("crawl", 0)), T0).get(0).id();
+    long parent = s.taskCreate(List.of(child("crawl", 0)), LeaseContract.T0).get(0).id();
     int n = 10_000;
     run(
         s,
         crawl,
         TaskRunStatus.EVENTFUL,
         IntStream.range(0, n).mapToObj(i -> child("page", i)).toList(),
-        T0);
+        LeaseContract.T0);
     assertThat(family(parent).childrenTotal()).isEqualTo(n);
 
     int ended = 0;
-    Instant at = T0.plusSeconds(1);
+    Instant at = LeaseContract.T0.plusSeconds(1);
     while (ended < n) {
-      List<Claim> claims = Passes.claim(s, page, "r", at, LEASE, 1000);
+      List<Claim> claims = Passes.claim(s, page, "r", at, LeaseContract.LEASE, 1000);
       assertThat(task(parent).status()).isEqualTo(TaskStatus.WAITING_FOR_CHILDREN);
       Passes.complete(
           s,
