@@ -52,7 +52,8 @@ public enum TaskStatus implements Named {
           field,
           "unknown status '"
               + text
-              + "' (expected waiting, running, done, disabled, awaiting or paused, or a stored name such as "
+              + "' (expected waiting, running, done, disabled, awaiting or paused, "
+              + "or a stored name such as "
               + "next_run_not_scheduled)");
     }
   }

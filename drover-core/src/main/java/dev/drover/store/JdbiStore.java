@@ -5,11 +5,13 @@ import static dev.drover.store.SqlQuery.EVENT_LIST;
 import static dev.drover.store.SqlQuery.EVENT_TAIL;
 import static dev.drover.store.SqlQuery.SETTING_LIST;
 import static dev.drover.store.SqlQuery.SETTING_UPSERT;
+import static dev.drover.store.SqlQuery.TASK_CHILDREN;
 import static dev.drover.store.SqlQuery.TASK_COUNT_BY_TYPE_AND_STATUS;
 import static dev.drover.store.SqlQuery.TASK_COUNT_DUE_BY_TYPE;
 import static dev.drover.store.SqlQuery.TASK_COUNT_OUTSTANDING;
 import static dev.drover.store.SqlQuery.TASK_DELETE_WITHOUT_RUNS;
 import static dev.drover.store.SqlQuery.TASK_ENABLE;
+import static dev.drover.store.SqlQuery.TASK_FAMILY_GET;
 import static dev.drover.store.SqlQuery.TASK_GET;
 import static dev.drover.store.SqlQuery.TASK_GRAB_READY;
 import static dev.drover.store.SqlQuery.TASK_NEXT_DUE;
@@ -134,7 +136,7 @@ final class JdbiStore implements Store {
     }
     return jdbi.withHandle(
         h ->
-            h.createQuery(sql.get(SqlQuery.TASK_FAMILY_GET))
+            h.createQuery(sql.get(TASK_FAMILY_GET))
                 .bindList("ids", ids)
                 .map(
                     (rs, ctx) ->
@@ -153,7 +155,7 @@ final class JdbiStore implements Store {
   public List<Task> taskChildren(long parent, long afterId, int limit) {
     return jdbi.withHandle(
         h ->
-            h.createQuery(sql.get(SqlQuery.TASK_CHILDREN))
+            h.createQuery(sql.get(TASK_CHILDREN))
                 .bind("parent", parent)
                 .bind("after", afterId)
                 .bind("limit", limit)
