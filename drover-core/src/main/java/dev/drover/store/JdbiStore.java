@@ -92,6 +92,7 @@ final class JdbiStore implements Store {
   private final FrontierStore frontier;
   private final TaskInserts inserts;
   private final ChildEnds childEnds;
+  private final TaskControls controls;
   private final String where;
 
   /**
@@ -126,7 +127,41 @@ final class JdbiStore implements Store {
     this.frontier = new JdbiFrontierStore(jdbi, dialect);
     this.inserts = new TaskInserts(dialect, rows, work);
     this.leases = new Leases(jdbi, dialect, rows, runEnder, new Children(sql, inserts, work));
+    this.controls = new TaskControls(jdbi, sql, rows, runEnder, childEnds);
     this.where = postgresUrl == null ? database : postgresUrl.replaceFirst("\\?.*", "");
+  }
+
+  @Override
+  public int taskPause(List<Long> ids, boolean tree) {
+    return controls.pause(ids, tree);
+  }
+
+  @Override
+  public int taskResume(List<Long> ids, boolean tree) {
+    int resumed = controls.resume(ids, tree);
+    return signalIf(resumed > 0, resumed);
+  }
+
+  @Override
+  public boolean taskTypePause(String name, boolean paused) {
+    boolean changed = controls.typePause(name, paused);
+    return signalIf(changed && !paused, changed);
+  }
+
+  @Override
+  public int taskCancel(List<Long> ids, boolean tree, Instant now) {
+    return controls.cancel(ids, tree, now);
+  }
+
+  @Override
+  public int taskRetry(List<Long> ids, Instant now) {
+    int retried = controls.retry(ids, now);
+    return signalIf(retried > 0, retried);
+  }
+
+  @Override
+  public TaskDeletion taskDelete(List<Long> ids, boolean tree, Instant now) {
+    return controls.delete(ids, tree, now);
   }
 
   @Override

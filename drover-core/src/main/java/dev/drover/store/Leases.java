@@ -15,6 +15,7 @@ import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_STARTED;
 import static dev.drover.store.SqlQuery.TASK_RUN_OF_ATTEMPT;
 import static dev.drover.store.SqlQuery.TASK_RUN_OPEN_OF_TASKS;
 import static dev.drover.store.SqlQuery.TASK_SET_STATUS;
+import static dev.drover.store.SqlQuery.TASK_TYPE_PAUSED;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
@@ -127,7 +128,7 @@ final class Leases {
       Duration lease,
       int limit,
       PriorityShares shares) {
-    if (limit <= 0) {
+    if (limit <= 0 || typePaused(h, type.name())) {
       return List.of();
     }
     Instant until = now.plus(lease);
@@ -196,6 +197,15 @@ final class Leases {
         .map(rows.leased)
         .forEach(l -> claimed.put(l.task().id(), l));
     return chosen.stream().map(claimed::get).filter(Objects::nonNull).toList();
+  }
+
+  /** True if an operator paused {@code type}: its tasks are not claimed. */
+  private boolean typePaused(Handle h, String type) {
+    return h.createQuery(sql.get(TASK_TYPE_PAUSED))
+        .bind("name", type)
+        .mapTo(Boolean.class)
+        .findOne()
+        .orElse(false);
   }
 
   /** The level of tasks without a priority in taskClaimCandidates. */

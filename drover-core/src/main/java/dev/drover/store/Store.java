@@ -106,6 +106,39 @@ public interface Store extends AutoCloseable {
    */
   int taskEnable(List<Long> ids, Instant nextRun);
 
+  // ---- operator control: with {@code tree}, a task and every task below it
+
+  /**
+   * Pauses the tasks that wait for a run: never due until resumed. Running tasks finish their run;
+   * final tasks and parents waiting for children are left alone. Returns how many were paused.
+   */
+  int taskPause(List<Long> ids, boolean tree);
+
+  /** Resumes paused tasks, due at their kept next run; returns how many. */
+  int taskResume(List<Long> ids, boolean tree);
+
+  /**
+   * Pauses or resumes a task type: its tasks are not claimed while it is paused; work running
+   * finishes. False if there is no such type.
+   */
+  boolean taskTypePause(String name, boolean paused);
+
+  /**
+   * Cancels the tasks that are not final: disabled by an operator, a running one stopped (its run
+   * ends {@code cancelled}, nothing charged, and its runner finds the lease gone), counted as
+   * failed by a waiting parent. Returns how many were cancelled.
+   */
+  int taskCancel(List<Long> ids, boolean tree, Instant now);
+
+  /**
+   * Makes tasks due at {@code now} with their type's retries back: failed, disabled, cancelled,
+   * done or waiting ones; running tasks and waiting parents are left alone. Returns how many.
+   */
+  int taskRetry(List<Long> ids, Instant now);
+
+  /** Cancels, then deletes tasks with all their runs; says what it removed. */
+  TaskDeletion taskDelete(List<Long> ids, boolean tree, Instant now);
+
   /** Ready tasks of {@code type} without priority, oldest due first; changes nothing. */
   List<Task> taskPeekReady(String type, Instant now, int limit);
 
@@ -219,6 +252,16 @@ public interface Store extends AutoCloseable {
 
   /** How many rows an archive deletion removed. */
   record ArchiveDeletion(int taskRuns, int tasks) {}
+
+  /** What a delete removed: the tasks, and their runs (whose directories the caller removes). */
+  record TaskDeletion(int tasks, List<DeletedRun> runs) {
+    public TaskDeletion {
+      runs = List.copyOf(runs);
+    }
+  }
+
+  /** A deleted run: its directory is {@code <runs dir>/<type>/<backendId>}. */
+  record DeletedRun(String type, String backendId) {}
 
   /** What an upsert did. */
   enum UpsertResult {

@@ -64,6 +64,7 @@ abstract class StoreContractTest
         TaskBatchContract,
         RunEndHookContract,
         WorkflowContract,
+        OperatorContract,
         CronContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
