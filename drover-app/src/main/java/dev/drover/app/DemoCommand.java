@@ -325,9 +325,9 @@ final class DemoCommand extends BaseCommand {
         .allMatch(
             t ->
                 switch (t.status()) {
-                  case COMPLETED, DISABLED -> true;
+                  case COMPLETED, DISABLED, PAUSED -> true;
                   case NEXT_RUN_NOT_SCHEDULED -> t.nextRun().isAfter(now);
-                  case NEXT_RUN_SCHEDULED -> false;
+                  case NEXT_RUN_SCHEDULED, WAITING_FOR_CHILDREN -> false;
                 });
   }
 

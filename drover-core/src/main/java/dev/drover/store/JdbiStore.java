@@ -6,7 +6,9 @@ import static dev.drover.store.SqlQuery.EVENT_TAIL;
 import static dev.drover.store.SqlQuery.SETTING_LIST;
 import static dev.drover.store.SqlQuery.SETTING_UPSERT;
 import static dev.drover.store.SqlQuery.TASK_CHILDREN;
+import static dev.drover.store.SqlQuery.TASK_COUNT_BY_ROOT;
 import static dev.drover.store.SqlQuery.TASK_COUNT_BY_TYPE_AND_STATUS;
+import static dev.drover.store.SqlQuery.TASK_COUNT_DISABLED_BY_OPERATOR;
 import static dev.drover.store.SqlQuery.TASK_COUNT_DUE_BY_TYPE;
 import static dev.drover.store.SqlQuery.TASK_COUNT_OUTSTANDING;
 import static dev.drover.store.SqlQuery.TASK_DELETE_WITHOUT_RUNS;
@@ -56,6 +58,7 @@ import dev.drover.schedule.PriorityShares;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -126,9 +129,36 @@ final class JdbiStore implements Store {
     this.work = new WorkSignal(database, jdbi, postgresUrl);
     this.frontier = new JdbiFrontierStore(jdbi, dialect);
     this.inserts = new TaskInserts(dialect, rows, work);
-    this.leases = new Leases(jdbi, dialect, rows, runEnder, new Children(sql, inserts, work));
+    this.leases =
+        new Leases(jdbi, dialect, rows, runEnder, new Children(sql, inserts, work), childEnds);
     this.controls = new TaskControls(jdbi, sql, rows, runEnder, childEnds);
     this.where = postgresUrl == null ? database : postgresUrl.replaceFirst("\\?.*", "");
+  }
+
+  @Override
+  public Map<String, Long> taskCountDisabledByOperator() {
+    Map<String, Long> counts = new TreeMap<>();
+    jdbi.useHandle(
+        h ->
+            h.createQuery(sql.get(TASK_COUNT_DISABLED_BY_OPERATOR))
+                .map((rs, ctx) -> counts.put(rs.getString("type"), rs.getLong("n")))
+                .list());
+    return counts;
+  }
+
+  @Override
+  public Map<TaskStatus, Long> taskCountByRoot(long root) {
+    Map<TaskStatus, Long> counts = new EnumMap<>(TaskStatus.class);
+    jdbi.useHandle(
+        h ->
+            h.createQuery(sql.get(TASK_COUNT_BY_ROOT))
+                .bind("root", root)
+                .map(
+                    (rs, ctx) ->
+                        counts.put(
+                            TaskStatus.parse("status", rs.getString("status")), rs.getLong("n")))
+                .list());
+    return counts;
   }
 
   @Override

@@ -9,6 +9,7 @@ import static dev.drover.store.SqlQuery.TASK_HEARTBEAT;
 import static dev.drover.store.SqlQuery.TASK_LEASED_BY;
 import static dev.drover.store.SqlQuery.TASK_LEASE_EXPIRED;
 import static dev.drover.store.SqlQuery.TASK_LEASE_HELD;
+import static dev.drover.store.SqlQuery.TASK_MARK_DISABLED_BY_OPERATOR;
 import static dev.drover.store.SqlQuery.TASK_RELEASE;
 import static dev.drover.store.SqlQuery.TASK_RELEASE_UNBEGUN;
 import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_STARTED;
@@ -22,6 +23,7 @@ import dev.drover.Json;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskRunStatus;
+import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.schedule.PriorityShares;
 import java.time.Duration;
@@ -70,9 +72,17 @@ final class Leases {
   private final RunEnder runEnder;
   private final Columns columns;
   private final Children children;
+  private final ChildEnds childEnds;
 
-  Leases(Jdbi jdbi, DialectSql dialect, Rows rows, RunEnder runEnder, Children children) {
+  Leases(
+      Jdbi jdbi,
+      DialectSql dialect,
+      Rows rows,
+      RunEnder runEnder,
+      Children children,
+      ChildEnds childEnds) {
     this.children = children;
+    this.childEnds = childEnds;
     this.jdbi = jdbi;
     this.sql = dialect.files();
     this.dialect = dialect;
@@ -448,17 +458,38 @@ final class Leases {
     return jdbi.inTransaction(
         h -> {
           Instant keep = null;
+          // Only a child that was not final yet is counted by its parent when disabled.
+          Set<Long> wasFinal = new HashSet<>();
+          h.createQuery(sql.get(TASK_GET))
+              .bindList("ids", sorted)
+              .map(rows.task)
+              .forEach(
+                  t -> {
+                    if (t.status() == TaskStatus.COMPLETED || t.status() == TaskStatus.DISABLED) {
+                      wasFinal.add(t.id());
+                    }
+                  });
           int changed =
               h.createUpdate(sql.get(TASK_SET_STATUS))
                   .bindList("ids", sorted)
-                  .bind("status", dev.drover.model.TaskStatus.DISABLED.dbName())
+                  .bind("status", TaskStatus.DISABLED.dbName())
                   .bind("next_run", keep)
                   .execute();
+          h.createUpdate(sql.get(TASK_MARK_DISABLED_BY_OPERATOR)).bindList("ids", sorted).execute();
           List<TaskRun> open =
               h.createQuery(sql.get(TASK_RUN_OPEN_OF_TASKS))
                   .bindList("ids", sorted)
                   .map(rows.taskRun)
                   .list();
+          // A disabled child is final: tasks with a run ended here reach their parents through
+          // the run-end hooks, the others now.
+          Set<Long> withRun = new HashSet<>();
+          open.forEach(r -> withRun.add(r.taskId()));
+          childEnds.settle(
+              h,
+              sorted.stream()
+                  .filter(id -> !withRun.contains(id) && !wasFinal.contains(id))
+                  .toList());
           if (open.isEmpty()) {
             return changed;
           }

@@ -156,6 +156,12 @@ public interface Store extends AutoCloseable {
 
   List<StatusCount> taskCountByTypeAndStatus();
 
+  /** Per task type with any, how many disabled tasks an operator disabled or cancelled. */
+  Map<String, Long> taskCountDisabledByOperator();
+
+  /** How many tasks of the tree under {@code root} (the root included) are in each status. */
+  Map<TaskStatus, Long> taskCountByRoot(long root);
+
   /** Per task type with any, how many tasks are due at {@code now} (waiting, next run passed). */
   Map<String, Long> taskCountDueByType(Instant now);
 
