@@ -60,7 +60,9 @@ final class TaskTreeCommand extends BaseCommand {
       long total = counts.values().stream().mapToLong(Long::longValue).sum();
       StringJoiner line = new StringJoiner(", ", "tree of task " + family.root() + ": ", "");
       line.add(total + (total == 1 ? " task" : " tasks"));
-      counts.forEach((s, n) -> line.add(n + " " + s.word()));
+      counts.forEach(
+          (s, n) ->
+              line.add(n + " " + (s == TaskStatus.DISABLED ? "failed or disabled" : s.word())));
       out.println(line);
       print(drover, out, top, family, "", "");
     }
