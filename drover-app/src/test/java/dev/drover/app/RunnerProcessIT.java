@@ -236,7 +236,7 @@ abstract class RunnerProcessIT {
     Path page =
         Fixtures.write(
             tmp.resolve("page.sh"),
-            "[ -e '" + go + "' ] && exit 0\necho $$ > '" + tmp + "/page-$1.pid'\nexec sleep 59\n");
+            "[ -e '" + go + "' ] && exit 0\necho $$ > '" + tmp + "'/page-$1.pid\nexec sleep 59\n");
     DroverCli.Started killed = null;
     try (Drover api = Drover.open(location())) {
       api.taskTypeCreate(
