@@ -45,6 +45,7 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "demo",
+    subcommands = {DemoArchiveCommand.class},
     description = {
       "Run the example: mirror three local git repositories on adaptive intervals, checksum "
           + "the mirrors, show what happened.",

@@ -56,21 +56,31 @@ final class TaskTreeCommand extends BaseCommand {
         JsonViews.print(out(), o);
         return 0;
       }
-      PrintWriter out = out();
-      long total = counts.values().stream().mapToLong(Long::longValue).sum();
-      StringJoiner line = new StringJoiner(", ", "tree of task " + family.root() + ": ", "");
-      line.add(total + (total == 1 ? " task" : " tasks"));
-      counts.forEach(
-          (s, n) ->
-              line.add(n + " " + (s == TaskStatus.DISABLED ? "failed or disabled" : s.word())));
-      out.println(line);
-      print(drover, out, top, family, "", "");
+      printTree(drover, out(), top, family, children);
     }
     return 0;
   }
 
-  private void print(
-      Drover drover, PrintWriter out, Task t, TaskFamily f, String lead, String indent) {
+  /** Prints the counts of {@code top}'s whole tree, then {@code top} and the tasks below it. */
+  static void printTree(Drover drover, PrintWriter out, Task top, TaskFamily family, int children) {
+    Map<TaskStatus, Long> counts = drover.treeCounts(family.root());
+    long total = counts.values().stream().mapToLong(Long::longValue).sum();
+    StringJoiner line = new StringJoiner(", ", "tree of task " + family.root() + ": ", "");
+    line.add(total + (total == 1 ? " task" : " tasks"));
+    counts.forEach(
+        (s, n) -> line.add(n + " " + (s == TaskStatus.DISABLED ? "failed or disabled" : s.word())));
+    out.println(line);
+    print(drover, out, top, family, "", "", children);
+  }
+
+  private static void print(
+      Drover drover,
+      PrintWriter out,
+      Task t,
+      TaskFamily f,
+      String lead,
+      String indent,
+      int children) {
     out.println(lead + label(t, f));
     List<Task> kids = drover.taskChildren(t.id(), 0, children);
     Map<Long, TaskFamily> families = families(drover, kids);
@@ -84,7 +94,8 @@ final class TaskTreeCommand extends BaseCommand {
           k,
           families.get(k.id()),
           indent + (last ? "└─ " : "├─ "),
-          indent + (last ? "   " : "│  "));
+          indent + (last ? "   " : "│  "),
+          children);
     }
     if (more > 0) {
       out.println(indent + "└─ ... " + more + " more (drover task tree ID of a child shows it)");
@@ -127,6 +138,9 @@ final class TaskTreeCommand extends BaseCommand {
     }
     if (!t.arguments().args().isEmpty()) {
       s.append(' ').append(JsonViews.compact(t.arguments().args()));
+    }
+    if (!t.arguments().kwargs().isEmpty()) {
+      s.append(' ').append(JsonViews.compact(t.arguments().kwargs()));
     }
     return s.toString();
   }
