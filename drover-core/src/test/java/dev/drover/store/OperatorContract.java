@@ -93,7 +93,11 @@ interface OperatorContract {
     s.taskCreate(List.of(task("work", 1), task("work", 2)), t0());
     Claim running = Passes.claim(s, work, "r", t0(), LeaseContract.LEASE, 1).get(0);
 
+    assertThat(s.taskCountOutstanding(List.of("work"), t0())).isEqualTo(2);
     assertThat(s.taskTypePause("work", true)).isTrue();
+    assertThat(s.taskCountOutstanding(List.of("work"), t0()))
+        .as("a runner exiting when idle waits for the running task only")
+        .isEqualTo(1);
     assertThat(s.taskTypePause("nope", true)).isFalse();
     assertThat(Passes.claim(s, work, "r", t0(), LeaseContract.LEASE, 5)).isEmpty();
     List<Lease> rejected =
