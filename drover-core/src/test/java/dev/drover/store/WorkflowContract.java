@@ -15,6 +15,11 @@ import dev.drover.testing.Passes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -225,6 +230,75 @@ interface WorkflowContract {
     assertThat(task(snapshot).status()).isEqualTo(TaskStatus.COMPLETED);
     assertThat(task(root).status()).isEqualTo(TaskStatus.COMPLETED);
     assertThat(family(root).childrenPending()).isZero();
+  }
+
+  @Test
+  default void siblingsEndingInPassesOfSeveralThreadsSealTheirParentsOnce() throws Exception {
+    Store s = store();
+    TaskType crawl = type(s, "crawl", ChildrenRule.ALL_SUCCEEDED);
+    TaskType snap = type(s, "snapshot", ChildrenRule.ALL_SUCCEEDED);
+    TaskType result = type(s, "result", ChildrenRule.ALL_SUCCEEDED);
+    long root = s.taskCreate(List.of(child("crawl", 0)), LeaseContract.T0).get(0).id();
+    run(
+        s,
+        crawl,
+        TaskRunStatus.EVENTFUL,
+        IntStream.range(0, 4).mapToObj(i -> child("snapshot", i)).toList(),
+        LeaseContract.T0);
+    for (int i = 0; i < 4; i++) {
+      run(
+          s,
+          snap,
+          TaskRunStatus.EVENTFUL,
+          IntStream.range(0, 50).mapToObj(j -> child("result", j)).toList(),
+          LeaseContract.T0);
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      CountDownLatch go = new CountDownLatch(1);
+      List<Future<Integer>> ended = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        String owner = "r" + t;
+        ended.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  int n = 0;
+                  List<Claim> claims;
+                  do {
+                    claims =
+                        Passes.claim(s, result, owner, LeaseContract.T0, LeaseContract.LEASE, 7);
+                    List<Completion> ends = new ArrayList<>();
+                    for (Claim c : claims) {
+                      ends.add(
+                          new Completion(
+                              c.lease(),
+                              TaskRunStatus.EVENTFUL,
+                              Json.object(),
+                              LeaseContract.T0,
+                              c));
+                    }
+                    assertThat(Passes.complete(s, owner, ends, LeaseContract.T0)).isEmpty();
+                    n += claims.size();
+                  } while (!claims.isEmpty());
+                  return n;
+                }));
+      }
+      go.countDown();
+      int total = 0;
+      for (Future<Integer> f : ended) {
+        total += f.get(120, TimeUnit.SECONDS); // a safety net, not a timing
+      }
+      assertThat(total).isEqualTo(200);
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(task(root).status()).isEqualTo(TaskStatus.COMPLETED);
+    assertThat(family(root).childrenPending()).isZero();
+    assertThat(s.taskChildren(root, 0, 10))
+        .allSatisfy(t -> assertThat(t.status()).isEqualTo(TaskStatus.COMPLETED));
+    assertThat(s.taskFamily(s.taskChildren(root, 0, 10).stream().map(Task::id).toList()))
+        .allSatisfy(f -> assertThat(f.childrenPending()).isZero());
   }
 
   @Test
