@@ -1,6 +1,7 @@
 package dev.drover.app;
 
 import dev.drover.Drover;
+import dev.drover.model.Task;
 import java.util.List;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -19,12 +20,15 @@ abstract class TaskControlCommand extends BaseCommand {
   @Option(names = "--tree", description = "Also every task below each task (its children, ...).")
   boolean tree;
 
+  /** The tasks named on the command line, as read before the verb ran. */
+  List<Task> given = List.of();
+
   @Override
   public Integer call() {
     List<Long> taskIds = Inputs.ids("ID", ids);
     check();
     try (Drover drover = root().open(false)) {
-      TaskIds.existing(drover, taskIds);
+      given = TaskIds.existing(drover, taskIds);
       out().println(apply(drover, taskIds));
     }
     return 0;

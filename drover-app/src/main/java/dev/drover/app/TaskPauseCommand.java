@@ -1,6 +1,7 @@
 package dev.drover.app;
 
 import dev.drover.Drover;
+import dev.drover.model.TaskStatus;
 import java.util.List;
 import picocli.CommandLine.Command;
 
@@ -12,6 +13,13 @@ import picocli.CommandLine.Command;
 final class TaskPauseCommand extends TaskControlCommand {
   @Override
   String apply(Drover drover, List<Long> taskIds) {
-    return "paused " + tasks(drover.taskPause(taskIds, tree));
+    String line = "paused " + tasks(drover.taskPause(taskIds, tree));
+    long running = given.stream().filter(t -> t.status() == TaskStatus.NEXT_RUN_SCHEDULED).count();
+    return running == 0
+        ? line
+        : line
+            + "; "
+            + tasks((int) running)
+            + " running, left to finish their run (pause again after it, or cancel)";
   }
 }
