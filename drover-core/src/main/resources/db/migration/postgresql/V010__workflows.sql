@@ -16,9 +16,12 @@ ALTER TABLE task
   ADD COLUMN children_failed  integer NOT NULL DEFAULT 0,
   ADD COLUMN disabled_by      text CHECK (disabled_by IN ('operator'));
 
--- Serve taskCountByTypeAndStatus, the tree counts (one probe per root and status) and the walk
--- from a parent to its children.
-CREATE INDEX task_count_by_type_status ON task (type, status);
+-- Serve the tree counts (one probe per root and status), the walk from a parent to its children,
+-- and the count of tasks an operator disabled. All three are partial, so a task outside any tree
+-- and never disabled by an operator (the hot path's tasks) adds no entry to them; an index on
+-- (type, status) was tried for the per-type counts and dropped: every claim and completion moves
+-- status, so it cost an index write per update while PostgreSQL still counted by a scan.
+CREATE INDEX task_disabled_by_operator ON task (type) WHERE disabled_by IS NOT NULL;
 CREATE INDEX task_count_by_root_status ON task (root, status) WHERE root IS NOT NULL;
 CREATE INDEX task_children_by_parent ON task (parent, id) WHERE parent IS NOT NULL;
 

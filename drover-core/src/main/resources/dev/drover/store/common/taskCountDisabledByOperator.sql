@@ -1,5 +1,5 @@
 -- Per type, the disabled tasks an operator disabled or cancelled (the other disabled tasks failed
--- for good); served by task_count_by_type_status.
+-- for good); served by task_disabled_by_operator.
 SELECT type, count(*) AS n
 FROM task
 WHERE status = 'disabled'
