@@ -6,6 +6,8 @@ import dev.drover.config.ConfigReport;
 import dev.drover.engine.RunnerBuilder;
 import dev.drover.model.ArchivableRun;
 import dev.drover.model.ArchivePage;
+import dev.drover.model.Event;
+import dev.drover.model.EventKind;
 import dev.drover.model.NewTask;
 import dev.drover.model.RunToSchedule;
 import dev.drover.model.StatusCount;
@@ -150,12 +152,12 @@ public final class Drover implements AutoCloseable {
    * until resumed. Running tasks finish their run. Returns how many were paused.
    */
   public int taskPause(List<Long> ids, boolean tree) {
-    return store.taskPause(ids, tree);
+    return logged("pause", ids, null, tree, store.taskPause(ids, tree));
   }
 
   /** Resumes paused tasks (with {@code tree}, below them too); returns how many. */
   public int taskResume(List<Long> ids, boolean tree) {
-    return store.taskResume(ids, tree);
+    return logged("resume", ids, null, tree, store.taskResume(ids, tree));
   }
 
   /**
@@ -163,7 +165,11 @@ public final class Drover implements AutoCloseable {
    * finishes. False if there is no such type.
    */
   public boolean taskTypePause(String name, boolean paused) {
-    return store.taskTypePause(name, paused);
+    boolean changed = store.taskTypePause(name, paused);
+    if (changed) {
+      logged(paused ? "pause" : "resume", List.of(), name, false, 1);
+    }
+    return changed;
   }
 
   /**
@@ -173,7 +179,7 @@ public final class Drover implements AutoCloseable {
    * how many were cancelled.
    */
   public int taskCancel(List<Long> ids, boolean tree) {
-    return store.taskCancel(ids, tree, now());
+    return logged("cancel", ids, null, tree, store.taskCancel(ids, tree, now()));
   }
 
   /**
@@ -181,7 +187,7 @@ public final class Drover implements AutoCloseable {
    * waiting ones); running tasks and parents waiting for children are left alone. Returns how many.
    */
   public int taskRetry(List<Long> ids) {
-    return store.taskRetry(ids, now());
+    return logged("retry", ids, null, false, store.taskRetry(ids, now()));
   }
 
   /**
@@ -189,7 +195,28 @@ public final class Drover implements AutoCloseable {
    * The runs' directories are the caller's to remove: {@code <runs dir>/<type>/<run id>}.
    */
   public Store.TaskDeletion taskDelete(List<Long> ids, boolean tree) {
-    return store.taskDelete(ids, tree, now());
+    Store.TaskDeletion d = store.taskDelete(ids, tree, now());
+    logged("delete", ids, null, tree, d.tasks());
+    return d;
+  }
+
+  /**
+   * Writes what an operator did to the event log (after it committed: the log says what was done,
+   * and a crash in between loses the line, never the change). Returns {@code changed}.
+   */
+  private int logged(String verb, List<Long> ids, String type, boolean tree, int changed) {
+    ObjectNode detail = Json.object();
+    detail.put("verb", verb);
+    if (type != null) {
+      detail.put("task_type", type);
+    } else {
+      ids.forEach(detail.putArray("ids")::add);
+      detail.put("tree", tree);
+    }
+    detail.put("changed", changed);
+    Long task = ids.size() == 1 ? ids.get(0) : null;
+    store.eventAppend(List.of(Event.of(now(), EventKind.OPERATOR_CONTROL, null, task, detail)));
+    return changed;
   }
 
   /** Where a task stands in its tree, and whether an operator disabled it. */

@@ -58,5 +58,6 @@ class OperatorCliIT {
       assertThat(left).isEmpty();
     }
     assertThat(resultCounts().get("total").asInt()).isZero();
+    assertThat(drover("events").stdout()).contains("operator_control");
   }
 }
