@@ -75,12 +75,16 @@ final class Children {
    * whose end this transaction wrote.
    */
   void write(Handle h, long parentId, List<NewTask> spawns, Instant now) {
-    long root =
+    long[] spawned =
         h.createQuery(sql.get(TASK_SPAWNED))
             .bind("id", parentId)
             .bind("n", spawns.size())
-            .mapTo(Long.class)
+            .map(
+                (rs, ctx) ->
+                    new long[] {rs.getLong("root"), rs.getBoolean("paused_while_running") ? 1 : 0})
             .one();
+    long root = spawned[0];
+    TaskStatus status = spawned[1] == 1 ? TaskStatus.PAUSED : TaskStatus.NEXT_RUN_NOT_SCHEDULED;
     PreparedBatch batch = h.prepareBatch(sql.get(TASK_INSERT_CHILD));
     for (TaskInserts.Prepared p : inserts.validate(h, spawns, now)) {
       batch
@@ -89,7 +93,7 @@ final class Children {
           .bind("hash", p.hash())
           .bind("next_run", p.nextRun())
           .bind("interval_ms", Columns.millis(p.interval()))
-          .bind("status", TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName())
+          .bind("status", status.dbName())
           .bind("policy", p.task().policy().dbName())
           .bind("retries_left", TaskInserts.retriesLeft(p))
           .bind("priority", TaskInserts.priority(p))

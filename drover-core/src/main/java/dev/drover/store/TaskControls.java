@@ -7,6 +7,7 @@ import static dev.drover.store.SqlQuery.TASK_DELETE;
 import static dev.drover.store.SqlQuery.TASK_FINAL_CHILDREN;
 import static dev.drover.store.SqlQuery.TASK_GET;
 import static dev.drover.store.SqlQuery.TASK_PAUSE;
+import static dev.drover.store.SqlQuery.TASK_PAUSE_RUNNING;
 import static dev.drover.store.SqlQuery.TASK_RESUME;
 import static dev.drover.store.SqlQuery.TASK_RETRY;
 import static dev.drover.store.SqlQuery.TASK_RUNS_OF_TASKS;
@@ -59,12 +60,35 @@ final class TaskControls {
     this.childEnds = childEnds;
   }
 
+  /**
+   * Pauses the waiting tasks of the scope; running ones are marked so that the children their run
+   * spawns are created paused (a crawl paused as it runs spawns paused snapshots).
+   */
   int pause(List<Long> ids, boolean tree) {
-    return jdbi.inTransaction(h -> update(h, TASK_PAUSE, scope(h, ids, tree)));
+    return jdbi.inTransaction(
+        h -> {
+          List<Long> scope = scope(h, ids, tree);
+          markRunning(h, scope, true);
+          return update(h, TASK_PAUSE, scope);
+        });
   }
 
   int resume(List<Long> ids, boolean tree) {
-    return jdbi.inTransaction(h -> update(h, TASK_RESUME, scope(h, ids, tree)));
+    return jdbi.inTransaction(
+        h -> {
+          List<Long> scope = scope(h, ids, tree);
+          markRunning(h, scope, false);
+          return update(h, TASK_RESUME, scope);
+        });
+  }
+
+  private void markRunning(Handle h, List<Long> scope, boolean paused) {
+    for (List<Long> chunk : chunks(scope)) {
+      h.createUpdate(sql.get(TASK_PAUSE_RUNNING))
+          .bindList("ids", chunk)
+          .bind("paused", paused)
+          .execute();
+    }
   }
 
   boolean typePause(String name, boolean paused) {

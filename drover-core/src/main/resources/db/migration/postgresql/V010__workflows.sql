@@ -14,7 +14,9 @@ ALTER TABLE task
   ADD COLUMN children_pending integer NOT NULL DEFAULT 0 CHECK (children_pending >= 0),
   ADD COLUMN children_total   integer NOT NULL DEFAULT 0,
   ADD COLUMN children_failed  integer NOT NULL DEFAULT 0,
-  ADD COLUMN disabled_by      text CHECK (disabled_by IN ('operator'));
+  ADD COLUMN disabled_by      text CHECK (disabled_by IN ('operator')),
+  -- An operator paused the task while it ran: the children its run spawns are created paused.
+  ADD COLUMN paused_while_running boolean NOT NULL DEFAULT false;
 
 -- Serve the tree counts (one probe per root and status), the walk from a parent to its children,
 -- and the count of tasks an operator disabled. All three are partial, so a task outside any tree

@@ -30,6 +30,8 @@ CREATE TABLE task_new (
   children_total      INTEGER NOT NULL DEFAULT 0,
   children_failed     INTEGER NOT NULL DEFAULT 0,
   disabled_by         TEXT CHECK (disabled_by IN ('operator')),
+  -- An operator paused the task while it ran: the children its run spawns are created paused.
+  paused_while_running INTEGER NOT NULL DEFAULT 0 CHECK (paused_while_running IN (0, 1)),
   CHECK (policy <> 'recurring' OR current_interval_ms IS NOT NULL)
 );
 INSERT INTO task_new (id, type, arguments, arguments_hash, next_run, current_interval_ms, status,

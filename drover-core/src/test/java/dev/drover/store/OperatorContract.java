@@ -87,6 +87,36 @@ interface OperatorContract {
   }
 
   @Test
+  default void aTreePausedWhileItsParentRunsGetsItsChildrenPaused() {
+    Store s = store();
+    TaskType crawl = type(s, "crawl");
+    TaskType page = type(s, "page");
+    long parent = s.taskCreate(List.of(task("crawl", 0)), t0()).get(0).id();
+    Claim c = Passes.claim(s, crawl, "r", t0(), LeaseContract.LEASE, 1).get(0);
+
+    assertThat(s.taskPause(List.of(parent), true)).as("running: left to finish").isZero();
+    Passes.complete(
+        s,
+        "r",
+        List.of(
+            new Completion(
+                c.lease(),
+                TaskRunStatus.EVENTFUL,
+                Json.object(),
+                t0(),
+                c,
+                List.of(task("page", 1), task("page", 2)))),
+        t0());
+    assertThat(s.taskChildren(parent, 0, 10))
+        .hasSize(2)
+        .allSatisfy(t -> assertThat(t.status()).isEqualTo(TaskStatus.PAUSED));
+    assertThat(Passes.claim(s, page, "r", t0(), LeaseContract.LEASE, 5)).isEmpty();
+
+    assertThat(s.taskResume(List.of(parent), true)).isEqualTo(2);
+    assertThat(Passes.claim(s, page, "r", t0(), LeaseContract.LEASE, 5)).hasSize(2);
+  }
+
+  @Test
   default void aPausedTypeIsNotClaimedAndRunningWorkFinishes() {
     Store s = store();
     TaskType work = type(s, "work");
