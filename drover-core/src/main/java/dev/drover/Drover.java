@@ -6,10 +6,13 @@ import dev.drover.config.ConfigReport;
 import dev.drover.engine.RunnerBuilder;
 import dev.drover.model.ArchivableRun;
 import dev.drover.model.ArchivePage;
+import dev.drover.model.Event;
+import dev.drover.model.EventKind;
 import dev.drover.model.NewTask;
 import dev.drover.model.RunToSchedule;
 import dev.drover.model.StatusCount;
 import dev.drover.model.Task;
+import dev.drover.model.TaskFamily;
 import dev.drover.model.TaskQuery;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskRunStatus;
@@ -149,6 +152,100 @@ public final class Drover implements AutoCloseable {
   /** Enables disabled tasks, due now with their retries back. Returns how many changed. */
   public int taskEnable(List<Long> ids) {
     return store.taskEnable(ids, now());
+  }
+
+  // ---- operator control (see the README's "Workflows and operator control")
+
+  /**
+   * Pauses tasks that wait for a run (with {@code tree}, every task below them too): never due
+   * until resumed. Running tasks finish their run. Returns how many were paused.
+   */
+  public int taskPause(List<Long> ids, boolean tree) {
+    return logged("pause", ids, null, tree, store.taskPause(ids, tree));
+  }
+
+  /** Resumes paused tasks (with {@code tree}, below them too); returns how many. */
+  public int taskResume(List<Long> ids, boolean tree) {
+    return logged("resume", ids, null, tree, store.taskResume(ids, tree));
+  }
+
+  /**
+   * Pauses or resumes a task type: a paused type's tasks are not claimed; work already running
+   * finishes. False if there is no such type.
+   */
+  public boolean taskTypePause(String name, boolean paused) {
+    boolean changed = store.taskTypePause(name, paused);
+    if (changed) {
+      logged(paused ? "pause" : "resume", List.of(), name, false, 1);
+    }
+    return changed;
+  }
+
+  /**
+   * Cancels tasks (with {@code tree}, every task below them too) that are not final: disabled by an
+   * operator, nothing charged; a running one is stopped by its runner at its next heartbeat and its
+   * run recorded {@code cancelled}. A waiting parent counts a cancelled child as failed. Returns
+   * how many were cancelled.
+   */
+  public int taskCancel(List<Long> ids, boolean tree) {
+    return logged("cancel", ids, null, tree, store.taskCancel(ids, tree, now()));
+  }
+
+  /**
+   * Makes tasks due now with their type's retries back (failed, disabled, cancelled, done or
+   * waiting ones); running tasks and parents waiting for children are left alone. Returns how many.
+   */
+  public int taskRetry(List<Long> ids) {
+    return logged("retry", ids, null, false, store.taskRetry(ids, now()));
+  }
+
+  /**
+   * Cancels, then deletes tasks (with {@code tree}, every task below them too) with all their runs.
+   * The runs' directories are the caller's to remove: {@code <runs dir>/<type>/<run id>}.
+   */
+  public Store.TaskDeletion taskDelete(List<Long> ids, boolean tree) {
+    Store.TaskDeletion d = store.taskDelete(ids, tree, now());
+    logged("delete", ids, null, tree, d.tasks());
+    return d;
+  }
+
+  /**
+   * Writes what an operator did to the event log (after it committed: the log says what was done,
+   * and a crash in between loses the line, never the change). Returns {@code changed}.
+   */
+  private int logged(String verb, List<Long> ids, String type, boolean tree, int changed) {
+    ObjectNode detail = Json.object();
+    detail.put("verb", verb);
+    if (type != null) {
+      detail.put("task_type", type);
+    } else {
+      ids.forEach(detail.putArray("ids")::add);
+      detail.put("tree", tree);
+    }
+    detail.put("changed", changed);
+    Long task = ids.size() == 1 ? ids.get(0) : null;
+    store.eventAppend(List.of(Event.of(now(), EventKind.OPERATOR_CONTROL, null, task, detail)));
+    return changed;
+  }
+
+  /** Where a task stands in its tree, and whether an operator disabled it. */
+  public Optional<TaskFamily> taskFamily(long id) {
+    return store.taskFamily(List.of(id)).stream().findFirst();
+  }
+
+  /** Up to {@code limit} children of {@code parent} with an id above {@code afterId}, by id. */
+  public List<Task> taskChildren(long parent, long afterId, int limit) {
+    return store.taskChildren(parent, afterId, limit);
+  }
+
+  /** How many tasks of the tree under {@code root} (the root included) are in each status. */
+  public Map<TaskStatus, Long> treeCounts(long root) {
+    return store.taskCountByRoot(root);
+  }
+
+  /** Per task type, how many disabled tasks an operator disabled or cancelled. */
+  public Map<String, Long> disabledByOperatorCounts() {
+    return store.taskCountDisabledByOperator();
   }
 
   /** Ready tasks of a type without priority, oldest due first; changes nothing. */

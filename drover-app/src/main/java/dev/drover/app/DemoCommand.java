@@ -45,6 +45,7 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "demo",
+    subcommands = {DemoArchiveCommand.class},
     description = {
       "Run the example: mirror three local git repositories on adaptive intervals, checksum "
           + "the mirrors, show what happened.",
@@ -325,9 +326,9 @@ final class DemoCommand extends BaseCommand {
         .allMatch(
             t ->
                 switch (t.status()) {
-                  case COMPLETED, DISABLED -> true;
+                  case COMPLETED, DISABLED, PAUSED -> true;
                   case NEXT_RUN_NOT_SCHEDULED -> t.nextRun().isAfter(now);
-                  case NEXT_RUN_SCHEDULED -> false;
+                  case NEXT_RUN_SCHEDULED, WAITING_FOR_CHILDREN -> false;
                 });
   }
 

@@ -10,6 +10,7 @@ import dev.drover.model.ArchivableRun;
 import dev.drover.model.DurationText;
 import dev.drover.model.Named;
 import dev.drover.model.Task;
+import dev.drover.model.TaskFamily;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskType;
 import java.io.PrintWriter;
@@ -62,6 +63,22 @@ final class JsonViews {
     o.put("next_run", instant(t.nextRun()));
     o.put("current_interval", duration(t.currentInterval()));
     o.put("retries_left", t.retriesLeft());
+    return o;
+  }
+
+  /** Where a task stands in its tree, and who disabled it. */
+  static ObjectNode family(TaskFamily f) {
+    ObjectNode o = Json.object();
+    if (f.parent() == null) {
+      o.putNull("parent");
+    } else {
+      o.put("parent", f.parent());
+    }
+    o.put("root", f.root());
+    o.put("children_total", f.childrenTotal());
+    o.put("children_pending", f.childrenPending());
+    o.put("children_failed", f.childrenFailed());
+    o.put("disabled_by_operator", f.disabledByOperator());
     return o;
   }
 

@@ -8,6 +8,7 @@ import dev.drover.model.TaskType;
 import dev.drover.store.Store;
 import dev.drover.store.StoreLocation;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -42,13 +43,22 @@ final class RunnerSetup {
    * folder.
    */
   static Map<String, TaskHandler> handlers(Path dataDir) {
-    return Map.of(
+    Map<String, TaskHandler> all = new HashMap<>();
+    all.put(
         ChecksumHandler.TYPE,
         new ChecksumHandler(dataDir.resolve(DemoCommand.FOLDER).toAbsolutePath()));
+    all.putAll(
+        ArchiveHandlers.all(dataDir.resolve(ArchiveSite.FOLDER).toAbsolutePath().normalize()));
+    return Map.copyOf(all);
   }
 
   /** The names of the task types {@link #handlers} executes; a type needs one or a command. */
-  static final Set<String> HANDLER_TYPES = Set.of(ChecksumHandler.TYPE);
+  static final Set<String> HANDLER_TYPES =
+      Set.of(
+          ChecksumHandler.TYPE,
+          ArchiveHandlers.CRAWL,
+          ArchiveHandlers.SNAPSHOT,
+          ArchiveHandlers.RESULT);
 
   /** True if {@code drover run} can execute tasks of {@code type}. */
   static boolean executable(TaskType type) {

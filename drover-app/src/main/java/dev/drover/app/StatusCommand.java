@@ -22,18 +22,22 @@ import picocli.CommandLine.Mixin;
       "Count the tasks of each type in each status.",
       "",
       "due: waiting for a runner, next run passed; waiting: next run later; running: claimed by a "
-          + "runner; done: a one-shot task that succeeded; disabled: never due until enabled "
-          + "(a one-shot task that failed for good is disabled too)."
+          + "runner; awaiting: a parent waiting for its children; paused: paused by an operator; "
+          + "done: a one-shot task that succeeded; failed: failed for good (or sealed failed by "
+          + "its children); disabled: disabled or cancelled by an operator."
     })
 final class StatusCommand extends BaseCommand {
   // The columns of a row of counts.
   private static final int DUE = 0;
   private static final int WAITING = 1;
   private static final int RUNNING = 2;
-  private static final int DONE = 3;
-  private static final int DISABLED = 4;
-  private static final int TOTAL = 5;
-  private static final int COLUMNS = 6;
+  private static final int AWAITING = 3;
+  private static final int PAUSED = 4;
+  private static final int DONE = 5;
+  private static final int FAILED = 6;
+  private static final int DISABLED = 7;
+  private static final int TOTAL = 8;
+  private static final int COLUMNS = 9;
 
   @Mixin JsonOption output;
 
@@ -59,7 +63,18 @@ final class StatusCommand extends BaseCommand {
    */
   static void print(PrintWriter out, Drover drover) {
     Map<String, long[]> counts = counts(drover);
-    Table table = new Table("TYPE", "DUE", "WAITING", "RUNNING", "DONE", "DISABLED", "TOTAL");
+    Table table =
+        new Table(
+            "TYPE",
+            "DUE",
+            "WAITING",
+            "RUNNING",
+            "AWAITING",
+            "PAUSED",
+            "DONE",
+            "FAILED",
+            "DISABLED",
+            "TOTAL");
     long[] totals = new long[COLUMNS];
     counts.forEach(
         (type, row) -> {
@@ -85,7 +100,13 @@ final class StatusCommand extends BaseCommand {
               o.put(TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName(), row[DUE] + row[WAITING]);
               o.put(TaskStatus.NEXT_RUN_SCHEDULED.dbName(), row[RUNNING]);
               o.put(TaskStatus.COMPLETED.dbName(), row[DONE]);
-              o.put(TaskStatus.DISABLED.dbName(), row[DISABLED]);
+              o.put(TaskStatus.WAITING_FOR_CHILDREN.dbName(), row[AWAITING]);
+              o.put(TaskStatus.PAUSED.dbName(), row[PAUSED]);
+              // disabled: every disabled task, as stored; split into failed for good and by an
+              // operator (disabled or cancelled).
+              o.put(TaskStatus.DISABLED.dbName(), row[FAILED] + row[DISABLED]);
+              o.put("failed", row[FAILED]);
+              o.put("disabled_by_operator", row[DISABLED]);
               o.put("total", row[TOTAL]);
               // false: drover run never executes this type's tasks (no command, no handler)
               o.put("executable", !unexecutable.contains(type));
@@ -106,11 +127,23 @@ final class StatusCommand extends BaseCommand {
             case NEXT_RUN_NOT_SCHEDULED -> WAITING;
             case NEXT_RUN_SCHEDULED -> RUNNING;
             case COMPLETED -> DONE;
-            case DISABLED -> DISABLED;
+            case DISABLED -> FAILED;
+            case WAITING_FOR_CHILDREN -> AWAITING;
+            case PAUSED -> PAUSED;
           };
       row[column] += c.count();
       row[TOTAL] += c.count();
     }
+    // Of the disabled, those an operator disabled; the rest failed for good.
+    drover
+        .disabledByOperatorCounts()
+        .forEach(
+            (type, n) -> {
+              long[] row = counts.computeIfAbsent(type, t -> new long[COLUMNS]);
+              long moved = Math.min(n, row[FAILED]);
+              row[FAILED] -= moved;
+              row[DISABLED] += moved;
+            });
     // Counted after the statuses: a task that became due in between only moves between columns.
     drover
         .dueCounts()

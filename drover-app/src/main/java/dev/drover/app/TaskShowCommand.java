@@ -6,8 +6,10 @@ import dev.drover.Json;
 import dev.drover.ValidationException;
 import dev.drover.model.DurationText;
 import dev.drover.model.Task;
+import dev.drover.model.TaskFamily;
 import dev.drover.model.TaskPolicy;
 import dev.drover.model.TaskRun;
+import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -41,9 +43,15 @@ final class TaskShowCommand extends BaseCommand {
       List<TaskRun> recent = drover.taskRuns(List.of(taskId), null, runs);
       // A cron type's next run reads on its zone's wall clock; its interval is not used.
       TaskType cron = drover.taskType(t.type()).filter(type -> type.cron() != null).orElse(null);
+      TaskFamily family = drover.taskFamily(taskId).orElseThrow();
       if (output.json) {
         ObjectNode o = Json.object();
-        o.set("task", JsonViews.task(t));
+        ObjectNode task = JsonViews.task(t);
+        task.set("family", JsonViews.family(family));
+        // Stored status names stay as they are; this tells a failed task from a disabled one.
+        task.put(
+            "failed_for_good", t.status() == TaskStatus.DISABLED && !family.disabledByOperator());
+        o.set("task", task);
         o.set("runs", JsonViews.array(recent, JsonViews::taskRun));
         JsonViews.print(out(), o);
         return 0;
@@ -55,7 +63,19 @@ final class TaskShowCommand extends BaseCommand {
           .row("kwargs", JsonViews.compact(t.arguments().kwargs()))
           .row("policy", Tables.name(t.policy()))
           .row("priority", Tables.name(t.priority()))
-          .row("status", Tables.status(t, Instant.now()))
+          .row("status", TaskTreeCommand.word(t, family, Instant.now()) + statusNote(t, family))
+          .row("parent", family.parent() == null ? "-" : family.parent())
+          .row("root", family.root())
+          .row(
+              "children",
+              family.childrenTotal() == 0
+                  ? "-"
+                  : family.childrenTotal()
+                      + " ("
+                      + family.childrenPending()
+                      + " pending, "
+                      + family.childrenFailed()
+                      + " failed)")
           .row("next_run", Tables.nextRun(t.nextRun(), cron))
           .row(
               "current_interval",
@@ -74,5 +94,14 @@ final class TaskShowCommand extends BaseCommand {
       }
     }
     return 0;
+  }
+
+  private static String statusNote(Task t, TaskFamily f) {
+    if (t.status() != TaskStatus.DISABLED) {
+      return "";
+    }
+    return f.disabledByOperator()
+        ? " (by an operator: task enable or task retry runs it again)"
+        : " (failed for good: task retry runs it again)";
   }
 }

@@ -3,6 +3,7 @@ package dev.drover.app;
 import dev.drover.Drover;
 import dev.drover.ValidationException;
 import dev.drover.engine.command.CommandTemplate;
+import dev.drover.model.ChildrenRule;
 import dev.drover.model.TaskType;
 import java.util.List;
 import java.util.Map;
@@ -139,6 +140,14 @@ final class TaskTypeAddCommand extends BaseCommand {
   Integer maxPerKey;
 
   @Option(
+      names = "--children-rule",
+      paramLabel = "RULE",
+      description =
+          "How a task that spawned children ends once they are all final: all_succeeded (done if "
+              + "every child is done), any_succeeded, or ignore. Default: all_succeeded.")
+  String childrenRule;
+
+  @Option(
       names = "--command",
       paramLabel = "ARG",
       description =
@@ -222,6 +231,8 @@ final class TaskTypeAddCommand extends BaseCommand {
             .env(env)
             .concurrencyKey(concurrencyKey)
             .maxPerKey(maxPerKey)
+            .childrenRule(
+                childrenRule == null ? null : ChildrenRule.parse("--children-rule", childrenRule))
             .cron(cron, timeZone);
     if (cron != null && backoffFactor != null) {
       throw new ValidationException(

@@ -228,6 +228,43 @@ class BadInputIT {
         seeded("disable a non-numeric id", c -> c.cli("task", "disable", "1", "x2"), "ID", "x2"),
         seeded("disable a missing task", c -> c.cli("task", "disable", "1", "999"), "ID", "999"),
         seeded("show a missing task", c -> c.cli("task", "show", "999"), "ID", "999"),
+        // operator control (issue 12): every verb refuses the whole list when one id is bad
+        seeded("pause a non-numeric id", c -> c.cli("task", "pause", "1", "x"), "ID", "x"),
+        seeded("pause a missing task", c -> c.cli("task", "pause", "1", "999"), "ID", "999"),
+        seeded("resume a missing tree", c -> c.cli("task", "resume", "--tree", "999"), "ID", "999"),
+        seeded("cancel a missing task", c -> c.cli("task", "cancel", "2", "999"), "ID", "999"),
+        seeded("cancel with no id", c -> c.cli("task", "cancel", "--tree"), "ID"),
+        seeded("retry a negative id", c -> c.cli("task", "retry", "-5"), "-5"),
+        seeded("retry a missing task", c -> c.cli("task", "retry", "3", "999"), "ID", "999"),
+        seeded("retry a tree", c -> c.cli("task", "retry", "--tree", "3"), "--tree", "retry"),
+        seeded("delete a missing task", c -> c.cli("task", "delete", "1", "999"), "ID", "999"),
+        seeded("delete a non-numeric id", c -> c.cli("task", "delete", "one"), "ID", "one"),
+        seeded("tree of a missing task", c -> c.cli("task", "tree", "999"), "ID", "999"),
+        seeded(
+            "tree with zero children shown",
+            c -> c.cli("task", "tree", "1", "--children", "0"),
+            "--children"),
+        seeded(
+            "pause a missing task type", c -> c.cli("task-type", "pause", "nope"), "NAME", "nope"),
+        seeded(
+            "resume a missing task type",
+            c -> c.cli("task-type", "resume", "nope"),
+            "NAME",
+            "nope"),
+        seeded(
+            "unknown children rule",
+            c ->
+                c.cli(
+                    "task-type",
+                    "add",
+                    "--name",
+                    "crawl",
+                    "--command",
+                    "true",
+                    "--children-rule",
+                    "most"),
+            "--children-rule",
+            "most"),
         seeded(
             "batch with a bad line",
             c ->

@@ -8,10 +8,12 @@ import dev.drover.model.NewTask;
 import dev.drover.model.RunnerRecord;
 import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;
+import dev.drover.model.TaskFamily;
 import dev.drover.model.TaskQuery;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskStatus;
+import dev.drover.model.TaskType;
 import dev.drover.store.StoreLocation;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,6 +26,7 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -212,6 +215,80 @@ abstract class RunnerProcessIT {
       assertThat(api.store().runners().list()).isEmpty();
     } finally {
       killed.process().destroyForcibly();
+    }
+  }
+
+  /**
+   * Issue 12: a crawl spawns three pages and its run ends (children written with that end); the
+   * runner is killed with SIGKILL while the pages execute. Its successor rescues them, they are
+   * retried, and the crawl is sealed: no child twice, the crawl run once, its counters whole.
+   */
+  @Test
+  void aParentWhoseRunnerIsKilledAfterItsChildrenWereWrittenIsSealedOnceWithoutDuplicates()
+      throws Exception {
+    init();
+    Path go = tmp.resolve("go");
+    Path crawl =
+        Fixtures.write(
+            tmp.resolve("crawl.sh"),
+            "for p in a b c; do echo '{\"spawn\": {\"type\": \"page\", \"args\": [\"'$p'\"]}}';"
+                + " done\n");
+    Path page =
+        Fixtures.write(
+            tmp.resolve("page.sh"),
+            "[ -e '" + go + "' ] && exit 0\necho $$ > '" + tmp + "'/page-$1.pid\nexec sleep 59\n");
+    DroverCli.Started killed = null;
+    try (Drover api = Drover.open(location())) {
+      api.taskTypeCreate(
+          TaskType.builder("crawl").command(List.of("sh", crawl.toString())).build());
+      api.taskTypeCreate(
+          TaskType.builder("page")
+              .command(List.of("sh", page.toString(), "{args.0}"))
+              .numRetries(3)
+              .retryDelay(Duration.ZERO)
+              .build());
+      long parent =
+          api.taskCreate(List.of(NewTask.oneshot("crawl", TaskArguments.empty()))).get(0).id();
+      killed = start("run", "--daemon");
+      waitFor(
+          () ->
+              Stream.of("a", "b", "c")
+                      .allMatch(p -> Files.exists(tmp.resolve("page-" + p + ".pid")))
+                  && !api.taskRuns(
+                          api.taskChildren(parent, 0, 10).stream().map(Task::id).toList(),
+                          TaskRunStatus.STARTED,
+                          1)
+                      .isEmpty(),
+          killed);
+      assertThat(api.task(parent).orElseThrow().status())
+          .isEqualTo(TaskStatus.WAITING_FOR_CHILDREN);
+      killed.process().destroyForcibly(); // SIGKILL, with the children executing
+      killed.process().waitFor();
+      Files.createFile(go);
+
+      DroverCli.Result next = drover("run", "--json");
+      assertThat(next.exitCode()).as(next.toString()).isZero();
+
+      List<Task> children = api.taskChildren(parent, 0, 100);
+      assertThat(children).hasSize(3);
+      assertThat(children).extracting(Task::status).containsOnly(TaskStatus.COMPLETED);
+      assertThat(children)
+          .extracting(t -> t.arguments().args().get(0).asText())
+          .containsExactlyInAnyOrder("a", "b", "c");
+      assertThat(api.task(parent).orElseThrow().status()).isEqualTo(TaskStatus.COMPLETED);
+      assertThat(api.taskRuns(List.of(parent), null, 10))
+          .singleElement()
+          .extracting(TaskRun::status)
+          .isEqualTo(TaskRunStatus.EVENTFUL);
+      TaskFamily family = api.taskFamily(parent).orElseThrow();
+      assertThat(family.childrenTotal()).isEqualTo(3);
+      assertThat(family.childrenPending()).isZero();
+      assertThat(family.childrenFailed()).isZero();
+      assertThat(api.taskSearch(TaskQuery.all())).hasSize(4);
+    } finally {
+      if (killed != null) {
+        killed.process().destroyForcibly();
+      }
     }
   }
 

@@ -4,6 +4,7 @@ import dev.drover.TextFiles;
 import dev.drover.ValidationException;
 import dev.drover.engine.command.CommandTemplate;
 import dev.drover.frontier.VisitPolicy;
+import dev.drover.model.ChildrenRule;
 import dev.drover.model.DurationText;
 import dev.drover.model.TaskType;
 import dev.drover.model.WorkerGroup;
@@ -46,6 +47,7 @@ import org.yaml.snakeyaml.nodes.Node;
  *   build:
  *     concurrency_key: owner   # at most max_per_key tasks per kwargs.owner run at once,
  *     max_per_key: 2           # and owners take turns
+ *     children_rule: all_succeeded  # a parent's outcome once its children are final
  * visit_scheduler:             # see VisitSchedulerConfig
  *   visit_types:
  *     git: {policies: {already_visited_order_by_lag: 49, never_visited_oldest_update_first: 49,
@@ -88,7 +90,8 @@ public record ConfigFile(
           "working_dir",
           "env",
           "concurrency_key",
-          "max_per_key");
+          "max_per_key",
+          "children_rule");
 
   /** Reads and validates {@code file}; throws a {@link ConfigException} naming line and setting. */
   public static ConfigFile read(Path file) {
@@ -271,6 +274,9 @@ public record ConfigFile(
             }
             case "command" -> b.command(yaml.strings(value, setting));
             case "working_dir" -> b.workingDir(yaml.scalar(value, setting));
+            case "children_rule" ->
+                b.childrenRule(
+                    yaml.convert(value, setting, t -> ChildrenRule.parse("children_rule", t)));
             case "env" -> b.env(yaml.stringMap(value, setting));
             case "concurrency_key" -> b.concurrencyKey(yaml.scalar(value, setting));
             case "max_per_key" -> b.maxPerKey(yaml.convert(value, setting, Integer::parseInt));

@@ -89,7 +89,12 @@ final class RunBook {
           meta.set("result", outcome.result());
           completions.add(
               new Completion(
-                  lease, outcome.status(), meta, r.startWritten ? null : r.started(), r.claim));
+                  lease,
+                  outcome.status(),
+                  meta,
+                  r.startWritten ? null : r.started(),
+                  r.claim,
+                  outcome.children()));
         });
     return completions;
   }

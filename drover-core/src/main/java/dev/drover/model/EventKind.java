@@ -30,6 +30,11 @@ public enum EventKind {
   TASK_RELEASED,
   /** A runner found a lease of its own gone (rescued or claimed again). */
   LEASE_LOST,
+  /**
+   * An operator paused, resumed, cancelled, retried or deleted tasks, or paused or resumed a task
+   * type; detail: verb, ids (or type), tree, changed.
+   */
+  OPERATOR_CONTROL,
   /** The configuration file was re-applied. */
   CONFIG_RELOADED,
   /** The configuration file was invalid or could not be applied; the previous one stays. */

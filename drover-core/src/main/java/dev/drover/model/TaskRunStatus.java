@@ -15,7 +15,9 @@ public enum TaskRunStatus implements Named {
   /** Failed for good: the task is disabled. */
   PERMFAILED,
   /** Its owner vanished before ending it; counts as a failed attempt. */
-  LOST;
+  LOST,
+  /** Stopped by an operator's cancel; charges nothing. */
+  CANCELLED;
 
   @Override
   public String dbName() {

@@ -15,7 +15,11 @@ public enum TaskStatus implements Named {
   /** A one-shot task whose run succeeded. */
   COMPLETED("done"),
   /** Kept and visible, but never due until enabled again. */
-  DISABLED("disabled");
+  DISABLED("disabled"),
+  /** Its run spawned children; sealed (done or failed by its type's children rule) once all are. */
+  WAITING_FOR_CHILDREN("awaiting"),
+  /** Paused by an operator: never due until resumed, and then as it was. */
+  PAUSED("paused");
 
   private final String word;
 
@@ -28,7 +32,7 @@ public enum TaskStatus implements Named {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** The word shown in tables: waiting, running, done or disabled. */
+  /** The word shown in tables: waiting, running, done, disabled, awaiting or paused. */
   public String word() {
     return word;
   }
@@ -48,7 +52,8 @@ public enum TaskStatus implements Named {
           field,
           "unknown status '"
               + text
-              + "' (expected waiting, running, done or disabled, or a stored name such as "
+              + "' (expected waiting, running, done, disabled, awaiting or paused, "
+              + "or a stored name such as "
               + "next_run_not_scheduled)");
     }
   }

@@ -37,6 +37,8 @@ import java.util.Objects;
  *     expression in a time zone; null for an interval type. A cron type has no intervals and no
  *     backoff factor: an eventful or uneventful run only goes into the history, and the task comes
  *     back at the first fire time after its run ended (missed fire times are not replayed).
+ * @param childrenRule how a task of this type that spawned children ends once they are all final
+ *     (all succeeded by default)
  */
 public record TaskType(
     String name,
@@ -57,7 +59,8 @@ public record TaskType(
     Map<String, String> env,
     String concurrencyKey,
     Integer maxPerKey,
-    CronSchedule cron) {
+    CronSchedule cron,
+    ChildrenRule childrenRule) {
 
   public static final long DEFAULT_MAX_QUEUE_LENGTH = 1000;
   public static final Duration DEFAULT_RETRY_DELAY = Duration.ofHours(1);
@@ -117,6 +120,7 @@ public record TaskType(
         "a command needs at least a program and no empty entries");
     command = command == null ? null : List.copyOf(command);
     env = env == null ? Map.of() : Map.copyOf(env);
+    childrenRule = childrenRule == null ? ChildrenRule.ALL_SUCCEEDED : childrenRule;
     check(
         concurrencyKey == null || !concurrencyKey.isBlank(),
         "concurrency_key",
@@ -203,7 +207,8 @@ public record TaskType(
         .env(env)
         .concurrencyKey(concurrencyKey)
         .maxPerKey(maxPerKey)
-        .cronSchedule(cron);
+        .cronSchedule(cron)
+        .childrenRule(childrenRule);
   }
 
   /** Builds a {@link TaskType} with the documented defaults for whatever is not set. */
@@ -228,6 +233,7 @@ public record TaskType(
     private Integer maxPerKey;
     private String cronExpression;
     private String timeZone;
+    private ChildrenRule childrenRule;
 
     private Builder(String name) {
       this.name = name;
@@ -345,6 +351,12 @@ public record TaskType(
       return this;
     }
 
+    /** How a parent of this type ends once its children are all final. */
+    public Builder childrenRule(ChildrenRule v) {
+      childrenRule = v;
+      return this;
+    }
+
     public Builder cronSchedule(CronSchedule schedule) {
       return schedule == null
           ? cron(null, null)
@@ -381,7 +393,8 @@ public record TaskType(
           env,
           concurrencyKey,
           maxPerKey,
-          cronExpression == null ? null : CronSchedule.of(cronExpression, timeZone));
+          cronExpression == null ? null : CronSchedule.of(cronExpression, timeZone),
+          childrenRule);
     }
   }
 }

@@ -5,11 +5,15 @@ import static dev.drover.store.SqlQuery.EVENT_LIST;
 import static dev.drover.store.SqlQuery.EVENT_TAIL;
 import static dev.drover.store.SqlQuery.SETTING_LIST;
 import static dev.drover.store.SqlQuery.SETTING_UPSERT;
+import static dev.drover.store.SqlQuery.TASK_CHILDREN;
+import static dev.drover.store.SqlQuery.TASK_COUNT_BY_ROOT;
 import static dev.drover.store.SqlQuery.TASK_COUNT_BY_TYPE_AND_STATUS;
+import static dev.drover.store.SqlQuery.TASK_COUNT_DISABLED_BY_OPERATOR;
 import static dev.drover.store.SqlQuery.TASK_COUNT_DUE_BY_TYPE;
 import static dev.drover.store.SqlQuery.TASK_COUNT_OUTSTANDING;
 import static dev.drover.store.SqlQuery.TASK_DELETE_WITHOUT_RUNS;
 import static dev.drover.store.SqlQuery.TASK_ENABLE;
+import static dev.drover.store.SqlQuery.TASK_FAMILY_GET;
 import static dev.drover.store.SqlQuery.TASK_GET;
 import static dev.drover.store.SqlQuery.TASK_GRAB_READY;
 import static dev.drover.store.SqlQuery.TASK_NEXT_DUE;
@@ -42,6 +46,7 @@ import dev.drover.model.NewTask;
 import dev.drover.model.RunToSchedule;
 import dev.drover.model.StatusCount;
 import dev.drover.model.Task;
+import dev.drover.model.TaskFamily;
 import dev.drover.model.TaskPriority;
 import dev.drover.model.TaskQuery;
 import dev.drover.model.TaskRun;
@@ -53,6 +58,7 @@ import dev.drover.schedule.PriorityShares;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -90,6 +96,8 @@ final class JdbiStore implements Store {
   private final WorkSignal work;
   private final FrontierStore frontier;
   private final TaskInserts inserts;
+  private final ChildEnds childEnds;
+  private final TaskControls controls;
   private final String where;
 
   /**
@@ -114,15 +122,112 @@ final class JdbiStore implements Store {
     this.rows = new Rows(dialect);
     this.pool = pool;
     // The run-end hooks, in the order they run: one line each.
-    List<RunEndHook> runEndHooks = new ArrayList<>(List.of(VisitOutcomes.create(jdbi, dialect)));
+    this.childEnds = new ChildEnds(sql, rows);
+    List<RunEndHook> runEndHooks =
+        new ArrayList<>(List.of(VisitOutcomes.create(jdbi, dialect), childEnds));
     runEndHooks.addAll(extraHooks);
     this.runEnder = new RunEnder(dialect, rows, runEndHooks);
-    this.leases = new Leases(jdbi, dialect, rows, runEnder);
     this.runners = new JdbiRunnerTable(jdbi, dialect);
     this.work = new WorkSignal(database, jdbi, postgresUrl);
     this.frontier = new JdbiFrontierStore(jdbi, dialect);
     this.inserts = new TaskInserts(dialect, rows, work);
+    this.leases =
+        new Leases(jdbi, dialect, rows, runEnder, new Children(sql, inserts, work), childEnds);
+    this.controls = new TaskControls(jdbi, sql, rows, runEnder, childEnds);
     this.where = postgresUrl == null ? database : postgresUrl.replaceFirst("\\?.*", "");
+  }
+
+  @Override
+  public Map<String, Long> taskCountDisabledByOperator() {
+    Map<String, Long> counts = new TreeMap<>();
+    jdbi.useHandle(
+        h ->
+            h.createQuery(sql.get(TASK_COUNT_DISABLED_BY_OPERATOR))
+                .map((rs, ctx) -> counts.put(rs.getString("type"), rs.getLong("n")))
+                .list());
+    return counts;
+  }
+
+  @Override
+  public Map<TaskStatus, Long> taskCountByRoot(long root) {
+    Map<TaskStatus, Long> counts = new EnumMap<>(TaskStatus.class);
+    jdbi.useHandle(
+        h ->
+            h.createQuery(sql.get(TASK_COUNT_BY_ROOT))
+                .bind("root", root)
+                .map(
+                    (rs, ctx) ->
+                        counts.put(
+                            TaskStatus.parse("status", rs.getString("status")), rs.getLong("n")))
+                .list());
+    return counts;
+  }
+
+  @Override
+  public int taskPause(List<Long> ids, boolean tree) {
+    return controls.pause(ids, tree);
+  }
+
+  @Override
+  public int taskResume(List<Long> ids, boolean tree) {
+    int resumed = controls.resume(ids, tree);
+    return signalIf(resumed > 0, resumed);
+  }
+
+  @Override
+  public boolean taskTypePause(String name, boolean paused) {
+    boolean changed = controls.typePause(name, paused);
+    return signalIf(changed && !paused, changed);
+  }
+
+  @Override
+  public int taskCancel(List<Long> ids, boolean tree, Instant now) {
+    return controls.cancel(ids, tree, now);
+  }
+
+  @Override
+  public int taskRetry(List<Long> ids, Instant now) {
+    int retried = controls.retry(ids, now);
+    return signalIf(retried > 0, retried);
+  }
+
+  @Override
+  public TaskDeletion taskDelete(List<Long> ids, boolean tree, Instant now) {
+    return controls.delete(ids, tree, now);
+  }
+
+  @Override
+  public List<TaskFamily> taskFamily(List<Long> ids) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql.get(TASK_FAMILY_GET))
+                .bindList("ids", ids)
+                .map(
+                    (rs, ctx) ->
+                        new TaskFamily(
+                            rs.getLong("id"),
+                            rs.getObject("parent") == null ? null : rs.getLong("parent"),
+                            rs.getLong("root"),
+                            rs.getInt("children_pending"),
+                            rs.getInt("children_total"),
+                            rs.getInt("children_failed"),
+                            "operator".equals(rs.getString("disabled_by"))))
+                .list());
+  }
+
+  @Override
+  public List<Task> taskChildren(long parent, long afterId, int limit) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql.get(TASK_CHILDREN))
+                .bind("parent", parent)
+                .bind("after", afterId)
+                .bind("limit", limit)
+                .map(rows.task)
+                .list());
   }
 
   @Override
@@ -206,7 +311,8 @@ final class JdbiStore implements Store {
         .bind("concurrency_key", t.concurrencyKey())
         .bind("max_per_key", t.maxPerKey())
         .bind("cron", t.cron() == null ? null : t.cron().expression())
-        .bind("time_zone", t.cron() == null ? null : t.cron().zone().getId());
+        .bind("time_zone", t.cron() == null ? null : t.cron().zone().getId())
+        .bind("children_rule", t.childrenRule().dbName());
   }
 
   @Override

@@ -9,18 +9,21 @@ import static dev.drover.store.SqlQuery.TASK_HEARTBEAT;
 import static dev.drover.store.SqlQuery.TASK_LEASED_BY;
 import static dev.drover.store.SqlQuery.TASK_LEASE_EXPIRED;
 import static dev.drover.store.SqlQuery.TASK_LEASE_HELD;
+import static dev.drover.store.SqlQuery.TASK_MARK_DISABLED_BY_OPERATOR;
 import static dev.drover.store.SqlQuery.TASK_RELEASE;
 import static dev.drover.store.SqlQuery.TASK_RELEASE_UNBEGUN;
 import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_STARTED;
 import static dev.drover.store.SqlQuery.TASK_RUN_OF_ATTEMPT;
 import static dev.drover.store.SqlQuery.TASK_RUN_OPEN_OF_TASKS;
 import static dev.drover.store.SqlQuery.TASK_SET_STATUS;
+import static dev.drover.store.SqlQuery.TASK_TYPE_PAUSED;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskRunStatus;
+import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.schedule.PriorityShares;
 import java.time.Duration;
@@ -28,10 +31,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
@@ -66,8 +71,18 @@ final class Leases {
   private final Rows rows;
   private final RunEnder runEnder;
   private final Columns columns;
+  private final Children children;
+  private final ChildEnds childEnds;
 
-  Leases(Jdbi jdbi, DialectSql dialect, Rows rows, RunEnder runEnder) {
+  Leases(
+      Jdbi jdbi,
+      DialectSql dialect,
+      Rows rows,
+      RunEnder runEnder,
+      Children children,
+      ChildEnds childEnds) {
+    this.children = children;
+    this.childEnds = childEnds;
     this.jdbi = jdbi;
     this.sql = dialect.files();
     this.dialect = dialect;
@@ -123,7 +138,7 @@ final class Leases {
       Duration lease,
       int limit,
       PriorityShares shares) {
-    if (limit <= 0) {
+    if (limit <= 0 || typePaused(h, type.name())) {
       return List.of();
     }
     Instant until = now.plus(lease);
@@ -194,6 +209,15 @@ final class Leases {
     return chosen.stream().map(claimed::get).filter(Objects::nonNull).toList();
   }
 
+  /** True if an operator paused {@code type}: its tasks are not claimed. */
+  private boolean typePaused(Handle h, String type) {
+    return h.createQuery(sql.get(TASK_TYPE_PAUSED))
+        .bind("name", type)
+        .mapTo(Boolean.class)
+        .findOne()
+        .orElse(false);
+  }
+
   /** The level of tasks without a priority in taskClaimCandidates. */
   private static final String UNPRIORITIZED = "none";
 
@@ -261,10 +285,11 @@ final class Leases {
    * exactly as claimed; the others, and those whose row changed, are read (locked, on PostgreSQL)
    * and ended if still held. The run-end hooks see all of them, last.
    */
-  private List<Lease> complete(Handle h, String owner, List<Completion> completions, Instant at) {
-    if (completions.isEmpty()) {
+  private List<Lease> complete(Handle h, String owner, List<Completion> unvetted, Instant at) {
+    if (unvetted.isEmpty()) {
       return List.of();
     }
+    List<Completion> completions = children.vet(h, unvetted, at);
     List<EndedRun> ended = new ArrayList<>();
     List<Completion> asClaimed = new ArrayList<>();
     List<Completion> toRead = new ArrayList<>();
@@ -297,6 +322,12 @@ final class Leases {
       }
     }
     runEnder.endAll(h, owner, endings, at, ended);
+    // The children of the runs just ended, before the hooks: a parent is waiting when they run.
+    Set<Lease> lost = new HashSet<>(rejected);
+    completions.stream()
+        .filter(c -> Children.spawns(c) && !lost.contains(c.lease()))
+        .sorted(Comparator.comparingLong(c -> c.lease().taskId()))
+        .forEach(c -> children.write(h, c.lease().taskId(), c.spawns(), at));
     runEnder.runHooks(h, ended, at);
     return rejected;
   }
@@ -427,17 +458,38 @@ final class Leases {
     return jdbi.inTransaction(
         h -> {
           Instant keep = null;
+          // Only a child that was not final yet is counted by its parent when disabled.
+          Set<Long> wasFinal = new HashSet<>();
+          h.createQuery(sql.get(TASK_GET))
+              .bindList("ids", sorted)
+              .map(rows.task)
+              .forEach(
+                  t -> {
+                    if (t.status() == TaskStatus.COMPLETED || t.status() == TaskStatus.DISABLED) {
+                      wasFinal.add(t.id());
+                    }
+                  });
           int changed =
               h.createUpdate(sql.get(TASK_SET_STATUS))
                   .bindList("ids", sorted)
-                  .bind("status", dev.drover.model.TaskStatus.DISABLED.dbName())
+                  .bind("status", TaskStatus.DISABLED.dbName())
                   .bind("next_run", keep)
                   .execute();
+          h.createUpdate(sql.get(TASK_MARK_DISABLED_BY_OPERATOR)).bindList("ids", sorted).execute();
           List<TaskRun> open =
               h.createQuery(sql.get(TASK_RUN_OPEN_OF_TASKS))
                   .bindList("ids", sorted)
                   .map(rows.taskRun)
                   .list();
+          // A disabled child is final: tasks with a run ended here reach their parents through
+          // the run-end hooks, the others now.
+          Set<Long> withRun = new HashSet<>();
+          open.forEach(r -> withRun.add(r.taskId()));
+          childEnds.settle(
+              h,
+              sorted.stream()
+                  .filter(id -> !withRun.contains(id) && !wasFinal.contains(id))
+                  .toList());
           if (open.isEmpty()) {
             return changed;
           }

@@ -2,6 +2,7 @@ package dev.drover.store;
 
 import dev.drover.Json;
 import dev.drover.model.ArchivableRun;
+import dev.drover.model.ChildrenRule;
 import dev.drover.model.CronSchedule;
 import dev.drover.model.Event;
 import dev.drover.model.Task;
@@ -57,7 +58,8 @@ final class Rows {
                 rs.getObject("max_per_key") == null ? null : rs.getInt("max_per_key"),
                 rs.getString("cron") == null
                     ? null
-                    : CronSchedule.of(rs.getString("cron"), rs.getString("time_zone")));
+                    : CronSchedule.of(rs.getString("cron"), rs.getString("time_zone")),
+                ChildrenRule.parse("children_rule", rs.getString("children_rule")));
     task =
         (rs, ctx) -> {
           String priority = rs.getString("priority");

@@ -7,6 +7,7 @@ import dev.drover.model.NewTask;
 import dev.drover.model.RunToSchedule;
 import dev.drover.model.StatusCount;
 import dev.drover.model.Task;
+import dev.drover.model.TaskFamily;
 import dev.drover.model.TaskQuery;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskRunStatus;
@@ -94,6 +95,12 @@ public interface Store extends AutoCloseable {
 
   List<Task> taskSearch(TaskQuery query);
 
+  /** Where the tasks stand in their trees, in id order; unknown ids are left out. */
+  List<TaskFamily> taskFamily(List<Long> ids);
+
+  /** Up to {@code limit} children of {@code parent} with an id above {@code afterId}, by id. */
+  List<Task> taskChildren(long parent, long afterId, int limit);
+
   /**
    * Sets the status (and, if given, next_run) of tasks; with {@code exceptCompleted}, leaves alone
    * tasks that completed or whose next_run is not before {@code now}. Disabling (without a
@@ -109,6 +116,39 @@ public interface Store extends AutoCloseable {
    * changed.
    */
   int taskEnable(List<Long> ids, Instant nextRun);
+
+  // ---- operator control: with {@code tree}, a task and every task below it
+
+  /**
+   * Pauses the tasks that wait for a run: never due until resumed. Running tasks finish their run;
+   * final tasks and parents waiting for children are left alone. Returns how many were paused.
+   */
+  int taskPause(List<Long> ids, boolean tree);
+
+  /** Resumes paused tasks, due at their kept next run; returns how many. */
+  int taskResume(List<Long> ids, boolean tree);
+
+  /**
+   * Pauses or resumes a task type: its tasks are not claimed while it is paused; work running
+   * finishes. False if there is no such type.
+   */
+  boolean taskTypePause(String name, boolean paused);
+
+  /**
+   * Cancels the tasks that are not final: disabled by an operator, a running one stopped (its run
+   * ends {@code cancelled}, nothing charged, and its runner finds the lease gone), counted as
+   * failed by a waiting parent. Returns how many were cancelled.
+   */
+  int taskCancel(List<Long> ids, boolean tree, Instant now);
+
+  /**
+   * Makes tasks due at {@code now} with their type's retries back: failed, disabled, cancelled,
+   * done or waiting ones; running tasks and waiting parents are left alone. Returns how many.
+   */
+  int taskRetry(List<Long> ids, Instant now);
+
+  /** Cancels, then deletes tasks with all their runs; says what it removed. */
+  TaskDeletion taskDelete(List<Long> ids, boolean tree, Instant now);
 
   /** Ready tasks of {@code type} without priority, oldest due first; changes nothing. */
   List<Task> taskPeekReady(String type, Instant now, int limit);
@@ -126,6 +166,12 @@ public interface Store extends AutoCloseable {
       String type, Instant now, int limit, int priorityLimit, PriorityShares shares);
 
   List<StatusCount> taskCountByTypeAndStatus();
+
+  /** Per task type with any, how many disabled tasks an operator disabled or cancelled. */
+  Map<String, Long> taskCountDisabledByOperator();
+
+  /** How many tasks of the tree under {@code root} (the root included) are in each status. */
+  Map<TaskStatus, Long> taskCountByRoot(long root);
 
   /** Per task type with any, how many tasks are due at {@code now} (waiting, next run passed). */
   Map<String, Long> taskCountDueByType(Instant now);
@@ -229,6 +275,16 @@ public interface Store extends AutoCloseable {
 
   /** How many rows an archive deletion removed. */
   record ArchiveDeletion(int taskRuns, int tasks) {}
+
+  /** What a delete removed: the tasks, and their runs (whose directories the caller removes). */
+  record TaskDeletion(int tasks, List<DeletedRun> runs) {
+    public TaskDeletion {
+      runs = List.copyOf(runs);
+    }
+  }
+
+  /** A deleted run: its directory is {@code <runs dir>/<type>/<backendId>}. */
+  record DeletedRun(String type, String backendId) {}
 
   /** What an upsert did. */
   enum UpsertResult {

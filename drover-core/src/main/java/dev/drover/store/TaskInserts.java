@@ -157,7 +157,11 @@ final class TaskInserts {
   }
 
   /** Checks every task before any is written, failing on the first bad one in input order. */
-  private List<Prepared> validate(Handle h, List<NewTask> tasks, Instant now) {
+  /**
+   * Checks {@code tasks} against their types and works out how each is stored; throws a {@link
+   * ValidationException} naming the field of the first that is invalid.
+   */
+  List<Prepared> validate(Handle h, List<NewTask> tasks, Instant now) {
     Map<String, TaskType> types = new HashMap<>();
     Map<String, CommandTemplate> templates = new HashMap<>();
     List<Prepared> out = new ArrayList<>(tasks.size());
@@ -335,14 +339,6 @@ final class TaskInserts {
         p.task.priority());
   }
 
-  private static int retriesLeft(Prepared p) {
-    return p.task.retriesLeft() == null ? p.type.numRetries() : p.task.retriesLeft();
-  }
-
-  private static String priority(Prepared p) {
-    return p.task.priority() == null ? null : p.task.priority().dbName();
-  }
-
   /**
    * When a task first comes due if it names no time: at once, except a recurring task of a cron
    * type, which waits for the cron's next fire time (as db-scheduler's recurring tasks do).
@@ -368,7 +364,16 @@ final class TaskInserts {
     return type.defaultInterval();
   }
 
-  private record Prepared(
+  static int retriesLeft(Prepared p) {
+    return p.task.retriesLeft() == null ? p.type.numRetries() : p.task.retriesLeft();
+  }
+
+  static String priority(Prepared p) {
+    return p.task.priority() == null ? null : p.task.priority().dbName();
+  }
+
+  /** A task checked against its type, as it is to be stored. */
+  record Prepared(
       NewTask task,
       TaskType type,
       Instant nextRun,

@@ -63,6 +63,8 @@ abstract class StoreContractTest
         VisitOutcomeContract,
         TaskBatchContract,
         RunEndHookContract,
+        WorkflowContract,
+        OperatorContract,
         CronContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);

@@ -137,8 +137,10 @@ public final class CommandExecutor {
       ProcessTree.kill(process.toHandle(), killGrace);
       throw e;
     }
-    return CommandOutcomes.of(
-        process.exitValue(), runDir.resolve(STDOUT_FILE), runDir.resolve(STDERR_FILE));
+    Outcome outcome =
+        CommandOutcomes.of(
+            process.exitValue(), runDir.resolve(STDOUT_FILE), runDir.resolve(STDERR_FILE));
+    return CommandSpawns.add(outcome, runDir.resolve(STDOUT_FILE), stdout.dropped() > 0);
   }
 
   private static void awaitOutput(CappedLog stdout, CappedLog stderr) throws InterruptedException {

@@ -2,10 +2,13 @@
 -- one-shot tasks waiting for their time, leased tasks (running somewhere), and tasks waiting for a
 -- retry (their last run failed or was lost, and they have a retry fewer than their type gives).
 -- The next regular run of a recurring task does not count: nor does the one after a failure that
--- used its last retry (retries reset, one interval later).
+-- used its last retry (retries reset, one interval later). Waiting tasks of a paused type do not
+-- count either (they are not claimed until it is resumed); its running tasks do.
 SELECT count(*)
 FROM task t
 WHERE t.type IN (<types>)
+  AND (t.status = 'next_run_scheduled'
+       OR NOT (SELECT tt.paused FROM task_type tt WHERE tt.name = t.type))
   AND ((t.status = 'next_run_not_scheduled' AND (t.next_run <= :now OR t.policy = 'oneshot'))
        OR (t.status = 'next_run_scheduled' AND t.owner IS NOT NULL)
        OR (t.status = 'next_run_not_scheduled'

@@ -17,5 +17,6 @@ SET description = :description,
     concurrency_key = :concurrency_key,
     max_per_key = :max_per_key,
     cron = :cron,
-    time_zone = :time_zone
+    time_zone = :time_zone,
+    children_rule = :children_rule
 WHERE name = :name
