@@ -98,6 +98,13 @@ final class TaskAddCommand extends BaseCommand {
               + "of your own, built with the Java API). Without it such tasks are refused.")
   boolean allowUnexecutable;
 
+  @Option(
+      names = "--ensure-runner",
+      description =
+          "Unless a runner of this store is alive, start 'drover run' in the background to run "
+              + "the tasks; it exits once nothing is left to do.")
+  boolean ensureRunner;
+
   @Override
   public Integer call() {
     if (file != null) {
@@ -110,6 +117,7 @@ final class TaskAddCommand extends BaseCommand {
           new TaskChecks(drover.taskTypes(), allowUnexecutable, null)
               .check(new TaskFile.Line(0, task, policy != null));
       print(drover, before, drover.taskCreate(List.of(checked)), 1);
+      ensureRunner(drover);
     }
     return 0;
   }
@@ -158,8 +166,17 @@ final class TaskAddCommand extends BaseCommand {
       }
       progress.close();
       print(drover, before, stored.shown(), stored.distinct.size());
+      ensureRunner(drover);
     }
     return 0;
+  }
+
+  /** With --ensure-runner, says on stderr which runner will run the tasks (after starting one). */
+  private void ensureRunner(Drover drover) {
+    if (ensureRunner) {
+      err().println(BackgroundRunner.ensure(drover, root()));
+      err().flush();
+    }
   }
 
   private static NewTask next(TaskFile reader, TaskChecks checks) {
