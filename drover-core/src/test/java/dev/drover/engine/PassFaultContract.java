@@ -110,7 +110,7 @@ interface PassFaultContract {
                     executions
                         .computeIfAbsent(ctx.taskId(), k -> new AtomicInteger())
                         .incrementAndGet();
-                    Thread.sleep(5); // long enough that runs are still executing when a pass writes
+                    awaitStartWritten(ctx.taskId());
                     executing.remove(ctx.taskId());
                     return Outcome.eventful();
                   })
@@ -138,6 +138,20 @@ interface PassFaultContract {
     assertThat(stats.rescued()).as("stats: rescued").isZero();
     assertThat(stats.leasesLost()).as("stats: leases lost").isZero();
     assertThat(stats.failed()).as("stats: failed").isZero();
+  }
+
+  /**
+   * Keeps a run executing until a pass has written its start (the runner writes the start of a run
+   * still executing at its next pass), so that every task brings a write of starts, whatever the
+   * machine's speed: a fault at the third such write then always has one to hit. Bounded, so a
+   * defect shows as a failed assertion rather than a hang.
+   */
+  private void awaitStartWritten(long taskId) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (store().taskRunList(List.of(taskId), TaskRunStatus.STARTED, 1).isEmpty()
+        && System.nanoTime() < deadline) {
+      Thread.sleep(2);
+    }
   }
 
   /**
