@@ -18,15 +18,21 @@ final class PostgresListener implements AutoCloseable {
   private static final int WAIT_MS = 500;
   private static final long RECONNECT_MS = 1000;
 
-  private final String url;
+  private final Connector connector;
   private final String channel;
   private final Runnable onNotify;
   private final Thread thread;
   private volatile boolean closed;
   private volatile Connection connection;
 
-  private PostgresListener(String url, String channel, Runnable onNotify) {
-    this.url = url;
+  /** Opens the connection to listen on (a new one per reconnect). */
+  @FunctionalInterface
+  interface Connector {
+    Connection open() throws SQLException;
+  }
+
+  private PostgresListener(Connector connector, String channel, Runnable onNotify) {
+    this.connector = connector;
     this.channel = channel;
     this.onNotify = onNotify;
     this.thread = new Thread(this::loop, "drover-listen-" + channel);
@@ -34,14 +40,22 @@ final class PostgresListener implements AutoCloseable {
   }
 
   static PostgresListener start(String url, String channel, Runnable onNotify) {
-    PostgresListener l = new PostgresListener(url, channel, onNotify);
+    return start(() -> DriverManager.getConnection(url), channel, onNotify);
+  }
+
+  /**
+   * Listens on connections {@code connector} opens; with an application's pool, one of its
+   * connections stays borrowed while the listener runs.
+   */
+  static PostgresListener start(Connector connector, String channel, Runnable onNotify) {
+    PostgresListener l = new PostgresListener(connector, channel, onNotify);
     l.thread.start();
     return l;
   }
 
   private void loop() {
     while (!closed) {
-      try (Connection c = DriverManager.getConnection(url)) {
+      try (Connection c = connector.open()) {
         connection = c;
         try (Statement s = c.createStatement()) {
           s.execute("LISTEN " + channel);
