@@ -133,6 +133,8 @@ final class RunCommand extends BaseCommand {
 
   @Mixin ConfigFileOption configOption;
 
+  @Mixin HandlersJarOption handlersJar;
+
   @Override
   public Integer call() throws InterruptedException {
     Inputs.positive("--workers", workers);
@@ -159,7 +161,7 @@ final class RunCommand extends BaseCommand {
                 }));
     Path configPath = configOption.file(root());
     ConfigFile config = configPath == null ? null : ConfigFile.read(configPath);
-    Map<String, TaskHandler> handlers = RunnerSetup.handlers(root().dataDir());
+    Map<String, TaskHandler> handlers = handlersJar.handlers(root().dataDir());
     CommandRunner commands = RunnerSetup.commands();
     GracefulStop stop = null;
     try (Drover drover = root().open(config != null)) {
