@@ -18,6 +18,8 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -52,11 +54,16 @@ class EmbeddingTest {
 
   /** The application's SQLite pool: a HikariCP pool on a new, empty file. */
   private HikariDataSource sqlitePool() {
+    return sqlitePool(true);
+  }
+
+  private HikariDataSource sqlitePool(boolean autoCommit) {
     SQLiteDataSource sqlite = new SQLiteDataSource();
     sqlite.setUrl("jdbc:sqlite:" + tmp.resolve("app.db"));
     HikariConfig config = new HikariConfig();
     config.setDataSource(sqlite);
     config.setMaximumPoolSize(4);
+    config.setAutoCommit(autoCommit);
     return new HikariDataSource(config);
   }
 
@@ -180,6 +187,51 @@ class EmbeddingTest {
         app.commit();
       }
       assertThat(drover.dueCounts()).containsEntry("fetch", 1L);
+    }
+  }
+
+  @Test
+  void aRunnerListeningOnTheApplicationsPoolHearsTheCommitAndGivesTheConnectionBack()
+      throws Exception {
+    HikariConfig config = hikariOn(postgresSource());
+    config.setMaximumPoolSize(2); // one for the listener, one for everything else
+    try (HikariDataSource pool = new HikariDataSource(config)) {
+      try (Drover drover = Drover.open(pool);
+          Connection app = pool.getConnection()) {
+        drover.taskTypeCreate(TYPE);
+        Semaphore wakes = new Semaphore(0);
+        try (AutoCloseable subscription = drover.store().onWork(wakes::release)) {
+          // The listener wakes once when it starts listening, for work created before.
+          assertThat(wakes.tryAcquire(60, TimeUnit.SECONDS)).as("listening").isTrue();
+          wakes.drainPermits();
+          app.setAutoCommit(false);
+          drover.taskCreate(app, List.of(task("https://a.example")));
+          assertThat(wakes.availablePermits()).as("wake-ups before the commit").isZero();
+          app.commit();
+          assertThat(wakes.tryAcquire(60, TimeUnit.SECONDS)).as("woken by the commit").isTrue();
+        }
+      }
+      // Both connections back in the pool, neither still listening.
+      try (Connection a = pool.getConnection();
+          Connection b = pool.getConnection()) {
+        for (Connection c : List.of(a, b)) {
+          try (ResultSet rs =
+              c.createStatement().executeQuery("SELECT count(*) FROM pg_listening_channels()")) {
+            rs.next();
+            assertThat(rs.getLong(1)).as("channels a pooled connection listens on").isZero();
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void refusesAPoolWhoseConnectionsStartWithAutoCommitOff() {
+    try (HikariDataSource pool = sqlitePool(false)) {
+      assertThatThrownBy(() -> Drover.open(pool))
+          .isInstanceOf(ValidationException.class)
+          .hasMessageContaining("datasource")
+          .hasMessageContaining("auto-commit");
     }
   }
 

@@ -23,6 +23,11 @@ record Borrowed(Dialect dialect, String url, StoreLocation location) {
     try (Connection c = source.getConnection()) {
       String product = c.getMetaData().getDatabaseProductName();
       String url = c.getMetaData().getURL();
+      // Drover's reads and single writes rely on auto-commit; with it off they would never commit.
+      ValidationException.check(
+          c.getAutoCommit(),
+          "datasource",
+          "its connections start with auto-commit off; Drover needs it on (the JDBC default)");
       if ("PostgreSQL".equals(product)) {
         requireUntypedStrings(c);
         return new Borrowed(Dialect.POSTGRESQL, url, StoreLocation.postgres(url));
@@ -45,8 +50,7 @@ record Borrowed(Dialect dialect, String url, StoreLocation location) {
    * pool sets). A pool without it would fail later, on the first task, with a type error; refuse it
    * now and say what to set.
    */
-  private static void requireUntypedStrings(Connection c) throws SQLException {
-    boolean autoCommit = c.getAutoCommit();
+  private static void requireUntypedStrings(Connection c) {
     try (PreparedStatement s = c.prepareStatement("SELECT CAST('{}' AS jsonb) = ?")) {
       s.setString(1, "{}");
       s.executeQuery().close();
@@ -55,10 +59,6 @@ record Borrowed(Dialect dialect, String url, StoreLocation location) {
           "datasource",
           "its connections must send strings untyped: set the driver property"
               + " stringtype=unspecified (PGSimpleDataSource.setStringType(\"unspecified\"))");
-    } finally {
-      if (!autoCommit) {
-        c.rollback();
-      }
     }
   }
 }

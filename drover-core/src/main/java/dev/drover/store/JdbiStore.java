@@ -103,7 +103,7 @@ final class JdbiStore implements Store {
   /**
    * @param database identifies the database within this process, for in-process wake-ups
    * @param where names the database in messages (no password)
-   * @param listen opens a connection to hear other processes' NOTIFY on, or null on SQLite
+   * @param listen starts hearing other processes' NOTIFY, or null on SQLite
    * @param extraHooks run-end hooks to call after the store's own (tests watch run ends with one)
    */
   JdbiStore(
@@ -112,7 +112,7 @@ final class JdbiStore implements Store {
       AutoCloseable pool,
       String database,
       String where,
-      PostgresListener.Connector listen,
+      PostgresListener.Starter listen,
       StoreProbe probe,
       List<RunEndHook> extraHooks) {
     this.jdbi = jdbi;

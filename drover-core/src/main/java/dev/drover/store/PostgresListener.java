@@ -19,11 +19,21 @@ final class PostgresListener implements AutoCloseable {
   private static final long RECONNECT_MS = 1000;
 
   private final Connector connector;
+
+  /** True when the connection is the application's, lent by its pool; see {@link #close}. */
+  private final boolean borrowed;
+
   private final String channel;
   private final Runnable onNotify;
   private final Thread thread;
   private volatile boolean closed;
   private volatile Connection connection;
+
+  /** Starts a listener on a channel: how a store listens, on its own URL or a borrowed pool. */
+  @FunctionalInterface
+  interface Starter {
+    PostgresListener start(String channel, Runnable onNotify);
+  }
 
   /** Opens the connection to listen on (a new one per reconnect). */
   @FunctionalInterface
@@ -31,8 +41,10 @@ final class PostgresListener implements AutoCloseable {
     Connection open() throws SQLException;
   }
 
-  private PostgresListener(Connector connector, String channel, Runnable onNotify) {
+  private PostgresListener(
+      Connector connector, boolean borrowed, String channel, Runnable onNotify) {
     this.connector = connector;
+    this.borrowed = borrowed;
     this.channel = channel;
     this.onNotify = onNotify;
     this.thread = new Thread(this::loop, "drover-listen-" + channel);
@@ -40,15 +52,18 @@ final class PostgresListener implements AutoCloseable {
   }
 
   static PostgresListener start(String url, String channel, Runnable onNotify) {
-    return start(() -> DriverManager.getConnection(url), channel, onNotify);
+    PostgresListener l =
+        new PostgresListener(() -> DriverManager.getConnection(url), false, channel, onNotify);
+    l.thread.start();
+    return l;
   }
 
   /**
-   * Listens on connections {@code connector} opens; with an application's pool, one of its
-   * connections stays borrowed while the listener runs.
+   * Listens on connections the application's pool lends through {@code connector}: one stays
+   * borrowed while the listener runs, and goes back without its LISTEN.
    */
-  static PostgresListener start(Connector connector, String channel, Runnable onNotify) {
-    PostgresListener l = new PostgresListener(connector, channel, onNotify);
+  static PostgresListener startBorrowed(Connector connector, String channel, Runnable onNotify) {
+    PostgresListener l = new PostgresListener(connector, true, channel, onNotify);
     l.thread.start();
     return l;
   }
@@ -67,6 +82,12 @@ final class PostgresListener implements AutoCloseable {
           PGNotification[] batch = pg.getNotifications(WAIT_MS);
           if (batch != null && batch.length > 0) {
             onNotify.run();
+          }
+        }
+        if (borrowed) {
+          // The pool hands this connection to the application next: leave it listening to nothing.
+          try (Statement s = c.createStatement()) {
+            s.execute("UNLISTEN *");
           }
         }
       } catch (SQLException | RuntimeException e) {
@@ -93,6 +114,17 @@ final class PostgresListener implements AutoCloseable {
   public void close() {
     closed = true;
     thread.interrupt();
+    if (borrowed) {
+      // Closing a pooled connection from here would return it to the pool while the listening
+      // thread still reads from it (through the unwrapped driver connection); let that thread
+      // notice, UNLISTEN and close it itself, within a wait.
+      try {
+        thread.join(4L * WAIT_MS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return;
+    }
     Connection c = connection;
     if (c != null) {
       try {

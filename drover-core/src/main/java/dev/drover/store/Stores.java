@@ -69,7 +69,9 @@ public final class Stores {
           pool,
           database,
           location.describe(),
-          url == null ? null : () -> java.sql.DriverManager.getConnection(url),
+          url == null
+              ? null
+              : (channel, onNotify) -> PostgresListener.start(url, channel, onNotify),
           options.probe(),
           hooks);
     } catch (RuntimeException e) {
@@ -111,7 +113,10 @@ public final class Stores {
         () -> {}, // the application's pool: closing the store must leave it open
         borrowed.url(),
         borrowed.location().describe(),
-        postgres ? source::getConnection : null,
+        postgres
+            ? (channel, onNotify) ->
+                PostgresListener.startBorrowed(source::getConnection, channel, onNotify)
+            : null,
         options.probe(),
         List.of());
   }

@@ -27,14 +27,14 @@ final class WorkSignal implements AutoCloseable {
 
   private final String database;
   private final Jdbi jdbi;
-  private final PostgresListener.Connector listen;
+  private final PostgresListener.Starter listen;
   private PostgresListener remote;
 
   /**
    * @param database identifies the database within this process (data dir or URL)
-   * @param listen opens a connection to listen on, or null on SQLite
+   * @param listen starts the listener for other processes' NOTIFY, or null on SQLite
    */
-  WorkSignal(String database, Jdbi jdbi, PostgresListener.Connector listen) {
+  WorkSignal(String database, Jdbi jdbi, PostgresListener.Starter listen) {
     this.database = database;
     this.jdbi = jdbi;
     this.listen = listen;
@@ -73,7 +73,7 @@ final class WorkSignal implements AutoCloseable {
   synchronized AutoCloseable subscribe(Runnable listener) {
     LISTENERS.computeIfAbsent(database, k -> ConcurrentHashMap.newKeySet()).add(listener);
     if (listen != null && remote == null) {
-      remote = PostgresListener.start(listen, CHANNEL, () -> callListeners(database));
+      remote = listen.start(CHANNEL, () -> callListeners(database));
     }
     return () -> LISTENERS.getOrDefault(database, Set.of()).remove(listener);
   }
