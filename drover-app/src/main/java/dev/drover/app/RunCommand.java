@@ -176,7 +176,12 @@ final class RunCommand extends BaseCommand {
             r.updated(),
             r.unchanged());
       }
-      List<String> unexecutable = RunnerSetup.unexecutable(store.taskTypeList());
+      // Types the --handlers-jar jars handle are executable here, though status cannot know it.
+      Map<String, TaskHandler> known = handlers;
+      List<String> unexecutable =
+          RunnerSetup.unexecutable(store.taskTypeList()).stream()
+              .filter(name -> !known.containsKey(name))
+              .toList();
       if (only.isEmpty() && !unexecutable.isEmpty()) {
         log.warn(RunnerSetup.unexecutableWarning(unexecutable));
       }

@@ -55,6 +55,7 @@ class HandlersJarIT {
     drover("task", "add", "--type", "greet", "--policy", "oneshot", "--allow-unexecutable").ok();
     DroverCli.Result run = drover("run", "--handlers-jar", jar, "--json").ok();
     assertThat(run.json().get("eventful").asInt()).isEqualTo(1);
+    assertThat(run.stderr()).as("no warning about the jar's type").doesNotContain("greet");
   }
 
   @Test
