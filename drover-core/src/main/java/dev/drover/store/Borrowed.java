@@ -13,10 +13,11 @@ import javax.sql.DataSource;
  * a connection's metadata) and, on PostgreSQL, whether its connections bind text as Drover's SQL
  * expects.
  *
+ * @param postgres true on PostgreSQL, false on SQLite (Stores picks the dialect from it)
  * @param url the connection's JDBC URL as its driver reports it (no password)
  * @param location the same, as a location for messages and migrations
  */
-record Borrowed(Dialect dialect, String url, StoreLocation location) {
+record Borrowed(boolean postgres, String url, StoreLocation location) {
   private static final String SQLITE_PREFIX = "jdbc:sqlite:";
 
   static Borrowed inspect(DataSource source) {
@@ -30,12 +31,12 @@ record Borrowed(Dialect dialect, String url, StoreLocation location) {
           "its connections start with auto-commit off; Drover needs it on (the JDBC default)");
       if ("PostgreSQL".equals(product)) {
         requireUntypedStrings(c);
-        return new Borrowed(Dialect.POSTGRESQL, url, StoreLocation.postgres(url));
+        return new Borrowed(true, url, StoreLocation.postgres(url));
       }
       if ("SQLite".equals(product)) {
         String file = url.startsWith(SQLITE_PREFIX) ? url.substring(SQLITE_PREFIX.length()) : url;
         Path parent = Path.of(file).toAbsolutePath().getParent();
-        return new Borrowed(Dialect.SQLITE, url, StoreLocation.dataDir(parent));
+        return new Borrowed(false, url, StoreLocation.dataDir(parent));
       }
       throw new ValidationException(
           "datasource", "reaches " + product + "; Drover runs on PostgreSQL or SQLite");

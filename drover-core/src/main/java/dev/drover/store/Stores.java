@@ -96,17 +96,17 @@ public final class Stores {
   public static Store open(DataSource source, StoreOptions options) {
     ValidationException.check(source != null, "datasource", "is missing");
     Borrowed borrowed = Borrowed.inspect(source);
+    boolean postgres = borrowed.postgres();
     DialectSql dialect =
-        borrowed.dialect() == Dialect.SQLITE
-            ? new SqliteSql(new SqlFiles(Dialect.SQLITE))
-            : new PostgresSql(new SqlFiles(Dialect.POSTGRESQL));
+        postgres
+            ? new PostgresSql(new SqlFiles(Dialect.POSTGRESQL))
+            : new SqliteSql(new SqlFiles(Dialect.SQLITE));
     Migrations.migrate(source, dialect.dialect(), borrowed.location());
     Jdbi jdbi = Jdbi.create(source);
     jdbi.registerArgument(new InstantArgumentFactory(dialect));
-    if (borrowed.dialect() == Dialect.SQLITE) {
+    if (!postgres) {
       jdbi.installPlugin(new SqliteSession(options));
     }
-    boolean postgres = borrowed.dialect() == Dialect.POSTGRESQL;
     return new JdbiStore(
         jdbi,
         dialect,
