@@ -24,6 +24,7 @@ import dev.drover.store.Store;
 import dev.drover.store.StoreLocation;
 import dev.drover.store.Stores;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Iterator;
@@ -31,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import javax.sql.DataSource;
 
 /**
  * The entry point of Drover for an application: opens a store (a data directory with embedded
@@ -64,6 +66,20 @@ public final class Drover implements AutoCloseable {
   /** Opens the store at {@code location}, reading time from {@code clock}. */
   public static Drover open(StoreLocation location, Clock clock) {
     return new Drover(Stores.open(location), clock);
+  }
+
+  /**
+   * Opens Drover on the application's own pool (PostgreSQL or SQLite, read from the connection's
+   * metadata), migrating the schema as needed. Closing the Drover leaves {@code source} open. On
+   * PostgreSQL the pool's connections must send strings untyped ({@code stringtype=unspecified}).
+   */
+  public static Drover open(DataSource source) {
+    return open(source, Clock.systemUTC());
+  }
+
+  /** As {@link #open(DataSource)}, reading time from {@code clock}. */
+  public static Drover open(DataSource source, Clock clock) {
+    return new Drover(Stores.open(source), clock);
   }
 
   /** Wraps an already open store; for tests and embedders that manage the store themselves. */
@@ -121,6 +137,15 @@ public final class Drover implements AutoCloseable {
   /** Creates tasks (de-duplicated within the batch and against stored tasks); all or nothing. */
   public List<Task> taskCreate(List<NewTask> tasks) {
     return store.taskCreate(tasks, now());
+  }
+
+  /**
+   * Creates tasks inside the application's open transaction on {@code connection} (auto-commit
+   * off), which Drover neither commits nor closes: they become visible, and on PostgreSQL runners
+   * are notified, only when the application commits; a rollback leaves nothing.
+   */
+  public List<Task> taskCreate(Connection connection, List<NewTask> tasks) {
+    return store.taskCreate(connection, tasks, now());
   }
 
   /**

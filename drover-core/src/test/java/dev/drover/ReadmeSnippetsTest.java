@@ -51,7 +51,7 @@ class ReadmeSnippetsTest {
   void everyJavaSnippetCompilesAndRuns() throws Exception {
     String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
     List<String> blocks = javaBlocks(readme);
-    assertThat(blocks).as("the README's java blocks").hasSize(2);
+    assertThat(blocks).as("the README's java blocks").hasSize(3);
     for (int i = 0; i < blocks.size(); i++) {
       String source = blocks.get(i);
       Matcher name = CLASS_NAME.matcher(source);

@@ -133,6 +133,8 @@ final class RunCommand extends BaseCommand {
 
   @Mixin ConfigFileOption configOption;
 
+  @Mixin HandlersJarOption handlersJar;
+
   @Override
   public Integer call() throws InterruptedException {
     Inputs.positive("--workers", workers);
@@ -159,7 +161,7 @@ final class RunCommand extends BaseCommand {
                 }));
     Path configPath = configOption.file(root());
     ConfigFile config = configPath == null ? null : ConfigFile.read(configPath);
-    Map<String, TaskHandler> handlers = RunnerSetup.handlers(root().dataDir());
+    Map<String, TaskHandler> handlers = handlersJar.handlers(root().dataDir());
     CommandRunner commands = RunnerSetup.commands();
     GracefulStop stop = null;
     try (Drover drover = root().open(config != null)) {
@@ -174,7 +176,12 @@ final class RunCommand extends BaseCommand {
             r.updated(),
             r.unchanged());
       }
-      List<String> unexecutable = RunnerSetup.unexecutable(store.taskTypeList());
+      // Types the --handlers-jar jars handle are executable here, though status cannot know it.
+      Map<String, TaskHandler> known = handlers;
+      List<String> unexecutable =
+          RunnerSetup.unexecutable(store.taskTypeList()).stream()
+              .filter(name -> !known.containsKey(name))
+              .toList();
       if (only.isEmpty() && !unexecutable.isEmpty()) {
         log.warn(RunnerSetup.unexecutableWarning(unexecutable));
       }

@@ -17,6 +17,7 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -82,8 +83,14 @@ final class ServeCommand extends BaseCommand {
       description = "If a runner is active on this data dir, wait for it to go instead.")
   boolean standby;
 
+  @Mixin HandlersJarOption handlersJar;
+
+  /** Read at start, so a bad jar is refused before the server listens. */
+  private Map<String, TaskHandler> handlers;
+
   @Override
   public Integer call() throws InterruptedException {
+    handlers = handlersJar.handlers(root().dataDir());
     Listen where = Listen.parse("--listen", listen);
     Inputs.positive("--workers", workers);
     Duration graceTime = Inputs.duration("--grace", grace);
@@ -153,7 +160,7 @@ final class ServeCommand extends BaseCommand {
   }
 
   private Runner runner(Drover drover, ServerMetrics metrics, Duration takeoverTime) {
-    Map<String, TaskHandler> handlers = metrics.counting(RunnerSetup.handlers(root().dataDir()));
+    Map<String, TaskHandler> counted = metrics.counting(handlers);
     CommandRunner commands = metrics.counting(RunnerSetup.commands());
     RunnerOptions options =
         RunnerOptions.defaults(RunnerSetup.runsDir(root()))
@@ -164,7 +171,7 @@ final class ServeCommand extends BaseCommand {
         drover
             .runner(options.runsDir())
             .options(options)
-            .handlers(handlers)
+            .handlers(counted)
             .commands(commands)
             .build();
     metrics.watch(runner, options.totalWorkers());

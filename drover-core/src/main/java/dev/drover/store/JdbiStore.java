@@ -102,7 +102,8 @@ final class JdbiStore implements Store {
 
   /**
    * @param database identifies the database within this process, for in-process wake-ups
-   * @param postgresUrl the JDBC URL other processes are notified through, or null on SQLite
+   * @param where names the database in messages (no password)
+   * @param listen starts hearing other processes' NOTIFY, or null on SQLite
    * @param extraHooks run-end hooks to call after the store's own (tests watch run ends with one)
    */
   JdbiStore(
@@ -110,7 +111,8 @@ final class JdbiStore implements Store {
       DialectSql dialect,
       AutoCloseable pool,
       String database,
-      String postgresUrl,
+      String where,
+      PostgresListener.Starter listen,
       StoreProbe probe,
       List<RunEndHook> extraHooks) {
     this.jdbi = jdbi;
@@ -128,13 +130,13 @@ final class JdbiStore implements Store {
     runEndHooks.addAll(extraHooks);
     this.runEnder = new RunEnder(dialect, rows, runEndHooks);
     this.runners = new JdbiRunnerTable(jdbi, dialect);
-    this.work = new WorkSignal(database, jdbi, postgresUrl);
+    this.work = new WorkSignal(database, jdbi, listen);
     this.frontier = new JdbiFrontierStore(jdbi, dialect);
     this.inserts = new TaskInserts(dialect, rows, work);
     this.leases =
         new Leases(jdbi, dialect, rows, runEnder, new Children(sql, inserts, work), childEnds);
     this.controls = new TaskControls(jdbi, sql, rows, runEnder, childEnds);
-    this.where = postgresUrl == null ? database : postgresUrl.replaceFirst("\\?.*", "");
+    this.where = where;
   }
 
   @Override
@@ -375,6 +377,14 @@ final class JdbiStore implements Store {
       work.wakeLocal();
     }
     return out;
+  }
+
+  @Override
+  public List<Task> taskCreate(java.sql.Connection connection, List<NewTask> tasks, Instant now) {
+    // No local wake-up: the tasks are not visible until the application commits. On PostgreSQL
+    // the queued NOTIFY reaches every listening runner, this process's included, at the commit.
+    return CallerConnection.jdbi(connection, dialect)
+        .withHandle(h -> inserts.create(h, tasks, now));
   }
 
   @Override

@@ -83,6 +83,13 @@ public interface Store extends AutoCloseable {
   List<Task> taskCreate(List<NewTask> tasks, Instant now);
 
   /**
+   * As {@link #taskCreate(List, Instant)}, written on the application's {@code connection} inside
+   * its open transaction, which Drover neither commits nor closes: the tasks exist (and on
+   * PostgreSQL runners are notified) only if the application commits.
+   */
+  List<Task> taskCreate(java.sql.Connection connection, List<NewTask> tasks, Instant now);
+
+  /**
    * Creates the tasks {@code tasks} yields as {@link #taskCreate} does, a chunk at a time and all
    * in one transaction, so a file of millions of tasks is never held whole and is still all or
    * nothing: an exception from the iterator (an invalid line, say) undoes every chunk before it.

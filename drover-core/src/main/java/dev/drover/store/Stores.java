@@ -62,18 +62,63 @@ public final class Stores {
           location.isSqlite()
               ? location.dataDir().toAbsolutePath().normalize().toString()
               : location.jdbcUrl();
+      String url = location.isSqlite() ? null : location.jdbcUrl();
       return new JdbiStore(
           jdbi,
           dialect,
           pool,
           database,
-          location.isSqlite() ? null : location.jdbcUrl(),
+          location.describe(),
+          url == null
+              ? null
+              : (channel, onNotify) -> PostgresListener.start(url, channel, onNotify),
           options.probe(),
           hooks);
     } catch (RuntimeException e) {
       pool.close();
       throw e;
     }
+  }
+
+  /**
+   * Opens a store on the application's own pool: the database (PostgreSQL or SQLite) is read from a
+   * connection's metadata and migrated as {@link #open(StoreLocation)} would. Closing the store
+   * closes nothing of {@code source}; on PostgreSQL one of its connections stays borrowed to listen
+   * for other processes' new work while a runner waits.
+   */
+  public static Store open(DataSource source) {
+    return open(source, StoreOptions.DEFAULT);
+  }
+
+  /**
+   * As {@link #open(DataSource)}, with {@code options}' probe (the pool settings are the app's).
+   */
+  public static Store open(DataSource source, StoreOptions options) {
+    ValidationException.check(source != null, "datasource", "is missing");
+    Borrowed borrowed = Borrowed.inspect(source);
+    boolean postgres = borrowed.postgres();
+    DialectSql dialect =
+        postgres
+            ? new PostgresSql(new SqlFiles(Dialect.POSTGRESQL))
+            : new SqliteSql(new SqlFiles(Dialect.SQLITE));
+    Migrations.migrate(source, dialect.dialect(), borrowed.location());
+    Jdbi jdbi = Jdbi.create(source);
+    jdbi.registerArgument(new InstantArgumentFactory(dialect));
+    if (!postgres) {
+      jdbi.installPlugin(new SqliteSession(options));
+    }
+    return new JdbiStore(
+        jdbi,
+        dialect,
+        () -> {}, // the application's pool: closing the store must leave it open
+        borrowed.url(),
+        borrowed.location().describe(),
+        postgres
+            ? (channel, onNotify) ->
+                PostgresListener.startBorrowed(source::getConnection, channel, onNotify)
+            : null,
+        options.probe(),
+        List.of());
   }
 
   private static HikariDataSource sqlitePool(Path dataDir, int poolSize, StoreOptions options) {

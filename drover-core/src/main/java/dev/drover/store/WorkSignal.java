@@ -27,23 +27,23 @@ final class WorkSignal implements AutoCloseable {
 
   private final String database;
   private final Jdbi jdbi;
-  private final String postgresUrl;
+  private final PostgresListener.Starter listen;
   private PostgresListener remote;
 
   /**
    * @param database identifies the database within this process (data dir or URL)
-   * @param postgresUrl the JDBC URL to listen on, or null on SQLite
+   * @param listen starts the listener for other processes' NOTIFY, or null on SQLite
    */
-  WorkSignal(String database, Jdbi jdbi, String postgresUrl) {
+  WorkSignal(String database, Jdbi jdbi, PostgresListener.Starter listen) {
     this.database = database;
     this.jdbi = jdbi;
-    this.postgresUrl = postgresUrl;
+    this.listen = listen;
   }
 
   /** Announces that tasks may have become due; call after the write committed. */
   void signal() {
     wakeLocal();
-    if (postgresUrl != null) {
+    if (listen != null) {
       try {
         jdbi.useHandle(this::announce);
       } catch (RuntimeException e) {
@@ -59,7 +59,7 @@ final class WorkSignal implements AutoCloseable {
    * round trip and a commit of its own. Call {@link #wakeLocal()} after the commit.
    */
   void announce(Handle h) {
-    if (postgresUrl != null) {
+    if (listen != null) {
       h.createQuery("SELECT pg_notify('" + CHANNEL + "', '')").mapTo(String.class).one();
     }
   }
@@ -72,8 +72,8 @@ final class WorkSignal implements AutoCloseable {
   /** Calls {@code listener} on every signal until the returned handle is closed. */
   synchronized AutoCloseable subscribe(Runnable listener) {
     LISTENERS.computeIfAbsent(database, k -> ConcurrentHashMap.newKeySet()).add(listener);
-    if (postgresUrl != null && remote == null) {
-      remote = PostgresListener.start(postgresUrl, CHANNEL, () -> callListeners(database));
+    if (listen != null && remote == null) {
+      remote = listen.start(CHANNEL, () -> callListeners(database));
     }
     return () -> LISTENERS.getOrDefault(database, Set.of()).remove(listener);
   }
