@@ -75,23 +75,7 @@ final class RunCommand extends BaseCommand {
       description = "Keep running when idle, until stopped (SIGTERM, Ctrl-C).")
   boolean daemon;
 
-  @Option(
-      names = "--workers",
-      paramLabel = "N",
-      description =
-          "Most tasks executing at once. Default: limits.total_workers of the configuration, else "
-              + RunnerOptions.DEFAULT_TOTAL_WORKERS
-              + ".")
-  Integer workers;
-
-  @Option(
-      names = "--grace",
-      paramLabel = "DURATION",
-      defaultValue = "30s",
-      description =
-          "When stopped, how long running work may take to finish before it is released. "
-              + "Default: ${DEFAULT-VALUE}.")
-  String grace;
+  @Mixin RunnerFlags flags;
 
   @Option(
       names = "--type",
@@ -101,15 +85,6 @@ final class RunCommand extends BaseCommand {
               + "with a "
               + "command or a built-in handler.")
   List<String> types;
-
-  @Option(
-      names = "--takeover-grace",
-      paramLabel = "DURATION",
-      defaultValue = "5s",
-      description =
-          "When taking over this data dir, how long the active runner gets to finish before it is "
-              + "killed. Default: ${DEFAULT-VALUE}.")
-  String takeoverGrace;
 
   @Option(
       names = "--claim-ahead",
@@ -123,12 +98,6 @@ final class RunCommand extends BaseCommand {
               + "0 claims for free slots only. Default: ${DEFAULT-VALUE}.")
   String claimAhead;
 
-  @Option(
-      names = "--standby",
-      description =
-          "If a runner is active on this data dir, wait for it to go " + "instead of taking over.")
-  boolean standby;
-
   @Mixin JsonOption output;
 
   @Mixin ConfigFileOption configOption;
@@ -137,15 +106,9 @@ final class RunCommand extends BaseCommand {
 
   @Override
   public Integer call() throws InterruptedException {
-    Inputs.positive("--workers", workers);
-    Duration graceTime = Inputs.duration("--grace", grace);
-    ValidationException.check(
-        !graceTime.isNegative(), "--grace", "must not be negative, got " + grace);
-    Duration takeoverTime = Inputs.duration("--takeover-grace", takeoverGrace);
-    ValidationException.check(
-        !takeoverTime.isNegative(),
-        "--takeover-grace",
-        "must not be negative, got " + takeoverGrace);
+    Integer workers = flags.workers();
+    Duration graceTime = flags.grace();
+    Duration takeoverTime = flags.takeoverGrace();
     Duration claimAheadTime = Inputs.duration("--claim-ahead", claimAhead);
     ValidationException.check(
         !claimAheadTime.isNegative(), "--claim-ahead", "must not be negative, got " + claimAhead);
@@ -190,7 +153,7 @@ final class RunCommand extends BaseCommand {
               .withTotalWorkers(RunnerSetup.totalWorkers(workers, store))
               .withExitOnIdle(!daemon)
               .withTypes(only)
-              .withGate(gate(), takeoverTime, standby)
+              .withGate(gate(), takeoverTime, flags.standby())
               .withConfigFile(configPath, workers != null)
               .withClaimAhead(claimAheadTime);
       Clock clock = Clock.systemUTC();

@@ -55,33 +55,7 @@ final class ServeCommand extends BaseCommand {
   @Option(names = "--no-runner", description = "Serve the API only; run no tasks here.")
   boolean noRunner;
 
-  @Option(
-      names = "--workers",
-      paramLabel = "N",
-      description =
-          "Most tasks executing at once. Default: limits.total_workers of the configuration, else "
-              + RunnerOptions.DEFAULT_TOTAL_WORKERS
-              + ".")
-  Integer workers;
-
-  @Option(
-      names = "--grace",
-      paramLabel = "DURATION",
-      defaultValue = "30s",
-      description = "When stopped, how long running work may take to finish. Default: 30s.")
-  String grace;
-
-  @Option(
-      names = "--takeover-grace",
-      paramLabel = "DURATION",
-      defaultValue = "5s",
-      description = "When taking over this data dir, how long the active runner gets to finish.")
-  String takeoverGrace;
-
-  @Option(
-      names = "--standby",
-      description = "If a runner is active on this data dir, wait for it to go instead.")
-  boolean standby;
+  @Mixin RunnerFlags flags;
 
   @Mixin HandlersJarOption handlersJar;
 
@@ -92,12 +66,9 @@ final class ServeCommand extends BaseCommand {
   public Integer call() throws InterruptedException {
     handlers = handlersJar.handlers(root().dataDir());
     Listen where = Listen.parse("--listen", listen);
-    Inputs.positive("--workers", workers);
-    Duration graceTime = Inputs.duration("--grace", grace);
-    Duration takeoverTime = Inputs.duration("--takeover-grace", takeoverGrace);
-    ValidationException.check(!graceTime.isNegative(), "--grace", "must not be negative");
-    ValidationException.check(
-        !takeoverTime.isNegative(), "--takeover-grace", "must not be negative");
+    flags.workers(); // checked before anything starts
+    Duration graceTime = flags.grace();
+    Duration takeoverTime = flags.takeoverGrace();
     String configured = root().shell().env(ApiToken.ENV);
     if (!where.loopback("--listen") && (configured == null || configured.isBlank())) {
       throw new ValidationException(
@@ -164,9 +135,9 @@ final class ServeCommand extends BaseCommand {
     CommandRunner commands = metrics.counting(RunnerSetup.commands());
     RunnerOptions options =
         RunnerOptions.defaults(RunnerSetup.runsDir(root()))
-            .withTotalWorkers(RunnerSetup.totalWorkers(workers, drover.store()))
+            .withTotalWorkers(RunnerSetup.totalWorkers(flags.workers(), drover.store()))
             .withExitOnIdle(false)
-            .withGate(gate(), takeoverTime, standby);
+            .withGate(gate(), takeoverTime, flags.standby());
     Runner runner =
         drover
             .runner(options.runsDir())
