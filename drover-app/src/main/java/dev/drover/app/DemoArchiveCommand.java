@@ -17,10 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 
 /**
@@ -102,6 +98,12 @@ final class DemoArchiveCommand extends BaseCommand {
             .build());
   }
 
+  /** True once the crawl is sealed: done, or failed for good. */
+  private static boolean sealed(Store store, long crawl) {
+    TaskStatus s = store.taskGet(List.of(crawl)).get(0).status();
+    return s == TaskStatus.COMPLETED || s == TaskStatus.DISABLED;
+  }
+
   /** Runs the archive types in process until the crawl is sealed (or failed for good). */
   private RunnerStats runUntilSealed(Store store, long crawl) throws InterruptedException {
     RunnerOptions options =
@@ -115,29 +117,7 @@ final class DemoArchiveCommand extends BaseCommand {
             .handlers(RunnerSetup.handlers(root().dataDir()))
             .commands(RunnerSetup.commands())
             .build();
-    AtomicBoolean stopped = new AtomicBoolean();
-    ScheduledExecutorService watcher =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "drover-demo-archive-watch");
-              t.setDaemon(true);
-              return t;
-            });
-    watcher.scheduleWithFixedDelay(
-        () -> {
-          TaskStatus s = store.taskGet(List.of(crawl)).get(0).status();
-          boolean done = s == TaskStatus.COMPLETED || s == TaskStatus.DISABLED;
-          if (done && stopped.compareAndSet(false, true)) {
-            runner.stop(STOP_GRACE);
-          }
-        },
-        WATCH_MS,
-        WATCH_MS,
-        TimeUnit.MILLISECONDS);
-    try {
-      return runner.run();
-    } finally {
-      watcher.shutdownNow();
-    }
+    return RunUntil.done(
+        runner, () -> sealed(store, crawl), WATCH_MS, STOP_GRACE, "drover-demo-archive-watch");
   }
 }

@@ -29,10 +29,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 
@@ -295,28 +291,7 @@ final class DemoCommand extends BaseCommand {
             .handlers(RunnerSetup.handlers(root().dataDir()))
             .commands(RunnerSetup.commands())
             .build();
-    AtomicBoolean stopped = new AtomicBoolean();
-    ScheduledExecutorService watcher =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "drover-demo-watch");
-              t.setDaemon(true);
-              return t;
-            });
-    watcher.scheduleWithFixedDelay(
-        () -> {
-          if (!stopped.get() && done(store, ids) && stopped.compareAndSet(false, true)) {
-            runner.stop(STOP_GRACE);
-          }
-        },
-        WATCH_MS,
-        WATCH_MS,
-        TimeUnit.MILLISECONDS);
-    try {
-      return runner.run();
-    } finally {
-      watcher.shutdownNow();
-    }
+    return RunUntil.done(runner, () -> done(store, ids), WATCH_MS, STOP_GRACE, "drover-demo-watch");
   }
 
   /** True when none of the tasks is due or claimed. */
