@@ -140,6 +140,14 @@ public final class Drover implements AutoCloseable {
   }
 
   /**
+   * Adds {@code tasks} under {@code parent}, all or nothing (see {@link Store#taskCreateChildren}
+   * for which parents take children).
+   */
+  public List<Task> taskCreateChildren(long parent, List<NewTask> tasks) {
+    return store.taskCreateChildren(parent, tasks, now());
+  }
+
+  /**
    * Creates tasks inside the application's open transaction on {@code connection} (auto-commit
    * off), which Drover neither commits nor closes: they become visible, and on PostgreSQL runners
    * are notified, only when the application commits; a rollback leaves nothing.

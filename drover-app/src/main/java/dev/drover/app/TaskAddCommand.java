@@ -81,6 +81,14 @@ final class TaskAddCommand extends BaseCommand {
   Integer retries;
 
   @Option(
+      names = "--parent",
+      paramLabel = "ID",
+      description =
+          "Add it under this task, in its tree. A parent awaiting its children waits for it too; "
+              + "a oneshot parent that is done or failed stays sealed. Other parents are refused.")
+  Long parent;
+
+  @Option(
       names = "--file",
       paramLabel = "FILE",
       description = "A JSON Lines file of tasks to add at once, instead of --type.")
@@ -116,10 +124,22 @@ final class TaskAddCommand extends BaseCommand {
       NewTask checked =
           new TaskChecks(drover.taskTypes(), allowUnexecutable, null)
               .check(new TaskFile.Line(0, task, policy != null));
-      print(drover, before, drover.taskCreate(List.of(checked)), 1);
+      List<NewTask> one = List.of(checked);
+      print(drover, before, parent == null ? drover.taskCreate(one) : underParent(drover, one), 1);
       ensureRunner(drover);
     }
     return 0;
+  }
+
+  private List<Task> underParent(Drover drover, List<NewTask> tasks) {
+    try {
+      return drover.taskCreateChildren(parent, tasks);
+    } catch (ValidationException e) {
+      if (e.field().equals("parent")) {
+        throw new ValidationException("--parent", ErrorHandler.problem(e));
+      }
+      throw e;
+    }
   }
 
   static long taskCount(Drover drover) {
@@ -134,6 +154,8 @@ final class TaskAddCommand extends BaseCommand {
    * waits for it, up to its busy timeout (30 s).
    */
   private Integer fromFile() {
+    ValidationException.check(
+        parent == null, "--parent", "takes one task from options, not a --file batch");
     if (type != null
         || args != null
         || kwargs != null

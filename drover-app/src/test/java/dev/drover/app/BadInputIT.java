@@ -229,6 +229,33 @@ class BadInputIT {
         seeded("disable a missing task", c -> c.cli("task", "disable", "1", "999"), "ID", "999"),
         seeded("show a missing task", c -> c.cli("task", "show", "999"), "ID", "999"),
         // operator control (issue 12): every verb refuses the whole list when one id is bad
+        seeded(
+            "add under a missing parent",
+            c -> c.cli("task", "add", "--type", "check", "--args", "[\"f\"]", "--parent", "999"),
+            "--parent",
+            "999"),
+        seeded(
+            "add under a parent that has not run",
+            c -> c.cli("task", "add", "--type", "check", "--args", "[\"f\"]", "--parent", "1"),
+            "--parent",
+            "waiting"),
+        seeded(
+            "add under a non-numeric parent",
+            c -> c.cli("task", "add", "--type", "check", "--parent", "one"),
+            "--parent",
+            "one"),
+        seeded(
+            "add a batch under a parent",
+            c ->
+                c.cli(
+                    "task",
+                    "add",
+                    "--file",
+                    c.file("t.jsonl", "{\"type\":\"check\"}\n"),
+                    "--parent",
+                    "1"),
+            "--parent",
+            "--file"),
         seeded("pause a non-numeric id", c -> c.cli("task", "pause", "1", "x"), "ID", "x"),
         seeded("pause a missing task", c -> c.cli("task", "pause", "1", "999"), "ID", "999"),
         seeded("resume a missing tree", c -> c.cli("task", "resume", "--tree", "999"), "ID", "999"),

@@ -37,6 +37,15 @@ class OperatorCliIT {
     assertThat(tree.at("/counts/completed").asInt()).isEqualTo(26);
     assertThat(tree.at("/tree/children").size()).isEqualTo(5);
 
+    JsonNode added =
+        drover("task", "add", "--type", ArchiveHandlers.RESULT, "--parent", "1", "--json").json();
+    assertThat(added.get(0).get("status").asText()).isEqualTo("next_run_not_scheduled");
+    JsonNode grown = drover("task", "tree", "1", "--json").json();
+    assertThat(grown.at("/counts/completed").asInt()).as("the crawl stays sealed").isEqualTo(26);
+    assertThat(grown.at("/counts/next_run_not_scheduled").asInt()).isEqualTo(1);
+    assertThat(drover("task", "delete", added.get(0).get("id").asText()).stdout())
+        .contains("deleted 1 task");
+
     assertThat(drover("task", "retry", "7").stdout()).contains("retried 1 task");
     assertThat(drover("task", "pause", "7").stdout()).contains("paused 1 task");
     assertThat(resultCounts().get("paused").asInt()).isEqualTo(1);

@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * The singleton services, run by whichever runner holds the {@link Leadership}: the {@link
- * Rescuer}, the {@link RunnerPruner} and the {@link VisitSchedulers}. Each keeps its own pace.
+ * Rescuer}, the {@link RunnerPruner}, the {@link CountFolder} and the {@link VisitSchedulers}. Each
+ * keeps its own pace.
  */
 final class LeaderDuties {
   /** What the duties did in one pass. */
@@ -15,13 +16,19 @@ final class LeaderDuties {
   private final Leadership leadership;
   private final Rescuer rescuer;
   private final RunnerPruner pruner;
+  private final CountFolder counts;
   private final VisitSchedulers visits;
 
   LeaderDuties(
-      Leadership leadership, Rescuer rescuer, RunnerPruner pruner, VisitSchedulers visits) {
+      Leadership leadership,
+      Rescuer rescuer,
+      RunnerPruner pruner,
+      CountFolder counts,
+      VisitSchedulers visits) {
     this.leadership = leadership;
     this.rescuer = rescuer;
     this.pruner = pruner;
+    this.counts = counts;
     this.visits = visits;
   }
 
@@ -33,6 +40,7 @@ final class LeaderDuties {
     }
     int rescued = rescuer.runOnce(now);
     int pruned = pruner.runOnce(now);
+    counts.runOnce(now);
     int visitTasks = visits.runOnce(now, types, runnerIdle);
     return new Done(true, rescued, pruned, visitTasks);
   }

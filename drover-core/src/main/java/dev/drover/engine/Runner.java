@@ -114,6 +114,7 @@ public final class Runner {
             leadership,
             new Rescuer(store, stats, events),
             new RunnerPruner(store, options.owner(), dead),
+            new CountFolder(store),
             new VisitSchedulers(store, clock, new SplittableRandom(), events));
     this.outage =
         new Outage(

@@ -1,6 +1,8 @@
 package dev.drover.store;
 
+import static dev.drover.store.SqlQuery.TASK_ADOPT;
 import static dev.drover.store.SqlQuery.TASK_INSERT_CHILD;
+import static dev.drover.store.SqlQuery.TASK_LAST_CHILD;
 import static dev.drover.store.SqlQuery.TASK_SPAWNED;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -11,6 +13,8 @@ import dev.drover.model.TaskStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
@@ -83,8 +87,33 @@ final class Children {
                 (rs, ctx) ->
                     new long[] {rs.getLong("root"), rs.getBoolean("paused_while_running") ? 1 : 0})
             .one();
-    long root = spawned[0];
     TaskStatus status = spawned[1] == 1 ? TaskStatus.PAUSED : TaskStatus.NEXT_RUN_NOT_SCHEDULED;
+    insert(h, parentId, spawned[0], status, spawns, now);
+  }
+
+  /**
+   * An operator's tasks added under {@code parentId} (see taskAdopt.sql for which parents take
+   * them). Returns the id of the parent's newest child before them (its new children come after
+   * it), or empty if the parent takes none.
+   */
+  OptionalLong adopt(Handle h, long parentId, List<NewTask> tasks, Instant now) {
+    Optional<Long> root =
+        h.createQuery(sql.get(TASK_ADOPT))
+            .bind("id", parentId)
+            .bind("n", tasks.size())
+            .mapTo(Long.class)
+            .findOne();
+    if (root.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    long last =
+        h.createQuery(sql.get(TASK_LAST_CHILD)).bind("parent", parentId).mapTo(Long.class).one();
+    insert(h, parentId, root.get(), TaskStatus.NEXT_RUN_NOT_SCHEDULED, tasks, now);
+    return OptionalLong.of(last);
+  }
+
+  private void insert(
+      Handle h, long parentId, long root, TaskStatus status, List<NewTask> spawns, Instant now) {
     PreparedBatch batch = h.prepareBatch(sql.get(TASK_INSERT_CHILD));
     for (TaskInserts.Prepared p : inserts.validate(h, spawns, now)) {
       batch

@@ -8,6 +8,7 @@ import static dev.drover.store.SqlQuery.SETTING_UPSERT;
 import static dev.drover.store.SqlQuery.TASK_CHILDREN;
 import static dev.drover.store.SqlQuery.TASK_COUNT_BY_ROOT;
 import static dev.drover.store.SqlQuery.TASK_COUNT_BY_TYPE_AND_STATUS;
+import static dev.drover.store.SqlQuery.TASK_COUNT_COMPACT;
 import static dev.drover.store.SqlQuery.TASK_COUNT_DISABLED_BY_OPERATOR;
 import static dev.drover.store.SqlQuery.TASK_COUNT_DUE_BY_TYPE;
 import static dev.drover.store.SqlQuery.TASK_COUNT_OUTSTANDING;
@@ -47,6 +48,7 @@ import dev.drover.model.RunToSchedule;
 import dev.drover.model.StatusCount;
 import dev.drover.model.Task;
 import dev.drover.model.TaskFamily;
+import dev.drover.model.TaskPolicy;
 import dev.drover.model.TaskPriority;
 import dev.drover.model.TaskQuery;
 import dev.drover.model.TaskRun;
@@ -65,6 +67,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -96,6 +99,7 @@ final class JdbiStore implements Store {
   private final WorkSignal work;
   private final FrontierStore frontier;
   private final TaskInserts inserts;
+  private final Children children;
   private final ChildEnds childEnds;
   private final TaskControls controls;
   private final String where;
@@ -133,8 +137,8 @@ final class JdbiStore implements Store {
     this.work = new WorkSignal(database, jdbi, listen);
     this.frontier = new JdbiFrontierStore(jdbi, dialect);
     this.inserts = new TaskInserts(dialect, rows, work);
-    this.leases =
-        new Leases(jdbi, dialect, rows, runEnder, new Children(sql, inserts, work), childEnds);
+    this.children = new Children(sql, inserts, work);
+    this.leases = new Leases(jdbi, dialect, rows, runEnder, children, childEnds);
     this.controls = new TaskControls(jdbi, sql, rows, runEnder, childEnds);
     this.where = where;
   }
@@ -380,6 +384,45 @@ final class JdbiStore implements Store {
   }
 
   @Override
+  public List<Task> taskCreateChildren(long parent, List<NewTask> tasks, Instant now) {
+    ValidationException.check(!tasks.isEmpty(), "tasks", "give at least one task to add");
+    List<Task> out =
+        jdbi.inTransaction(
+            h -> {
+              OptionalLong after = children.adopt(h, parent, tasks, now);
+              if (after.isEmpty()) {
+                throw new ValidationException("parent", whyNoChildren(h, parent));
+              }
+              return h.createQuery(sql.get(TASK_CHILDREN))
+                  .bind("parent", parent)
+                  .bind("after", after.getAsLong())
+                  .bind("limit", tasks.size())
+                  .map(rows.task)
+                  .list();
+            });
+    work.wakeLocal();
+    return out;
+  }
+
+  /** Why {@code parent} takes no children: it does not exist, or its status. */
+  private String whyNoChildren(Handle h, long parent) {
+    return h.createQuery(sql.get(TASK_GET))
+        .bindList("ids", List.of(parent))
+        .map(rows.task)
+        .findFirst()
+        .map(
+            t ->
+                "task "
+                    + parent
+                    + " is "
+                    + t.status().word()
+                    + (t.policy() == TaskPolicy.RECURRING ? " and recurring" : "")
+                    + "; tasks can be added under a parent that is awaiting its children, or"
+                    + " under a oneshot parent that is done or failed")
+        .orElse("no task " + parent);
+  }
+
+  @Override
   public List<Task> taskCreate(java.sql.Connection connection, List<NewTask> tasks, Instant now) {
     // No local wake-up: the tasks are not visible until the application commits. On PostgreSQL
     // the queued NOTIFY reaches every listening runner, this process's included, at the commit.
@@ -533,6 +576,11 @@ final class JdbiStore implements Store {
                             TaskStatus.parse("status", rs.getString("status")),
                             rs.getLong("n")))
                 .list());
+  }
+
+  @Override
+  public void taskCountCompact() {
+    jdbi.useHandle(h -> h.createUpdate(sql.get(TASK_COUNT_COMPACT)).execute());
   }
 
   @Override

@@ -98,6 +98,14 @@ public interface Store extends AutoCloseable {
    */
   long taskCreateAll(Iterator<NewTask> tasks, Instant now, Consumer<List<Task>> stored);
 
+  /**
+   * Adds {@code tasks} under {@code parent}, never merged with existing tasks. A parent awaiting
+   * its children waits for these too; a oneshot parent that is done or failed takes them into its
+   * tree and stays sealed. Any other parent is refused (a ValidationException naming "parent"): its
+   * next run's children would reset its count.
+   */
+  List<Task> taskCreateChildren(long parent, List<NewTask> tasks, Instant now);
+
   List<Task> taskGet(List<Long> ids);
 
   List<Task> taskSearch(TaskQuery query);
@@ -127,12 +135,15 @@ public interface Store extends AutoCloseable {
   // ---- operator control: with {@code tree}, a task and every task below it
 
   /**
-   * Pauses the tasks that wait for a run: never due until resumed. Running tasks finish their run;
-   * final tasks and parents waiting for children are left alone. Returns how many were paused.
+   * Pauses the tasks that wait for a run: never due until resumed. Running tasks finish their run
+   * and are paused then; final tasks and parents waiting for children are left alone. Returns how
+   * many were paused or marked to pause at their run's end.
    */
   int taskPause(List<Long> ids, boolean tree);
 
-  /** Resumes paused tasks, due at their kept next run; returns how many. */
+  /**
+   * Resumes paused tasks, due at their kept next run, and unmarks running ones; returns how many.
+   */
   int taskResume(List<Long> ids, boolean tree);
 
   /**
@@ -172,7 +183,14 @@ public interface Store extends AutoCloseable {
   List<Task> taskGrabReady(
       String type, Instant now, int limit, int priorityLimit, PriorityShares shares);
 
+  /** Tasks per type and status, from the counts the database keeps as tasks change. */
   List<StatusCount> taskCountByTypeAndStatus();
+
+  /**
+   * Folds the rows the count triggers appended into one per type and status (PostgreSQL); keeps
+   * {@link #taskCountByTypeAndStatus} a read of a few rows. Run by the leader every few seconds.
+   */
+  void taskCountCompact();
 
   /** Per task type with any, how many disabled tasks an operator disabled or cancelled. */
   Map<String, Long> taskCountDisabledByOperator();

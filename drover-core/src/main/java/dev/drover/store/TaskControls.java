@@ -61,15 +61,15 @@ final class TaskControls {
   }
 
   /**
-   * Pauses the waiting tasks of the scope; running ones are marked so that the children their run
-   * spawns are created paused (a crawl paused as it runs spawns paused snapshots).
+   * Pauses the waiting tasks of the scope; running ones are marked so that they finish their run
+   * and are paused then, and the children their run spawns are created paused (a crawl paused as it
+   * runs spawns paused snapshots). Returns how many tasks it paused or marked.
    */
   int pause(List<Long> ids, boolean tree) {
     return jdbi.inTransaction(
         h -> {
           List<Long> scope = scope(h, ids, tree);
-          markRunning(h, scope, true);
-          return update(h, TASK_PAUSE, scope);
+          return markRunning(h, scope, true) + update(h, TASK_PAUSE, scope);
         });
   }
 
@@ -77,18 +77,20 @@ final class TaskControls {
     return jdbi.inTransaction(
         h -> {
           List<Long> scope = scope(h, ids, tree);
-          markRunning(h, scope, false);
-          return update(h, TASK_RESUME, scope);
+          return markRunning(h, scope, false) + update(h, TASK_RESUME, scope);
         });
   }
 
-  private void markRunning(Handle h, List<Long> scope, boolean paused) {
+  private int markRunning(Handle h, List<Long> scope, boolean paused) {
+    int marked = 0;
     for (List<Long> chunk : chunks(scope)) {
-      h.createUpdate(sql.get(TASK_PAUSE_RUNNING))
-          .bindList("ids", chunk)
-          .bind("paused", paused)
-          .execute();
+      marked +=
+          h.createUpdate(sql.get(TASK_PAUSE_RUNNING))
+              .bindList("ids", chunk)
+              .bind("paused", paused)
+              .execute();
     }
+    return marked;
   }
 
   boolean typePause(String name, boolean paused) {

@@ -98,6 +98,11 @@ class CountsMeasure {
             .mapToLong(c -> c.count())
             .sum();
     assertThat(total).isEqualTo(TASKS);
+    store.taskCountCompact();
+    time(db, "per type and status, folded", store::taskCountByTypeAndStatus);
+    Map<String, Long> due =
+        time(db, "due per type", () -> store.taskCountDueByType(java.time.Instant.now()));
+    assertThat(due.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(TASKS / 4);
     time(db, "disabled by operator per type", store::taskCountDisabledByOperator);
     Map<TaskStatus, Long> big = time(db, "tree of 100,001", () -> store.taskCountByRoot(1));
     assertThat(big.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(100_001);

@@ -12,6 +12,7 @@ import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.testing.Passes;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,7 +95,7 @@ interface OperatorContract {
     long parent = s.taskCreate(List.of(task("crawl", 0)), t0()).get(0).id();
     Claim c = Passes.claim(s, crawl, "r", t0(), LeaseContract.LEASE, 1).get(0);
 
-    assertThat(s.taskPause(List.of(parent), true)).as("running: left to finish").isZero();
+    assertThat(s.taskPause(List.of(parent), true)).as("running: marked, left to finish").isOne();
     Passes.complete(
         s,
         "r",
@@ -112,8 +113,47 @@ interface OperatorContract {
         .allSatisfy(t -> assertThat(t.status()).isEqualTo(TaskStatus.PAUSED));
     assertThat(Passes.claim(s, page, "r", t0(), LeaseContract.LEASE, 5)).isEmpty();
 
-    assertThat(s.taskResume(List.of(parent), true)).isEqualTo(2);
+    assertThat(s.taskResume(List.of(parent), true))
+        .as("the two children, and their parent unmarked")
+        .isEqualTo(3);
     assertThat(Passes.claim(s, page, "r", t0(), LeaseContract.LEASE, 5)).hasSize(2);
+  }
+
+  @Test
+  default void aTaskPausedWhileItRunsFinishesItsRunAndIsPausedThen() {
+    Store s = store();
+    s.taskTypeCreate(TaskType.builder("poll").defaultInterval(Duration.ofMinutes(1)).build());
+    TaskType poll = s.taskTypeGet("poll").orElseThrow();
+    long id =
+        s.taskCreate(
+                List.of(
+                    NewTask.recurring("poll", TaskArguments.of(List.of(1), null))
+                        .withNextRun(t0())),
+                t0())
+            .get(0)
+            .id();
+    Claim c = Passes.claimStarted(s, poll, "r", t0(), LeaseContract.LEASE, 1).get(0);
+
+    assertThat(s.taskPause(List.of(id), false)).isOne();
+    assertThat(get(id).status())
+        .as("its lease still holds")
+        .isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
+    assertThat(
+            Passes.complete(
+                s,
+                "r",
+                List.of(
+                    new Completion(
+                        c.lease(), TaskRunStatus.EVENTFUL, Json.object(), t0(), c, null)),
+                t0()))
+        .as("the run's end is written")
+        .isEmpty();
+    assertThat(get(id).status()).isEqualTo(TaskStatus.PAUSED);
+    Instant later = t0().plus(Duration.ofHours(1));
+    assertThat(Passes.claim(s, poll, "r", later, LeaseContract.LEASE, 1)).isEmpty();
+
+    assertThat(s.taskResume(List.of(id), false)).isOne();
+    assertThat(Passes.claim(s, poll, "r", later, LeaseContract.LEASE, 1)).hasSize(1);
   }
 
   @Test

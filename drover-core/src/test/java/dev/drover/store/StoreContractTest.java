@@ -65,6 +65,7 @@ abstract class StoreContractTest
         RunEndHookContract,
         WorkflowContract,
         OperatorContract,
+        StatusCountContract,
         CronContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
@@ -86,6 +87,11 @@ abstract class StoreContractTest
 
   /** A plain JDBC connection to the same database, bypassing the store. */
   abstract Connection connect() throws Exception;
+
+  @Override
+  public Connection rawConnection() throws Exception {
+    return connect();
+  }
 
   @BeforeEach
   void open() throws Exception {

@@ -1,8 +1,10 @@
 package dev.drover.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.drover.Json;
+import dev.drover.ValidationException;
 import dev.drover.model.ChildrenRule;
 import dev.drover.model.NewTask;
 import dev.drover.model.Task;
@@ -94,6 +96,74 @@ interface WorkflowContract {
     run(s, page, TaskRunStatus.UNEVENTFUL, List.of(), LeaseContract.T0.plusSeconds(3));
     assertThat(task(parent).status()).isEqualTo(TaskStatus.COMPLETED);
     assertThat(family(parent).childrenPending()).isZero();
+  }
+
+  @Test
+  default void tasksAddedUnderAnAwaitingParentAreWaitedForToo() {
+    Store s = store();
+    TaskType crawl = type(s, "crawl", ChildrenRule.ALL_SUCCEEDED);
+    TaskType page = type(s, "page", ChildrenRule.ALL_SUCCEEDED);
+    long parent = s.taskCreate(List.of(child("crawl", 0)), LeaseContract.T0).get(0).id();
+    run(s, crawl, TaskRunStatus.EVENTFUL, List.of(child("page", 1)), LeaseContract.T0);
+
+    List<Task> added =
+        s.taskCreateChildren(parent, List.of(child("page", 2), child("page", 3)), LeaseContract.T0);
+    assertThat(added).extracting(Task::type).containsExactly("page", "page");
+    assertThat(s.taskFamily(added.stream().map(Task::id).toList()))
+        .allSatisfy(f -> assertThat(f.parent()).isEqualTo(parent));
+    assertThat(family(parent).childrenPending()).isEqualTo(3);
+    assertThat(family(parent).childrenTotal()).isEqualTo(3);
+
+    for (int i = 1; i <= 2; i++) {
+      run(s, page, TaskRunStatus.EVENTFUL, List.of(), LeaseContract.T0.plusSeconds(i));
+      assertThat(task(parent).status()).isEqualTo(TaskStatus.WAITING_FOR_CHILDREN);
+    }
+    run(s, page, TaskRunStatus.EVENTFUL, List.of(), LeaseContract.T0.plusSeconds(3));
+    assertThat(task(parent).status()).isEqualTo(TaskStatus.COMPLETED);
+  }
+
+  @Test
+  default void aDoneOneshotParentTakesAddedTasksIntoItsTreeAndStaysSealed() {
+    Store s = store();
+    TaskType crawl = type(s, "crawl", ChildrenRule.ALL_SUCCEEDED);
+    type(s, "page", ChildrenRule.ALL_SUCCEEDED);
+    long parent = s.taskCreate(List.of(child("crawl", 0)), LeaseContract.T0).get(0).id();
+    run(s, crawl, TaskRunStatus.EVENTFUL, List.of(), LeaseContract.T0);
+    assertThat(task(parent).status()).isEqualTo(TaskStatus.COMPLETED);
+
+    long kid =
+        s.taskCreateChildren(parent, List.of(child("page", 1)), LeaseContract.T0).get(0).id();
+    assertThat(task(parent).status()).isEqualTo(TaskStatus.COMPLETED);
+    assertThat(family(kid).root()).isEqualTo(parent);
+    assertThat(s.taskCountByRoot(parent))
+        .containsEntry(TaskStatus.COMPLETED, 1L)
+        .containsEntry(TaskStatus.NEXT_RUN_NOT_SCHEDULED, 1L);
+  }
+
+  @Test
+  default void aParentThatHasNotRunOrRecursTakesNoAddedTasks() {
+    Store s = store();
+    TaskType crawl = type(s, "crawl", ChildrenRule.ALL_SUCCEEDED);
+    type(s, "page", ChildrenRule.ALL_SUCCEEDED);
+    long waiting = s.taskCreate(List.of(child("crawl", 0)), LeaseContract.T0).get(0).id();
+    long running = s.taskCreate(List.of(child("crawl", 1)), LeaseContract.T0).get(0).id();
+    Passes.claim(s, crawl, "r", LeaseContract.T0, LeaseContract.LEASE, 1);
+    long before = s.taskCountByTypeAndStatus().stream().mapToLong(c -> c.count()).sum();
+
+    for (long parent : new long[] {waiting, running, 999_999}) {
+      assertThatThrownBy(
+              () -> s.taskCreateChildren(parent, List.of(child("page", 1)), LeaseContract.T0))
+          .isInstanceOf(ValidationException.class)
+          .hasMessageContaining("parent");
+    }
+    assertThatThrownBy(
+            () -> s.taskCreateChildren(waiting, List.of(child("nosuchtype", 1)), LeaseContract.T0))
+        .isInstanceOf(ValidationException.class);
+    assertThat(s.taskCountByTypeAndStatus().stream().mapToLong(c -> c.count()).sum())
+        .as("nothing written")
+        .isEqualTo(before);
+    assertThat(family(waiting).childrenTotal()).isZero();
+    assertThat(family(running).childrenTotal()).isZero();
   }
 
   @Test

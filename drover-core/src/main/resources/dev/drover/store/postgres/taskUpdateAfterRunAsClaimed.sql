@@ -5,7 +5,8 @@
 -- one per row, which cost PostgreSQL more than the writes. Returns the ids it updated; the others lost their lease or
 -- changed since the claim, and the caller reads them again.
 UPDATE task t
-SET status = u.status,
+SET status = CASE WHEN t.paused_while_running AND u.status = 'next_run_not_scheduled'
+                  THEN 'paused' ELSE u.status END,
     next_run = timestamptz 'epoch' + u.next_run_ms * interval '1 millisecond',
     current_interval_ms = u.current_interval_ms,
     retries_left = u.retries_left,
