@@ -49,7 +49,12 @@ interface PassFaultContract {
           "taskClaim",
           "taskRunInsertStarted",
           "taskRunEndMany",
-          "taskUpdateAfterRunAsClaimed");
+          "taskUpdateAfterRunAsClaimed",
+          "taskSpawned",
+          "taskInsertChild",
+          "taskParentsOf",
+          "taskChildrenSettled",
+          "taskSeal");
 
   int TASKS = 40;
 
@@ -138,6 +143,100 @@ interface PassFaultContract {
     assertThat(stats.rescued()).as("stats: rescued").isZero();
     assertThat(stats.leasesLost()).as("stats: leases lost").isZero();
     assertThat(stats.failed()).as("stats: failed").isZero();
+  }
+
+  static Stream<Arguments> spawnFaults() {
+    return Stream.of(
+            "taskSpawned",
+            "taskInsertChild",
+            "taskParentsOf",
+            "taskChildrenSettled",
+            "taskSeal",
+            FaultProbe.COMMIT)
+        .flatMap(
+            step -> Stream.of(Arguments.of(step, Set.of(1)), Arguments.of(step, Set.of(2, 3))));
+  }
+
+  /**
+   * The same for the statements a tree adds to a pass: a parent's run end that writes its children,
+   * and a child's end that counts against its parent and seals it. Whatever step fails, each parent
+   * spawns its children once, each child runs once, and each parent is sealed once.
+   */
+  @ParameterizedTest(name = "{0} fails at occurrences {1}")
+  @MethodSource("dev.drover.engine.PassFaultContract#spawnFaults")
+  default void aFailedPassSpawnsAndSealsEachTreeOnce(String step, Set<Integer> failing)
+      throws Exception {
+    int parents = 6;
+    int perParent = 3;
+    store().taskTypeCreate(TaskType.builder("crawl").numRetries(0).build());
+    store().taskTypeCreate(TaskType.builder("page").numRetries(0).build());
+    store()
+        .taskCreate(
+            IntStream.range(0, parents)
+                .mapToObj(i -> NewTask.oneshot("crawl", TaskArguments.of(List.of(i), null)))
+                .toList(),
+            Clock.systemUTC().instant());
+    Map<String, AtomicInteger> executions = new ConcurrentHashMap<>();
+    FaultProbe probe = new FaultProbe(step, failing, PASS_QUERIES);
+
+    try (Store faulty = openAnother(StoreOptions.DEFAULT.withProbe(probe))) {
+      RunnerOptions options =
+          options()
+              .withOutageBackoff(Duration.ofMillis(10), Duration.ofMillis(50))
+              .withTotalWorkers(4);
+      new RunnerBuilder(faulty, options.runsDir())
+          .options(options)
+          .handler(
+              "crawl",
+              ctx -> {
+                executions
+                    .computeIfAbsent("crawl " + ctx.arguments().toJson(), k -> new AtomicInteger())
+                    .incrementAndGet();
+                int crawl = ctx.arguments().args().get(0).asInt();
+                return Outcome.eventful()
+                    .spawning(
+                        IntStream.range(0, perParent)
+                            .mapToObj(
+                                j ->
+                                    NewTask.oneshot(
+                                        "page", TaskArguments.of(List.of(crawl, j), null)))
+                            .toList());
+              })
+          .handler(
+              "page",
+              ctx -> {
+                executions
+                    .computeIfAbsent("page " + ctx.arguments().toJson(), k -> new AtomicInteger())
+                    .incrementAndGet();
+                return Outcome.eventful();
+              })
+          .build()
+          .run();
+    }
+
+    assertThat(probe.fired()).as("faults injected at " + step).isEqualTo(failing.size());
+    List<Task> tasks = store().taskSearch(TaskQuery.all());
+    assertThat(tasks)
+        .as("each parent's children written once")
+        .hasSize(parents * (1 + perParent))
+        .allSatisfy(
+            t -> assertThat(t.status()).as("task " + t.id()).isEqualTo(TaskStatus.COMPLETED));
+    assertThat(tasks.stream().map(t -> t.type() + " " + t.arguments().toJson()).distinct())
+        .hasSize(parents * (1 + perParent));
+    assertThat(executions)
+        .hasSize(parents * (1 + perParent))
+        .allSatisfy((task, n) -> assertThat(n.get()).as("executions of " + task).isEqualTo(1));
+    List<Long> crawls = tasks.stream().filter(t -> t.type().equals("crawl")).map(Task::id).toList();
+    assertThat(store().taskFamily(crawls))
+        .allSatisfy(
+            f -> {
+              assertThat(f.childrenTotal()).isEqualTo(perParent);
+              assertThat(f.childrenPending()).isZero();
+              assertThat(f.childrenFailed()).isZero();
+            });
+    assertThat(store().taskRunList(List.of(), null, 100))
+        .as("one run per task")
+        .hasSize(parents * (1 + perParent));
   }
 
   /**
