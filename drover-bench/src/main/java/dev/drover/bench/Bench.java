@@ -42,7 +42,14 @@ public final class Bench implements Callable<Integer> {
 
   static {
     SYSTEMS.put("drover", () -> new DroverSystem("drover"));
-    SYSTEMS.put(DbSchedulerSystem.NAME, DbSchedulerSystem::new);
+    SYSTEMS.put(
+        DbSchedulerSystem.NAME,
+        () -> new DbSchedulerSystem(DbSchedulerSystem.NAME, DbSchedulerSystem.BEST));
+    SYSTEMS.put(
+        DbSchedulerSystem.README_DEFAULTS_NAME,
+        () ->
+            new DbSchedulerSystem(
+                DbSchedulerSystem.README_DEFAULTS_NAME, DbSchedulerSystem.README_DEFAULTS));
     SYSTEMS.put(JobRunrSystem.NAME, JobRunrSystem::new);
     SYSTEMS.put(QuartzSystem.NAME, QuartzSystem::new);
     SYSTEMS.put(GraphileWorkerSystem.NAME, GraphileWorkerSystem::new);
@@ -67,7 +74,8 @@ public final class Bench implements Callable<Integer> {
       split = ",",
       paramLabel = "NAME",
       description =
-          "Systems to run, of: drover, db-scheduler, jobrunr, quartz, graphile-worker. "
+          "Systems to run, of: drover, db-scheduler, db-scheduler-0.5-1, jobrunr, quartz, "
+              + "graphile-worker. "
               + "Default: all.")
   List<String> systems;
 

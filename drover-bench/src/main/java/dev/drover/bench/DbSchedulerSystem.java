@@ -21,16 +21,30 @@ import java.util.concurrent.atomic.AtomicLong;
  * OneTimeTask} whose instance id is the sequence number, executions deleted when done. PostgreSQL
  * polls with {@code lock-and-fetch} (one {@code SELECT ... FOR UPDATE SKIP LOCKED} claim per
  * batch); SQLite, which has no row locks, with the default {@code fetch}.
+ *
+ * <p>Two configurations of lock-and-fetch on PostgreSQL: {@link #BEST}, the lower/upper limits
+ * (4.0, 20.0 × threads) of db-scheduler's best figures in its own docs/performance.md, and {@link
+ * #README_DEFAULTS}, the README's (0.5, 1.0), as a second row.
  */
 final class DbSchedulerSystem implements SystemUnderTest {
   static final String NAME = "db-scheduler";
+  static final String README_DEFAULTS_NAME = "db-scheduler-0.5-1";
+
+  /** Lock-and-fetch limits, as fractions of the thread count. */
+  record Limits(double lower, double upper) {}
+
+  static final Limits BEST = new Limits(4.0, 20.0);
+  static final Limits README_DEFAULTS = new Limits(0.5, 1.0);
+
   private static final String TASK = "bench-noop";
   private static final int INSERT_BATCH = 1000;
-  // The README's defaults for both strategies: refill at half the threads; lock-and-fetch claims
-  // up to one batch of `threads`, fetch reads three times as many candidates.
-  private static final double LOWER_LIMIT = 0.5;
-  private static final double LOCK_AND_FETCH_UPPER = 1.0;
+  // fetch (SQLite): the README's defaults, refill at half the threads, three batches of
+  // candidates read per fetch.
+  private static final double FETCH_LOWER = 0.5;
   private static final double FETCH_PER_BATCH = 3.0;
+
+  private final String name;
+  private final Limits lockAndFetch;
 
   private final AtomicLong inserted = new AtomicLong();
   private final Map<String, String> configuration = new LinkedHashMap<>();
@@ -38,9 +52,20 @@ final class DbSchedulerSystem implements SystemUnderTest {
   private Scheduler scheduler;
   private OneTimeTask<Void> task;
 
+  DbSchedulerSystem(String name, Limits lockAndFetch) {
+    this.name = name;
+    this.lockAndFetch = lockAndFetch;
+  }
+
   @Override
   public String name() {
-    return NAME;
+    return name;
+  }
+
+  @Override
+  public boolean supports(Kind db) {
+    // SQLite has one configuration (fetch): the README-defaults row would repeat it.
+    return db == Kind.POSTGRES || lockAndFetch == BEST;
   }
 
   @Override
@@ -78,18 +103,21 @@ final class DbSchedulerSystem implements SystemUnderTest {
             .enableImmediateExecution()
             .shutdownMaxWait(Duration.ofSeconds(5));
     if (sqlite) {
-      builder.pollUsingFetch(LOWER_LIMIT, FETCH_PER_BATCH);
+      builder.pollUsingFetch(FETCH_LOWER, FETCH_PER_BATCH);
       configuration.put(
-          "polling", "fetch, lower " + LOWER_LIMIT + " / batch " + FETCH_PER_BATCH + " × threads");
+          "polling", "fetch, lower " + FETCH_LOWER + " / batch " + FETCH_PER_BATCH + " × threads");
     } else {
-      builder.pollUsingLockAndFetch(LOWER_LIMIT, LOCK_AND_FETCH_UPPER);
+      builder.pollUsingLockAndFetch(lockAndFetch.lower(), lockAndFetch.upper());
       configuration.put(
           "polling",
           "lock-and-fetch, lower "
-              + LOWER_LIMIT
+              + lockAndFetch.lower()
               + " / upper "
-              + LOCK_AND_FETCH_UPPER
-              + " × threads");
+              + lockAndFetch.upper()
+              + " × threads"
+              + (lockAndFetch == BEST
+                  ? " (db-scheduler docs/performance.md, its best figures)"
+                  : " (db-scheduler README defaults)"));
     }
     configuration.put("threads", Integer.toString(settings.workers()));
     configuration.put("pollingInterval", settings.pollInterval().toMillis() + " ms");
