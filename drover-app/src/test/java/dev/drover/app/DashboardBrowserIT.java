@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.assertions.LocatorAssertions;
+import com.microsoft.playwright.options.AriaRole;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +39,8 @@ class DashboardBrowserIT {
 
   @BeforeAll
   static void startServe() throws InterruptedException {
-    serve = RunningServe.start(tmp);
+    // The crawl still running at the end is released at once instead of awaited.
+    serve = RunningServe.start(tmp, "--grace", "0s");
   }
 
   @AfterAll
@@ -51,45 +53,58 @@ class DashboardBrowserIT {
     serve.post("/api/v1/task-types", type("backup", "Nightly backup", "true"));
     serve.post("/api/v1/task-types", type("checksum", "Verify a mirror", "true"));
     serve.post("/api/v1/task-types", type("report", "Send the weekly report", "false"));
+    serve.post(
+        "/api/v1/task-types",
+        "{\"name\": \"fetch\", \"default_interval\": \"1h\", \"command\": [\"true\"]}");
+    serve.post(
+        "/api/v1/task-types",
+        "{\"name\": \"crawl\", \"max_workers\": 1, \"command\": [\"sleep\", \"60\"]}");
     String tomorrow = Instant.now().plus(1, ChronoUnit.DAYS).toString();
     JsonNode later = serve.post("/api/v1/tasks/batch", tasks("backup", 4, tomorrow));
     serve.post("/api/v1/tasks/" + later.get(0).get("id").asLong() + "/disable", "{}");
 
-    BrowserTab tab = browser.open(serve.url("/"));
-    Page page = tab.page();
-    assertThat(page).hasTitle("Drover");
-    assertThat(cells(page, "backup"))
-        .hasText(new String[] {"backup", "0", "3", "0", "0", "1", "4"});
-    // The event log shows the runner's start; no task has run yet, so no worker either.
-    assertThat(events(page, "runner_started").first()).isVisible();
-    assertThat(events(page, "worker_spawned")).hasCount(0);
+    try (BrowserTab tab = browser.open(serve.url("/"))) {
+      Page page = tab.page();
+      assertThat(page).hasTitle("Drover");
+      assertThat(cells(page, "backup"))
+          .hasText(new String[] {"backup", "0", "3", "0", "0", "1", "4"});
+      // The event log shows the runner's start; no task has run yet, so no worker either.
+      assertThat(events(page, "runner_started").first()).isVisible();
+      assertThat(events(page, "worker_spawned")).hasCount(0);
 
-    // Work added through the API runs, and the page follows without a reload.
-    serve.post("/api/v1/tasks/batch", tasks("checksum", 6, null));
-    JsonNode failing = serve.post("/api/v1/tasks/batch", tasks("report", 2, null));
-    assertThat(cells(page, "checksum"))
-        .hasText(new String[] {"checksum", "0", "0", "0", "6", "0", "6"}, LIVE);
-    assertThat(cells(page, "report"))
-        .hasText(new String[] {"report", "0", "0", "0", "0", "2", "2"}, LIVE);
-    assertThat(cells(page, "backup"))
-        .hasText(new String[] {"backup", "0", "3", "0", "0", "1", "4"});
-    assertThat(page.locator("#live")).hasText(Pattern.compile("^live: updated "));
-    assertThat(events(page, "worker_spawned").first()).isVisible();
-    screenshot(page);
+      // Work added through the API runs, and the page follows without a reload.
+      serve.post("/api/v1/tasks/batch", tasks("checksum", 6, null));
+      JsonNode failing = serve.post("/api/v1/tasks/batch", tasks("report", 2, null));
+      serve.post("/api/v1/tasks/batch", tasks("fetch", 3, null).replace("oneshot", "recurring"));
+      serve.post("/api/v1/tasks/batch", tasks("crawl", 3, null));
+      assertThat(cells(page, "checksum"))
+          .hasText(new String[] {"checksum", "0", "0", "0", "6", "0", "6"}, LIVE);
+      assertThat(cells(page, "report"))
+          .hasText(new String[] {"report", "0", "0", "0", "0", "2", "2"}, LIVE);
+      // Recurring tasks run, then wait for their next run; one crawl at a time runs, two are due.
+      assertThat(cells(page, "fetch"))
+          .hasText(new String[] {"fetch", "0", "3", "0", "0", "0", "3"}, LIVE);
+      assertThat(cells(page, "crawl"))
+          .hasText(new String[] {"crawl", "2", "0", "1", "0", "0", "3"}, LIVE);
+      assertThat(cells(page, "backup"))
+          .hasText(new String[] {"backup", "0", "3", "0", "0", "1", "4"});
+      assertThat(page.locator("#live")).hasText(Pattern.compile("^live: updated "));
+      assertThat(events(page, "worker_spawned").first()).isVisible();
+      screenshot(page);
 
-    // The Task form opens the page of a task: its fields and its failed run with the error.
-    long id = failing.get(1).get("id").asLong();
-    page.getByLabel("Task").fill(Long.toString(id));
-    page.getByRole(com.microsoft.playwright.options.AriaRole.BUTTON).click();
-    assertThat(page).hasURL(serve.url("/tasks/" + id));
-    assertThat(page.locator("h1")).hasText("Task " + id);
-    assertThat(field(page, "type")).hasText("report");
-    Locator runs = page.locator("table").nth(1).locator("tr");
-    assertThat(runs).hasCount(2);
-    assertThat(runs.nth(1).locator("td").nth(1)).hasText("failed");
-    assertThat(runs.nth(1).locator("td").nth(5)).not().isEmpty();
-    tab.assertNoErrors();
-    tab.close();
+      // The Task form opens the page of a task: its fields and its failed run with the error.
+      long id = failing.get(1).get("id").asLong();
+      page.getByLabel("Task").fill(Long.toString(id));
+      page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Show")).click();
+      assertThat(page).hasURL(serve.url("/tasks/" + id));
+      assertThat(page.locator("h1")).hasText("Task " + id);
+      assertThat(field(page, "type")).hasText("report");
+      Locator runs = page.locator("table").nth(1).locator("tr");
+      assertThat(runs).hasCount(2);
+      assertThat(runs.nth(1).locator("td").nth(1)).hasText("failed");
+      assertThat(runs.nth(1).locator("td").nth(5)).hasText(Pattern.compile("exit code 1"));
+      tab.assertNoErrors();
+    }
   }
 
   private static String type(String name, String description, String command) {

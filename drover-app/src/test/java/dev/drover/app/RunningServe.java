@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,11 +38,16 @@ final class RunningServe implements AutoCloseable {
     this.api = new ApiClient(port);
   }
 
-  /** Initializes a data dir in {@code workDir} and starts {@code drover serve} with its runner. */
-  static RunningServe start(Path workDir) throws InterruptedException {
+  /**
+   * Initializes a data dir in {@code workDir} and starts {@code drover serve} with its runner and
+   * {@code flags} (e.g. {@code --grace 0s}).
+   */
+  static RunningServe start(Path workDir, String... flags) throws InterruptedException {
     DroverCli cli = DroverCli.jar(workDir);
     cli.run("init").ok();
-    DroverCli.Started process = cli.start("serve", "--listen", "127.0.0.1:0");
+    List<Object> args = new ArrayList<>(List.of("serve", "--listen", "127.0.0.1:0"));
+    args.addAll(List.of(flags));
+    DroverCli.Started process = cli.start(args.toArray());
     int port = awaitPort(process, LISTENING);
     String token;
     try {
