@@ -45,7 +45,9 @@ class DashboardBrowserIT {
 
   @AfterAll
   static void stopServe() throws InterruptedException {
-    serve.close();
+    if (serve != null) { // null when the browser failed to start first
+      serve.close();
+    }
   }
 
   @Test
