@@ -25,8 +25,8 @@ final class Browser implements BeforeAllCallback, AfterAllCallback {
   static final Path CHROMIUM = Path.of("/usr/bin/chromium");
   static final int WIDTH = 1280;
   static final int HEIGHT = 800;
-  // Playwright reads it from the driver's environment; set here too so an IDE run works without
-  // the build's environmentVariables.
+  // Playwright looks for it in these options, then in the JVM's environment (which the build
+  // sets); passing it here keeps a run from an IDE from trying a download as well.
   private static final Map<String, String> NO_DOWNLOAD =
       Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1");
 
@@ -42,6 +42,7 @@ final class Browser implements BeforeAllCallback, AfterAllCallback {
               + ": install it with `apt-get install chromium` (.ci/run does)");
     }
     playwright = Playwright.create(new Playwright.CreateOptions().setEnv(NO_DOWNLOAD));
+    // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
     chromium =
         playwright
             .chromium()
