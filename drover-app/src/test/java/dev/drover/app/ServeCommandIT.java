@@ -4,14 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.drover.app.http.ApiToken;
 import dev.drover.testing.Wait;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ServeCommandIT {
   private static final Duration START = Duration.ofSeconds(60);
-  private static final Pattern LISTENING = Pattern.compile("listening on http://127.0.0.1:(\\d+)");
+  private static final Pattern LISTENING = RunningServe.LISTENING;
 
   @TempDir Path tmp;
 
@@ -132,34 +128,11 @@ class ServeCommandIT {
   }
 
   private static int awaitPort(DroverCli.Started process) throws InterruptedException {
-    return awaitPort(process, LISTENING);
+    return RunningServe.awaitPort(process, LISTENING);
   }
 
   private static int awaitPort(DroverCli.Started process, Pattern listening)
       throws InterruptedException {
-    int[] port = new int[1];
-    Wait.until(
-        "drover serve to say where it listens; stderr so far:\n" + process.stderrSoFar(),
-        START,
-        () -> {
-          Matcher m = listening.matcher(stdoutSoFar(process));
-          if (m.find()) {
-            port[0] = Integer.parseInt(m.group(1));
-            return true;
-          }
-          if (!process.process().isAlive()) {
-            throw new AssertionError("drover serve exited: " + process.stderrSoFar());
-          }
-          return false;
-        });
-    return port[0];
-  }
-
-  private static String stdoutSoFar(DroverCli.Started process) {
-    try {
-      return Files.readString(process.out(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return RunningServe.awaitPort(process, listening);
   }
 }

@@ -46,7 +46,9 @@ final class Dashboard {
   static String head(String title) {
     return "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>"
         + escape(title)
-        + "</title><style>"
+        + "</title>"
+        // No favicon: without this line every page asks for /favicon.ico and logs its 404.
+        + "<link rel=\"icon\" href=\"data:,\"><style>"
         + "body{font:14px system-ui,sans-serif;margin:2em;color:#222}"
         + "table{border-collapse:collapse}td,th{padding:4px 10px;border-bottom:1px solid #ddd}"
         + "th{text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}"
