@@ -7,6 +7,7 @@ import dev.drover.Json;
 import dev.drover.app.ApiBridge;
 import dev.drover.model.NewTask;
 import dev.drover.model.Task;
+import dev.drover.model.TaskFamily;
 import dev.drover.model.TaskQuery;
 import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskStatus;
@@ -25,11 +26,11 @@ final class TaskRoutes {
   static final int MAX_LIMIT = 1000;
 
   private final Drover drover;
-  private final Runnable onNewWork;
+  private final ServedRunner runner;
 
-  TaskRoutes(Drover drover, Runnable onNewWork) {
+  TaskRoutes(Drover drover, ServedRunner runner) {
     this.drover = drover;
-    this.onNewWork = onNewWork;
+    this.runner = runner;
   }
 
   /**
@@ -61,10 +62,14 @@ final class TaskRoutes {
     Reply.json(ctx, page);
   }
 
+  /** {@code GET /tasks/{id}}: as {@code task show --json}'s task, with its family. */
   void get(Context ctx) {
     long id = Params.id(ctx, "id");
     Task t = drover.task(id).orElseThrow(() -> ApiError.notFound("id", "no task " + id));
-    Reply.json(ctx, ApiBridge.task(t));
+    // A task deleted in between has no family: it is gone.
+    TaskFamily family =
+        drover.taskFamily(id).orElseThrow(() -> ApiError.notFound("id", "no task " + id));
+    Reply.json(ctx, ApiBridge.task(t, family));
   }
 
   /** {@code POST /tasks}: one task; answers the stored task (an equal waiting one if any). */
@@ -88,27 +93,27 @@ final class TaskRoutes {
   private List<Task> create(List<NewTask> tasks, boolean batch) {
     Map<String, TaskType> types =
         drover.taskTypes().stream().collect(Collectors.toMap(TaskType::name, t -> t));
-    TaskChecks.checkAll(types, tasks, batch);
+    TaskChecks.checkAll(types, runner.handledTypes(), tasks, batch);
     List<Task> stored = drover.taskCreate(tasks);
-    onNewWork.run();
+    runner.wake().run();
     return stored;
   }
 
   void disable(Context ctx) {
-    long id = existing(ctx);
+    long id = existing(drover, ctx);
     Reply.json(ctx, Json.object().put("changed", drover.taskDisable(List.of(id))));
   }
 
   void enable(Context ctx) {
-    long id = existing(ctx);
+    long id = existing(drover, ctx);
     int changed = drover.taskEnable(List.of(id));
-    onNewWork.run();
+    runner.wake().run();
     Reply.json(ctx, Json.object().put("changed", changed));
   }
 
   /** {@code GET /tasks/{id}/runs?status=S&limit=N}: newest first, as {@code task-run list}. */
   void runs(Context ctx) {
-    long id = existing(ctx);
+    long id = existing(drover, ctx);
     int limit = Params.limit(ctx, DEFAULT_LIMIT, MAX_LIMIT);
     String status = ctx.queryParam("status");
     TaskRunStatus s = status == null ? null : TaskRunStatus.parse("status", status);
@@ -117,7 +122,8 @@ final class TaskRoutes {
     Reply.json(ctx, runs);
   }
 
-  private long existing(Context ctx) {
+  /** The task id of the path, refused with 404 if there is no such task. */
+  static long existing(Drover drover, Context ctx) {
     long id = Params.id(ctx, "id");
     if (drover.task(id).isEmpty()) {
       throw ApiError.notFound("id", "no task " + id);
@@ -125,7 +131,7 @@ final class TaskRoutes {
     return id;
   }
 
-  private static ArrayNode array(List<Task> tasks) {
+  static ArrayNode array(List<Task> tasks) {
     ArrayNode a = Json.array();
     tasks.forEach(t -> a.add(ApiBridge.task(t)));
     return a;
