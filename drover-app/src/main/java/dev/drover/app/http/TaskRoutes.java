@@ -20,7 +20,10 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/** Tasks: list (keyset pages), get, create one or a batch, disable and enable, their runs. */
+/**
+ * Tasks: list (keyset pages), get (with its family), create one or a batch, disable and enable,
+ * their runs. Operator control is {@link ControlRoutes}; a task's tree is {@link TreeRoute}.
+ */
 final class TaskRoutes {
   static final int DEFAULT_LIMIT = 100;
   static final int MAX_LIMIT = 1000;
@@ -100,12 +103,12 @@ final class TaskRoutes {
   }
 
   void disable(Context ctx) {
-    long id = existing(drover, ctx);
+    long id = existing(ctx);
     Reply.json(ctx, Json.object().put("changed", drover.taskDisable(List.of(id))));
   }
 
   void enable(Context ctx) {
-    long id = existing(drover, ctx);
+    long id = existing(ctx);
     int changed = drover.taskEnable(List.of(id));
     runner.wake().run();
     Reply.json(ctx, Json.object().put("changed", changed));
@@ -113,7 +116,7 @@ final class TaskRoutes {
 
   /** {@code GET /tasks/{id}/runs?status=S&limit=N}: newest first, as {@code task-run list}. */
   void runs(Context ctx) {
-    long id = existing(drover, ctx);
+    long id = existing(ctx);
     int limit = Params.limit(ctx, DEFAULT_LIMIT, MAX_LIMIT);
     String status = ctx.queryParam("status");
     TaskRunStatus s = status == null ? null : TaskRunStatus.parse("status", status);
@@ -122,8 +125,7 @@ final class TaskRoutes {
     Reply.json(ctx, runs);
   }
 
-  /** The task id of the path, refused with 404 if there is no such task. */
-  static long existing(Drover drover, Context ctx) {
+  private long existing(Context ctx) {
     long id = Params.id(ctx, "id");
     if (drover.task(id).isEmpty()) {
       throw ApiError.notFound("id", "no task " + id);
@@ -131,7 +133,7 @@ final class TaskRoutes {
     return id;
   }
 
-  static ArrayNode array(List<Task> tasks) {
+  private static ArrayNode array(List<Task> tasks) {
     ArrayNode a = Json.array();
     tasks.forEach(t -> a.add(ApiBridge.task(t)));
     return a;
