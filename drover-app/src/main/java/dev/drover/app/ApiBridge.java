@@ -9,13 +9,18 @@ import dev.drover.frontier.Lister;
 import dev.drover.frontier.SchedulerMetrics;
 import dev.drover.model.Event;
 import dev.drover.model.Task;
+import dev.drover.model.TaskFamily;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskType;
 import dev.drover.store.LeaderLease;
+import dev.drover.store.Store;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * What the HTTP API ({@code dev.drover.app.http}) shares with the CLI: the JSON shapes of {@code
@@ -75,9 +80,18 @@ public final class ApiBridge {
     return ListerCommand.byId(drover);
   }
 
-  /** True if {@code drover run} (and so {@code drover serve}) can execute tasks of the type. */
-  public static boolean executable(TaskType type) {
-    return RunnerSetup.executable(type);
+  /** A task with its place in its tree, as {@code task show --json} prints it. */
+  public static ObjectNode task(Task t, TaskFamily family) {
+    return JsonViews.taskInFamily(t, family);
+  }
+
+  /**
+   * Removes the directories of deleted runs under {@code runsDir}, as {@code task delete} does;
+   * returns how many were removed.
+   */
+  public static int removeRunDirectories(
+      Path runsDir, List<Store.DeletedRun> runs, Consumer<String> warn) {
+    return RunDirectories.remove(runsDir, runs, warn);
   }
 
   /** The problem of a validation error, without its field. */

@@ -12,6 +12,7 @@ import dev.drover.model.Named;
 import dev.drover.model.Task;
 import dev.drover.model.TaskFamily;
 import dev.drover.model.TaskRun;
+import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -63,6 +64,18 @@ final class JsonViews {
     o.put("next_run", instant(t.nextRun()));
     o.put("current_interval", duration(t.currentInterval()));
     o.put("retries_left", t.retriesLeft());
+    return o;
+  }
+
+  /**
+   * A task with where it stands in its tree, as {@code task show --json} prints it: the stored
+   * status names stay as they are, and {@code failed_for_good} tells a task that failed for good
+   * from one an operator disabled or cancelled (both {@code disabled}).
+   */
+  static ObjectNode taskInFamily(Task t, TaskFamily f) {
+    ObjectNode o = task(t);
+    o.set("family", family(f));
+    o.put("failed_for_good", t.status() == TaskStatus.DISABLED && !f.disabledByOperator());
     return o;
   }
 

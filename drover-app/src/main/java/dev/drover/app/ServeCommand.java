@@ -5,6 +5,7 @@ import dev.drover.TaskHandler;
 import dev.drover.ValidationException;
 import dev.drover.app.http.ApiServer;
 import dev.drover.app.http.ApiToken;
+import dev.drover.app.http.ServedRunner;
 import dev.drover.app.http.ServerMetrics;
 import dev.drover.engine.CommandRunner;
 import dev.drover.engine.ProcessIdentity;
@@ -109,7 +110,10 @@ final class ServeCommand extends BaseCommand {
             drover,
             token,
             metrics,
-            runner == null ? () -> {} : runner::wake,
+            new ServedRunner(
+                runner == null ? () -> {} : runner::wake,
+                RunnerSetup.runsDir(root()),
+                handlers.keySet()),
             where.host(),
             where.port())) {
       out()

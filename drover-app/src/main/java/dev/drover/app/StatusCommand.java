@@ -48,9 +48,9 @@ final class StatusCommand extends BaseCommand {
         JsonViews.print(out(), json(drover));
       } else {
         print(out(), drover);
-        List<String> unexecutable = RunnerSetup.unexecutable(drover.taskTypes());
-        if (!unexecutable.isEmpty()) {
-          out().println("warning: " + RunnerSetup.unexecutableWarning(unexecutable));
+        List<String> unhandled = RunnerSetup.unexecutable(drover.taskTypes());
+        if (!unhandled.isEmpty()) {
+          out().println("warning: " + unhandledWarning(unhandled));
         }
       }
     }
@@ -89,7 +89,7 @@ final class StatusCommand extends BaseCommand {
 
   static ArrayNode json(Drover drover) {
     ArrayNode array = Json.array();
-    Set<String> unexecutable = Set.copyOf(RunnerSetup.unexecutable(drover.taskTypes()));
+    Set<String> unhandled = Set.copyOf(RunnerSetup.unexecutable(drover.taskTypes()));
     counts(drover)
         .forEach(
             (type, row) -> {
@@ -108,10 +108,29 @@ final class StatusCommand extends BaseCommand {
               o.put("failed", row[FAILED]);
               o.put("disabled_by_operator", row[DISABLED]);
               o.put("total", row[TOTAL]);
-              // false: drover run never executes this type's tasks (no command, no handler)
-              o.put("executable", !unexecutable.contains(type));
+              // false: only a runner with a handler of its own (a --handlers-jar's, say) executes
+              // this type's tasks; status cannot see the jars of a runner in another process.
+              o.put("command_or_built_in_handler", !unhandled.contains(type));
             });
     return array;
+  }
+
+  /**
+   * What status says of types without a command or a built-in handler: a runner started with a
+   * {@code --handlers-jar} may execute them, and status, in another process, cannot know.
+   */
+  static String unhandledWarning(List<String> names) {
+    boolean one = names.size() == 1;
+    return "task type"
+        + (one ? " " : "s ")
+        + String.join(", ", names)
+        + " ha"
+        + (one ? "s" : "ve")
+        + " no command and no built-in handler: only a runner given a --handlers-jar that handles "
+        + (one ? "it" : "them")
+        + " executes "
+        + (one ? "its" : "their")
+        + " tasks (or give the type a command)";
   }
 
   /** Per type: the count in each column (DUE ... TOTAL). */

@@ -2,12 +2,7 @@ package dev.drover.app;
 
 import dev.drover.Drover;
 import dev.drover.store.Store;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 
 /** {@code drover task delete ID... [--tree]}: tasks, their runs and their run directories. */
@@ -21,14 +16,9 @@ final class TaskDeleteCommand extends TaskControlCommand {
   @Override
   String apply(Drover drover, List<Long> taskIds) {
     Store.TaskDeletion d = drover.taskDelete(taskIds, tree);
-    // The rows are gone first: a directory left by a failed removal is only disk, never a task.
-    Path runsDir = RunnerSetup.runsDir(root());
-    int dirs = 0;
-    for (Store.DeletedRun r : d.runs()) {
-      if (removeTree(runsDir.resolve(r.type()).resolve(r.backendId()))) {
-        dirs++;
-      }
-    }
+    int dirs =
+        RunDirectories.remove(
+            RunnerSetup.runsDir(root()), d.runs(), w -> err().println("warning: " + w));
     return "deleted "
         + tasks(d.tasks())
         + ", "
@@ -37,20 +27,5 @@ final class TaskDeleteCommand extends TaskControlCommand {
         + " and "
         + dirs
         + (dirs == 1 ? " run directory" : " run directories");
-  }
-
-  private boolean removeTree(Path dir) {
-    if (!Files.isDirectory(dir)) {
-      return false;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-      return true;
-    } catch (IOException e) {
-      err().println("warning: could not remove " + dir + ": " + e.getMessage());
-      return false;
-    }
   }
 }

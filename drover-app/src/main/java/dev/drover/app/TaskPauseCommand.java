@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
 @Command(
     name = "pause",
     description =
-        "Pause tasks waiting for a run: never due until resumed. A running task finishes its run.")
+        "Pause tasks waiting for a run: never due until resumed. A running task finishes its run "
+            + "and is paused then.")
 final class TaskPauseCommand extends TaskControlCommand {
   @Override
   String apply(Drover drover, List<Long> taskIds) {
@@ -17,9 +18,6 @@ final class TaskPauseCommand extends TaskControlCommand {
     long running = given.stream().filter(t -> t.status() == TaskStatus.NEXT_RUN_SCHEDULED).count();
     return running == 0
         ? line
-        : line
-            + "; "
-            + tasks((int) running)
-            + " running, left to finish their run (pause again after it, or cancel)";
+        : line + "; " + tasks((int) running) + " running: each finishes its run and is paused then";
   }
 }

@@ -46,12 +46,7 @@ final class TaskShowCommand extends BaseCommand {
       TaskFamily family = drover.taskFamily(taskId).orElseThrow();
       if (output.json) {
         ObjectNode o = Json.object();
-        ObjectNode task = JsonViews.task(t);
-        task.set("family", JsonViews.family(family));
-        // Stored status names stay as they are; this tells a failed task from a disabled one.
-        task.put(
-            "failed_for_good", t.status() == TaskStatus.DISABLED && !family.disabledByOperator());
-        o.set("task", task);
+        o.set("task", JsonViews.taskInFamily(t, family));
         o.set("runs", JsonViews.array(recent, JsonViews::taskRun));
         JsonViews.print(out(), o);
         return 0;

@@ -264,6 +264,56 @@ abstract class ApiBadRequestIT {
     c.add(get("origins lister not a UUID", "/api/v1/origins?lister=xyz", 400, "lister"));
     c.add(post("disable no such task", "/api/v1/tasks/99999/disable", null, 404, "id"));
     c.add(post("enable a non-id", "/api/v1/tasks/abc/enable", null, 400, "id"));
+    // ---- operator control and trees: ids, tree, pages; a 404 or 400 changes nothing
+    for (String verb : List.of("pause", "resume", "cancel", "retry")) {
+      c.add(post(verb + ": id not a number", "/api/v1/tasks/abc/" + verb, null, 400, "id"));
+      c.add(post(verb + ": id 0", "/api/v1/tasks/0/" + verb, null, 400, "id"));
+      c.add(post(verb + ": no such task", "/api/v1/tasks/99999/" + verb, null, 404, "id"));
+      c.add(
+          post(
+              verb + ": tree not a boolean",
+              "/api/v1/tasks/1/" + verb + "?tree=yes",
+              null,
+              400,
+              "tree"));
+      c.add(token(verb + ": no token", "POST", "/api/v1/tasks/1/" + verb, null, 401));
+      c.add(token(verb + ": wrong token", "POST", "/api/v1/tasks/1/" + verb, "Bearer nope", 403));
+      c.add(get(verb + ": GET, not POST", "/api/v1/tasks/1/" + verb, 405, null));
+    }
+    c.add(post("retry: tree does not apply", "/api/v1/tasks/1/retry?tree=true", null, 400, "tree"));
+    c.add(post("cancel: tree empty", "/api/v1/tasks/1/cancel?tree=", null, 400, "tree"));
+    c.add(delete("delete: id not a number", "/api/v1/tasks/abc", 400, "id"));
+    c.add(delete("delete: no such task", "/api/v1/tasks/99999", 404, "id"));
+    c.add(delete("delete: no such tree", "/api/v1/tasks/99999?tree=true", 404, "id"));
+    c.add(delete("delete: tree not a boolean", "/api/v1/tasks/1?tree=1", 400, "tree"));
+    c.add(token("delete: no token", "DELETE", "/api/v1/tasks/1", null, 401));
+    c.add(token("delete: wrong token", "DELETE", "/api/v1/tasks/1?tree=true", "Bearer x", 403));
+    c.add(new Case("PUT on a task", "PUT", "/api/v1/tasks/1", "{}", TOKEN, JSON, 405, null));
+    for (String verb : List.of("pause", "resume")) {
+      String path = "/api/v1/task-types/";
+      c.add(post("type " + verb + ": no such type", path + "nope/" + verb, null, 404, "name"));
+      c.add(token("type " + verb + ": no token", "POST", path + "check/" + verb, null, 401));
+      c.add(get("type " + verb + ": GET, not POST", path + "check/" + verb, 405, null));
+    }
+    c.add(
+        new Case(
+            "DELETE a task type",
+            "DELETE",
+            "/api/v1/task-types/check",
+            null,
+            TOKEN,
+            null,
+            405,
+            null));
+    c.add(get("tree: id not a number", "/api/v1/tasks/abc/tree", 400, "id"));
+    c.add(get("tree: no such task", "/api/v1/tasks/99999/tree", 404, "id"));
+    c.add(get("tree: after not a number", "/api/v1/tasks/1/tree?after=x", 400, "after"));
+    c.add(get("tree: after negative", "/api/v1/tasks/1/tree?after=-1", 400, "after"));
+    c.add(get("tree: limit 0", "/api/v1/tasks/1/tree?limit=0", 400, "limit"));
+    c.add(get("tree: limit too large", "/api/v1/tasks/1/tree?limit=5000", 400, "limit"));
+    c.add(
+        new Case(
+            "tree: POST, not GET", "POST", "/api/v1/tasks/1/tree", null, TOKEN, null, 405, null));
     // ---- routes, methods, tokens
     c.add(get("unknown route", "/api/v1/nothing", 404, null));
     c.add(post("unknown route, written to", "/api/v1/nothing", "{}", 404, null));
@@ -315,6 +365,16 @@ abstract class ApiBadRequestIT {
 
   private static Case post(String name, String path, String body, int status, String field) {
     return new Case(name, "POST", path, body, TOKEN, body == null ? null : JSON, status, field);
+  }
+
+  private static Case delete(String name, String path, int status, String field) {
+    return new Case(name, "DELETE", path, null, TOKEN, null, status, field);
+  }
+
+  /** A write with a missing or wrong token: refused before anything else is looked at. */
+  private static Case token(
+      String name, String method, String path, String authorization, int status) {
+    return new Case(name, method, path, null, authorization, null, status, "Authorization");
   }
 
   private static Case get(String name, String path, int status, String field) {

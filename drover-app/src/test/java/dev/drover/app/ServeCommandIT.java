@@ -127,7 +127,8 @@ class ServeCommandIT {
     assertThat(done.exitCode()).as(done.toString()).isZero();
   }
 
-  private static int awaitPort(DroverCli.Started process) throws InterruptedException {
+  /** The port a started {@code drover serve} says it listens on, once it says so. */
+  static int awaitPort(DroverCli.Started process) throws InterruptedException {
     return RunningServe.awaitPort(process, LISTENING);
   }
 

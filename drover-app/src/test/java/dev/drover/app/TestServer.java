@@ -3,8 +3,13 @@ package dev.drover.app;
 import dev.drover.Drover;
 import dev.drover.app.http.ApiServer;
 import dev.drover.app.http.ApiToken;
+import dev.drover.app.http.ServedRunner;
 import dev.drover.app.http.ServerMetrics;
 import dev.drover.store.StoreLocation;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -18,17 +23,30 @@ final class TestServer implements AutoCloseable {
   final StoreLocation location;
   private final ServerMetrics metrics;
 
-  private TestServer(StoreLocation location) {
+  final Path runsDir;
+
+  private TestServer(StoreLocation location, Path runsDir) {
     this.location = location;
+    this.runsDir = runsDir;
     this.drover = Drover.open(location);
     this.metrics = new ServerMetrics(drover);
+    ServedRunner runner = new ServedRunner(() -> {}, runsDir, RunnerSetup.HANDLER_TYPES);
     this.server =
-        ApiServer.start(drover, ApiToken.of(ApiClient.TOKEN), metrics, () -> {}, "127.0.0.1", 0);
+        ApiServer.start(drover, ApiToken.of(ApiClient.TOKEN), metrics, runner, "127.0.0.1", 0);
     this.client = new ApiClient(server.port());
   }
 
+  /** A server whose runs' directories are under {@code runsDir}, as a runner's would be. */
+  static TestServer on(StoreLocation location, Path runsDir) {
+    return new TestServer(location, runsDir);
+  }
+
   static TestServer on(StoreLocation location) {
-    return new TestServer(location);
+    try {
+      return on(location, Files.createTempDirectory("drover-runs"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Every row of the store, to show that a request changed nothing. */

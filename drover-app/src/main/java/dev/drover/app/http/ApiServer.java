@@ -48,13 +48,13 @@ public final class ApiServer implements AutoCloseable {
    * Starts serving {@code drover} on {@code host:port} (port 0 picks a free one).
    *
    * @param metrics the Prometheus scrape at {@code /metrics}, or null for none
-   * @param onNewWork called after tasks were created or enabled, to wake a runner at once
+   * @param runner what the API knows of the runner beside it
    */
   public static ApiServer start(
       Drover drover,
       ApiToken token,
       ServerMetrics metrics,
-      Runnable onNewWork,
+      ServedRunner runner,
       String host,
       int port) {
     List<String> routes = Collections.synchronizedList(new ArrayList<>());
@@ -63,7 +63,9 @@ public final class ApiServer implements AutoCloseable {
     Dashboard dashboard = new Dashboard(drover);
     TokenCheck tokens = new TokenCheck(token);
     TaskTypeRoutes types = new TaskTypeRoutes(drover);
-    TaskRoutes tasks = new TaskRoutes(drover, onNewWork);
+    TaskRoutes tasks = new TaskRoutes(drover, runner);
+    ControlRoutes control = new ControlRoutes(drover, runner);
+    TreeRoute tree = new TreeRoute(drover);
     ReadRoutes reads = new ReadRoutes(drover);
     String openApi = resource("openapi.json");
     Javalin app =
@@ -83,6 +85,8 @@ public final class ApiServer implements AutoCloseable {
               cfg.routes.get(API + "/task-types", types::list);
               cfg.routes.post(API + "/task-types", types::create);
               cfg.routes.get(API + "/task-types/{name}", types::get);
+              cfg.routes.post(API + "/task-types/{name}/pause", control::pauseType);
+              cfg.routes.post(API + "/task-types/{name}/resume", control::resumeType);
               cfg.routes.get(API + "/tasks", tasks::list);
               cfg.routes.post(API + "/tasks", tasks::create);
               cfg.routes.post(API + "/tasks/batch", tasks::createBatch);
@@ -90,6 +94,12 @@ public final class ApiServer implements AutoCloseable {
               cfg.routes.post(API + "/tasks/{id}/disable", tasks::disable);
               cfg.routes.post(API + "/tasks/{id}/enable", tasks::enable);
               cfg.routes.get(API + "/tasks/{id}/runs", tasks::runs);
+              cfg.routes.get(API + "/tasks/{id}/tree", tree::show);
+              cfg.routes.post(API + "/tasks/{id}/pause", control::pause);
+              cfg.routes.post(API + "/tasks/{id}/resume", control::resume);
+              cfg.routes.post(API + "/tasks/{id}/cancel", control::cancel);
+              cfg.routes.post(API + "/tasks/{id}/retry", control::retry);
+              cfg.routes.delete(API + "/tasks/{id}", control::delete);
               cfg.routes.get("/", dashboard::overview);
               cfg.routes.get("/tasks", dashboard::findTask);
               cfg.routes.get("/tasks/{id}", new TaskPage(drover)::show);

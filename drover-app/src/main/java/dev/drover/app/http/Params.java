@@ -21,6 +21,19 @@ final class Params {
     return n == null ? fallback : n.intValue();
   }
 
+  /** {@code true} or {@code false}; false when the parameter is absent. */
+  static boolean flag(Context ctx, String name) {
+    String text = ctx.queryParam(name);
+    if (text == null) {
+      return false;
+    }
+    return switch (text.trim()) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new ValidationException(name, "expected true or false, got '" + text + "'");
+    };
+  }
+
   /** A path parameter that must be a positive whole number (a task id). */
   static long id(Context ctx, String name) {
     return parse(name, ctx.pathParam(name), 1);

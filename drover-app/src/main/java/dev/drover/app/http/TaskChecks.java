@@ -8,17 +8,19 @@ import dev.drover.model.TaskPolicy;
 import dev.drover.model.TaskType;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What {@code drover task add} checks against the stored task types before it creates anything, for
- * the API: the type exists and something executes it, a recurring task's type recurs, the
- * concurrency key is there and the command's placeholders are filled. {@code at} names each task in
- * errors ({@code ""} for a single task, {@code tasks[i]} in a batch).
+ * the API: the type exists and something here executes it (a command, or a handler of {@code
+ * handled}), a recurring task's type recurs, the concurrency key is there and the command's
+ * placeholders are filled. {@code at} names each task in errors ({@code ""} for a single task,
+ * {@code tasks[i]} in a batch).
  */
 final class TaskChecks {
   private TaskChecks() {}
 
-  static void check(Map<String, TaskType> types, NewTask t, String at) {
+  static void check(Map<String, TaskType> types, Set<String> handled, NewTask t, String at) {
     String prefix = at.isEmpty() ? "" : at + ".";
     TaskType type = types.get(t.type());
     if (type == null) {
@@ -33,11 +35,12 @@ final class TaskChecks {
               + ")");
     }
     ValidationException.check(
-        ApiBridge.executable(type),
+        type.command() != null || handled.contains(type.name()),
         prefix + "type",
         "task type '"
             + type.name()
-            + "' has no command and no built-in handler, so no runner here would execute it");
+            + "' has no command and no handler here (built-in or from --handlers-jar), so this"
+            + " server's runner would never execute it");
     ValidationException.check(
         t.policy() != TaskPolicy.RECURRING || type.recurs(),
         prefix + "policy",
@@ -54,9 +57,10 @@ final class TaskChecks {
     }
   }
 
-  static void checkAll(Map<String, TaskType> types, List<NewTask> tasks, boolean batch) {
+  static void checkAll(
+      Map<String, TaskType> types, Set<String> handled, List<NewTask> tasks, boolean batch) {
     for (int i = 0; i < tasks.size(); i++) {
-      check(types, tasks.get(i), batch ? "tasks[" + i + "]" : "");
+      check(types, handled, tasks.get(i), batch ? "tasks[" + i + "]" : "");
     }
   }
 }

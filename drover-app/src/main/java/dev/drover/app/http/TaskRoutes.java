@@ -7,6 +7,7 @@ import dev.drover.Json;
 import dev.drover.app.ApiBridge;
 import dev.drover.model.NewTask;
 import dev.drover.model.Task;
+import dev.drover.model.TaskFamily;
 import dev.drover.model.TaskQuery;
 import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskStatus;
@@ -19,17 +20,20 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/** Tasks: list (keyset pages), get, create one or a batch, disable and enable, their runs. */
+/**
+ * Tasks: list (keyset pages), get (with its family), create one or a batch, disable and enable,
+ * their runs. Operator control is {@link ControlRoutes}; a task's tree is {@link TreeRoute}.
+ */
 final class TaskRoutes {
   static final int DEFAULT_LIMIT = 100;
   static final int MAX_LIMIT = 1000;
 
   private final Drover drover;
-  private final Runnable onNewWork;
+  private final ServedRunner runner;
 
-  TaskRoutes(Drover drover, Runnable onNewWork) {
+  TaskRoutes(Drover drover, ServedRunner runner) {
     this.drover = drover;
-    this.onNewWork = onNewWork;
+    this.runner = runner;
   }
 
   /**
@@ -61,10 +65,14 @@ final class TaskRoutes {
     Reply.json(ctx, page);
   }
 
+  /** {@code GET /tasks/{id}}: as {@code task show --json}'s task, with its family. */
   void get(Context ctx) {
     long id = Params.id(ctx, "id");
     Task t = drover.task(id).orElseThrow(() -> ApiError.notFound("id", "no task " + id));
-    Reply.json(ctx, ApiBridge.task(t));
+    // A task deleted in between has no family: it is gone.
+    TaskFamily family =
+        drover.taskFamily(id).orElseThrow(() -> ApiError.notFound("id", "no task " + id));
+    Reply.json(ctx, ApiBridge.task(t, family));
   }
 
   /** {@code POST /tasks}: one task; answers the stored task (an equal waiting one if any). */
@@ -88,9 +96,9 @@ final class TaskRoutes {
   private List<Task> create(List<NewTask> tasks, boolean batch) {
     Map<String, TaskType> types =
         drover.taskTypes().stream().collect(Collectors.toMap(TaskType::name, t -> t));
-    TaskChecks.checkAll(types, tasks, batch);
+    TaskChecks.checkAll(types, runner.handledTypes(), tasks, batch);
     List<Task> stored = drover.taskCreate(tasks);
-    onNewWork.run();
+    runner.wake().run();
     return stored;
   }
 
@@ -102,7 +110,7 @@ final class TaskRoutes {
   void enable(Context ctx) {
     long id = existing(ctx);
     int changed = drover.taskEnable(List.of(id));
-    onNewWork.run();
+    runner.wake().run();
     Reply.json(ctx, Json.object().put("changed", changed));
   }
 
