@@ -9,6 +9,7 @@ import dev.drover.frontier.Lister;
 import dev.drover.frontier.SchedulerMetrics;
 import dev.drover.model.Event;
 import dev.drover.model.Task;
+import dev.drover.model.TaskFamily;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskType;
 import dev.drover.store.LeaderLease;
@@ -78,6 +79,20 @@ public final class ApiBridge {
   /** True if {@code drover run} (and so {@code drover serve}) can execute tasks of the type. */
   public static boolean executable(TaskType type) {
     return RunnerSetup.executable(type);
+  }
+
+  /**
+   * A task's status as the CLI's tables print it: the word of {@link
+   * dev.drover.model.TaskStatus#word()}, {@code due} for a waiting task whose time has come, and
+   * {@code failed} for a disabled task no operator disabled (it failed for good).
+   */
+  public static String statusWord(Task t, TaskFamily family, Instant now) {
+    return TaskTreeCommand.word(t, family, now);
+  }
+
+  /** A type's schedule as {@code task-type list} prints it: {@code 1h (10m..1d)}, {@code cron}. */
+  public static String schedule(TaskType type) {
+    return Tables.intervals(type);
   }
 
   /** The problem of a validation error, without its field. */

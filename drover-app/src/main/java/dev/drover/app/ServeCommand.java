@@ -111,7 +111,8 @@ final class ServeCommand extends BaseCommand {
             metrics,
             runner == null ? () -> {} : runner::wake,
             where.host(),
-            where.port())) {
+            where.port(),
+            RunnerSetup.runsDir(root()))) {
       out()
           .println(
               "drover serve: listening on "
