@@ -94,6 +94,13 @@ final class Layout {
     return form.append("<button>").append(escape(label)).append("</button></form>").toString();
   }
 
+  /** As {@link #button}, asking the browser to confirm first (for what cannot be undone). */
+  static String confirmedButton(Session session, String action, String label, boolean tree) {
+    return button(session, action, label, tree)
+        .replaceFirst(
+            "<form ", "<form onsubmit=\"return confirm('" + escape(label) + ": are you sure?')\" ");
+  }
+
   /** What the dashboard shows for a missing value. */
   static String orDash(Object value) {
     return value == null ? "-" : escape(String.valueOf(value));

@@ -82,6 +82,7 @@ final class Sessions {
     live.remove(session.id());
   }
 
+  // Secure only over HTTPS: on plain http://127.0.0.1 a browser would drop a Secure cookie.
   private static void cookie(Context ctx, String value, long maxAgeSeconds) {
     ctx.res()
         .addHeader(
@@ -91,7 +92,8 @@ final class Sessions {
                 + value
                 + "; Path=/; Max-Age="
                 + maxAgeSeconds
-                + "; HttpOnly; SameSite=Strict");
+                + "; HttpOnly; SameSite=Strict"
+                + ("https".equals(ctx.scheme()) ? "; Secure" : ""));
   }
 
   private String hmac(String id) {

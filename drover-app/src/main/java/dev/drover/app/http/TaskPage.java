@@ -101,7 +101,7 @@ final class TaskPage {
         .append(Layout.button(session, base + "resume", "Resume", tree))
         .append(Layout.button(session, base + "cancel", "Cancel", tree))
         .append(Layout.button(session, base + "retry", "Retry", false))
-        .append(Layout.button(session, base + "delete", "Delete", tree))
+        .append(Layout.confirmedButton(session, base + "delete", "Delete", tree))
         .append("</p>\n");
   }
 
