@@ -407,6 +407,11 @@ abstract class DashboardPagesIT {
     FormClient.Reply anonymous = browser.post("/tasks/1/pause", Map.of("csrf", "x"));
     assertThat(anonymous.status()).isEqualTo(403);
     assertThat(anonymous.body()).contains("log in");
+    // A browser (Accept: text/html) is shown a page with the way to log in, not the API's JSON.
+    Map<String, String> html = Map.of("Origin", browser.origin(), "Accept", "text/html");
+    FormClient.Reply page = browser.post("/tasks/1/pause", Map.of("csrf", "x"), html);
+    assertThat(page.status()).isEqualTo(403);
+    assertThat(page.body()).contains("<h1>Error 403</h1>", "<a href=\"/login\">Log in</a>");
     assertThat(browser.login("wrong").status()).isEqualTo(403);
 
     assertThat(browser.login(ApiClient.TOKEN).status()).isEqualTo(302);

@@ -192,6 +192,10 @@ public final class ApiServer implements AutoCloseable {
 
   private static void error(Context ctx, int status, String field, String message) {
     ctx.attribute(ANSWERED, true);
+    if (Layout.wantsPage(ctx)) {
+      Layout.errorPage(ctx, status, message);
+      return;
+    }
     Reply.json(ctx, status, ApiError.body(field, message));
   }
 

@@ -38,15 +38,7 @@ final class Layout {
 
   /** The page up to its content: head, navigation ({@code here} marked), the flash message. */
   StringBuilder open(Context ctx, String title, String here) {
-    StringBuilder html = new StringBuilder(8192);
-    html.append(Dashboard.head(title).replace("</style>", CSS + "</style>")).append("<nav>");
-    for (List<String> item : NAV) {
-      html.append("<a href=\"")
-          .append(item.get(0))
-          .append(item.get(0).equals(here) ? "\" class=\"here\">" : "\">")
-          .append(item.get(1))
-          .append("</a>");
-    }
+    StringBuilder html = start(title, here);
     Session session = sessions.current(ctx).orElse(null);
     if (session == null) {
       html.append("<span><a href=\"/login?next=")
@@ -63,6 +55,45 @@ final class Layout {
       html.append("<p class=\"flash\" id=\"flash\">").append(escape(flash)).append("</p>\n");
     }
     return html;
+  }
+
+  /** The head and the navigation links, up to the login state. */
+  static StringBuilder start(String title, String here) {
+    StringBuilder html = new StringBuilder(8192);
+    html.append(Dashboard.head(title).replace("</style>", CSS + "</style>")).append("<nav>");
+    for (List<String> item : NAV) {
+      html.append("<a href=\"")
+          .append(item.get(0))
+          .append(item.get(0).equals(here) ? "\" class=\"here\">" : "\">")
+          .append(item.get(1))
+          .append("</a>");
+    }
+    return html;
+  }
+
+  /**
+   * True if a browser asked for a dashboard page ({@code Accept: text/html}, outside the API): its
+   * errors are shown as a page, not as the API's JSON.
+   */
+  static boolean wantsPage(Context ctx) {
+    String accept = ctx.header("Accept");
+    return !ctx.path().startsWith(ApiServer.API + "/")
+        && accept != null
+        && accept.contains("text/html");
+  }
+
+  /** An error as a page: the status, the one-line message, and the way to log in after a 403. */
+  static void errorPage(Context ctx, int status, String message) {
+    StringBuilder html = start("Error " + status, null).append("</nav>\n<h1>Error ");
+    html.append(status)
+        .append("</h1>\n<p class=\"failed\" id=\"error\">")
+        .append(escape(message))
+        .append("</p>\n");
+    if (status == 403) {
+      html.append("<p><a href=\"/login\">Log in</a>, then try again from the page.</p>\n");
+    }
+    ctx.status(status);
+    send(ctx, html);
   }
 
   /** Ends the page and sends it. */
