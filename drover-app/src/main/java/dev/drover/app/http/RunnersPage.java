@@ -12,6 +12,7 @@ import dev.drover.store.OpenRun;
 import io.javalin.http.Context;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,9 +46,7 @@ final class RunnersPage {
     }
     Map<String, List<OpenRun>> byOwner = new LinkedHashMap<>();
     for (OpenRun r : drover.taskRunOpen(OPEN_RUNS)) {
-      byOwner
-          .computeIfAbsent(r.owner() == null ? "" : r.owner(), o -> new java.util.ArrayList<>())
-          .add(r);
+      byOwner.computeIfAbsent(r.owner() == null ? "" : r.owner(), o -> new ArrayList<>()).add(r);
     }
     StringBuilder html = layout.open(ctx, "Runners", "/runners");
     html.append("<h1>Runners</h1>\n");
@@ -118,7 +117,7 @@ final class RunnersPage {
     if (since == null) {
       return null;
     }
-    Duration d = Duration.between(since, now);
-    return DurationText.format(d.isNegative() ? Duration.ZERO : d.withNanos(0));
+    Duration d = Duration.between(since, now).withNanos(0); // whole seconds read best here
+    return d.isNegative() || d.isZero() ? "0s" : DurationText.format(d);
   }
 }
