@@ -20,6 +20,7 @@ import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.schedule.PriorityShares;
 import dev.drover.store.FrontierStore;
+import dev.drover.store.OpenRun;
 import dev.drover.store.Store;
 import dev.drover.store.StoreLocation;
 import dev.drover.store.Stores;
@@ -322,6 +323,16 @@ public final class Drover implements AutoCloseable {
 
   public List<TaskRun> taskRuns(List<Long> taskIds, TaskRunStatus status, int limit) {
     return store.taskRunList(taskIds, status, limit);
+  }
+
+  /** Up to {@code limit} runs not ended yet, by owner: what each runner works on now. */
+  public List<OpenRun> taskRunOpen(int limit) {
+    return store.taskRunOpen(limit);
+  }
+
+  /** The names of the paused task types. */
+  public List<String> taskTypesPaused() {
+    return store.taskTypeListPaused();
   }
 
   // ---- archival

@@ -94,6 +94,20 @@ public final class ApiBridge {
     return RunDirectories.remove(runsDir, runs, warn);
   }
 
+  /**
+   * A task's status as the CLI's tables print it: the word of {@link
+   * dev.drover.model.TaskStatus#word()}, {@code due} for a waiting task whose time has come, and
+   * {@code failed} for a disabled task no operator disabled (it failed for good).
+   */
+  public static String statusWord(Task t, TaskFamily family, Instant now) {
+    return TaskTreeCommand.word(t, family, now);
+  }
+
+  /** A type's schedule as {@code task-type list} prints it: {@code 1h (10m..1d)}, {@code cron}. */
+  public static String schedule(TaskType type) {
+    return Tables.intervals(type);
+  }
+
   /** The problem of a validation error, without its field. */
   public static String problem(ValidationException e) {
     return ErrorHandler.problem(e);

@@ -23,12 +23,14 @@ import static dev.drover.store.SqlQuery.TASK_RUN_ARCHIVABLE;
 import static dev.drover.store.SqlQuery.TASK_RUN_DELETE;
 import static dev.drover.store.SqlQuery.TASK_RUN_GET_BY_BACKEND_ID;
 import static dev.drover.store.SqlQuery.TASK_RUN_INSERT;
+import static dev.drover.store.SqlQuery.TASK_RUN_OPEN;
 import static dev.drover.store.SqlQuery.TASK_RUN_START;
 import static dev.drover.store.SqlQuery.TASK_SET_STATUS;
 import static dev.drover.store.SqlQuery.TASK_SET_STATUS_EXCEPT_COMPLETED;
 import static dev.drover.store.SqlQuery.TASK_TYPE_GET;
 import static dev.drover.store.SqlQuery.TASK_TYPE_INSERT;
 import static dev.drover.store.SqlQuery.TASK_TYPE_LIST;
+import static dev.drover.store.SqlQuery.TASK_TYPE_LIST_PAUSED;
 import static dev.drover.store.SqlQuery.TASK_TYPE_UPDATE;
 import static dev.drover.store.SqlQuery.TASK_WAITING;
 import static dev.drover.store.SqlQuery.WORKER_GROUP_LIST;
@@ -682,6 +684,27 @@ final class JdbiStore implements Store {
                 .bind("limit", limit)
                 .map(rows.taskRun)
                 .list());
+  }
+
+  @Override
+  public List<OpenRun> taskRunOpen(int limit) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(sql.get(TASK_RUN_OPEN))
+                .bind("limit", limit)
+                .map(
+                    (rs, ctx) ->
+                        new OpenRun(
+                            rows.taskRun.map(rs, ctx),
+                            rs.getString("task_type"),
+                            rs.getString("owner")))
+                .list());
+  }
+
+  @Override
+  public List<String> taskTypeListPaused() {
+    return jdbi.withHandle(
+        h -> h.createQuery(sql.get(TASK_TYPE_LIST_PAUSED)).mapTo(String.class).list());
   }
 
   // ---- claims and leases

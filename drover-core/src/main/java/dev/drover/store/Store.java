@@ -220,6 +220,15 @@ public interface Store extends AutoCloseable {
   /** Runs, newest first, of the given tasks (all tasks when empty), optionally of one status. */
   List<TaskRun> taskRunList(List<Long> taskIds, TaskRunStatus status, int limit);
 
+  /**
+   * Up to {@code limit} runs not ended yet (scheduled or started), with their task's type and the
+   * runner that owns them, by owner then run id: what each runner is working on now.
+   */
+  List<OpenRun> taskRunOpen(int limit);
+
+  /** The names of the paused task types, by name. */
+  List<String> taskTypeListPaused();
+
   // ---- claims and leases (the runner's protocol; see DESIGN.md, "claim before you act")
 
   /**

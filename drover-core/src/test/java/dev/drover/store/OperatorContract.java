@@ -186,6 +186,38 @@ interface OperatorContract {
   }
 
   @Test
+  default void theOpenRunsAreListedByOwnerAndThePausedTypesByName() {
+    Store s = store();
+    TaskType work = type(s, "work");
+    type(s, "idle");
+    s.taskCreate(List.of(task("work", 1), task("work", 2), task("work", 3)), t0());
+    Claim b = Passes.claimStarted(s, work, "runner-b", t0(), LeaseContract.LEASE, 1).get(0);
+    Claim a = Passes.claimStarted(s, work, "runner-a", t0(), LeaseContract.LEASE, 1).get(0);
+    Claim ended = Passes.claimStarted(s, work, "runner-a", t0(), LeaseContract.LEASE, 1).get(0);
+    Passes.complete(
+        s,
+        "runner-a",
+        List.of(new Completion(ended.lease(), TaskRunStatus.EVENTFUL, Json.object(), t0(), ended)),
+        t0());
+
+    List<OpenRun> open = s.taskRunOpen(10);
+    assertThat(open).extracting(OpenRun::owner).containsExactly("runner-a", "runner-b");
+    assertThat(open)
+        .extracting(r -> r.run().taskId())
+        .containsExactly(a.task().id(), b.task().id());
+    assertThat(open).extracting(OpenRun::type).containsOnly("work");
+    assertThat(open).extracting(r -> r.run().status()).containsOnly(TaskRunStatus.STARTED);
+    assertThat(s.taskRunOpen(1)).hasSize(1);
+
+    assertThat(s.taskTypeListPaused()).isEmpty();
+    s.taskTypePause("work", true);
+    s.taskTypePause("idle", true);
+    assertThat(s.taskTypeListPaused()).containsExactly("idle", "work");
+    s.taskTypePause("work", false);
+    assertThat(s.taskTypeListPaused()).containsExactly("idle");
+  }
+
+  @Test
   default void cancellingARunningChildStopsItChargesNothingAndSealsItsParentFailed() {
     Store s = store();
     List<Long> ids = tree(s);

@@ -19,9 +19,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP server of {@code drover serve}: the JSON API under {@link #API}, its OpenAPI
- * description, the dashboard's overview at {@code /}, {@code /metrics} for Prometheus, and a health
- * check. Reads are open; every other request needs the token ({@link TokenCheck}). No route runs a
- * shell or a command: tasks are only stored, and the runner executes them as it would any other.
+ * description, the dashboard ({@link DashboardRoutes}), {@code /metrics} for Prometheus, and a
+ * health check. Reads are open; every other request needs the token ({@link TokenCheck}), or, for
+ * the dashboard's forms, a session logged in with it and a CSRF token ({@link DashGuard}). No route
+ * runs a shell or a command: tasks are only stored, and the runner executes them as it would any
+ * other.
  */
 public final class ApiServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
@@ -60,7 +62,7 @@ public final class ApiServer implements AutoCloseable {
     List<String> routes = Collections.synchronizedList(new ArrayList<>());
     EventFeed feed = new EventFeed(drover);
     StatusFeed statusFeed = new StatusFeed(drover);
-    Dashboard dashboard = new Dashboard(drover);
+    DashboardRoutes dashboard = new DashboardRoutes(drover, token, runner.wake(), runner.runsDir());
     TokenCheck tokens = new TokenCheck(token);
     TaskTypeRoutes types = new TaskTypeRoutes(drover);
     TaskRoutes tasks = new TaskRoutes(drover, runner);
@@ -74,11 +76,20 @@ public final class ApiServer implements AutoCloseable {
               settings(cfg);
               cfg.events.handlerAdded(
                   h -> {
-                    if (h.getHttpMethod().isHttpMethod()) { // not the before-filter
-                      routes.add(h.getHttpMethod() + " " + h.getPath());
+                    String route = h.getHttpMethod() + " " + h.getPath();
+                    if (h.getHttpMethod().isHttpMethod() // not the before-filter
+                        && !DashboardRoutes.UNDESCRIBED.contains(route)) {
+                      routes.add(route);
                     }
                   });
-              cfg.routes.before(tokens::check);
+              cfg.routes.before(
+                  ctx -> {
+                    if (dashboard.guards(ctx)) {
+                      dashboard.check(ctx);
+                    } else {
+                      tokens.check(ctx);
+                    }
+                  });
               cfg.routes.get("/health", ctx -> ctx.contentType(Reply.JSON).result("{\"ok\":true}"));
               cfg.routes.get(
                   API + "/openapi.json", ctx -> ctx.contentType(Reply.JSON).result(openApi));
@@ -100,9 +111,6 @@ public final class ApiServer implements AutoCloseable {
               cfg.routes.post(API + "/tasks/{id}/cancel", control::cancel);
               cfg.routes.post(API + "/tasks/{id}/retry", control::retry);
               cfg.routes.delete(API + "/tasks/{id}", control::delete);
-              cfg.routes.get("/", dashboard::overview);
-              cfg.routes.get("/tasks", dashboard::findTask);
-              cfg.routes.get("/tasks/{id}", new TaskPage(drover)::show);
               cfg.routes.get(API + "/status", reads::status);
               cfg.routes.sse(API + "/status/stream", statusFeed::join);
               cfg.routes.get(API + "/events", reads::events);
@@ -112,6 +120,7 @@ public final class ApiServer implements AutoCloseable {
               cfg.routes.get(API + "/listers", reads::listers);
               cfg.routes.get(API + "/origins", reads::origins);
               cfg.routes.get(API + "/frontier-metrics", reads::frontierMetrics);
+              dashboard.register(cfg);
               if (metrics != null) {
                 cfg.routes.get("/metrics", metrics::scrape);
               }
@@ -175,6 +184,10 @@ public final class ApiServer implements AutoCloseable {
 
   private static void error(Context ctx, int status, String field, String message) {
     ctx.attribute(ANSWERED, true);
+    if (Layout.wantsPage(ctx)) {
+      Layout.errorPage(ctx, status, message);
+      return;
+    }
     Reply.json(ctx, status, ApiError.body(field, message));
   }
 
@@ -207,7 +220,10 @@ public final class ApiServer implements AutoCloseable {
     return app.port();
   }
 
-  /** Every route registered, as {@code "GET /api/v1/tasks"}. */
+  /**
+   * Every route registered, as {@code "GET /api/v1/tasks"}, but the dashboard's pages and forms
+   * that the OpenAPI document leaves out ({@link DashboardRoutes#UNDESCRIBED}).
+   */
   public List<String> routes() {
     synchronized (routes) {
       return List.copyOf(routes);

@@ -7,9 +7,10 @@ import io.javalin.http.Context;
 import java.util.List;
 
 /**
- * The dashboard's overview page, rendered on the server: task counts per type and status, then kept
- * live by a few lines of plain JavaScript reading two event streams (status counts and the event
- * log). No build step, no external script; it only reads, so it needs no token.
+ * The dashboard's overview page ({@code /}), rendered on the server: task counts per type and
+ * status, then kept live by a few lines of plain JavaScript reading two event streams (status
+ * counts and the event log). No build step, no external script; it only reads, so it needs no
+ * token.
  */
 final class Dashboard {
   static final List<String> COLUMNS =
@@ -18,15 +19,16 @@ final class Dashboard {
       List.of("due", "waiting", "running", "done", "disabled", "total");
 
   private final Drover drover;
+  private final Layout layout;
 
-  Dashboard(Drover drover) {
+  Dashboard(Drover drover, Layout layout) {
     this.drover = drover;
+    this.layout = layout;
   }
 
   void overview(Context ctx) {
-    StringBuilder html = new StringBuilder(4096);
-    html.append(head("Drover"))
-        .append("<h1>Drover</h1>\n<form action=\"/tasks\" method=\"get\">")
+    StringBuilder html = layout.open(ctx, "Drover", "/");
+    html.append("<h1>Drover</h1>\n<form action=\"/tasks\" method=\"get\">")
         .append("<label>Task <input name=\"id\" size=\"8\"></label> <button>Show</button>")
         .append("</form>\n<h2>Tasks</h2>\n")
         .append("<table id=\"counts\"><thead><tr><th>type</th>");
@@ -38,8 +40,8 @@ final class Dashboard {
     html.append("</tbody></table>\n<p id=\"live\">live: connecting</p>\n")
         .append("<h2>Events</h2>\n<div id=\"events\"></div>\n<script>\n")
         .append(SCRIPT)
-        .append("</script>\n</body></html>\n");
-    ctx.contentType("text/html; charset=utf-8").result(html.toString());
+        .append("</script>\n");
+    Layout.send(ctx, html);
   }
 
   /** The start of every dashboard page, up to the body: plain CSS, no external file. */
@@ -54,14 +56,6 @@ final class Dashboard {
         + "th{text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}"
         + "#events{font:12px monospace;white-space:pre;max-height:20em;overflow:auto}"
         + "</style></head><body>\n";
-  }
-
-  /** {@code GET /tasks?id=N}, the overview's form: on to the task's page. */
-  void findTask(Context ctx) {
-    String id = ctx.queryParam("id");
-    dev.drover.ValidationException.check(
-        id != null && id.trim().matches("[0-9]+"), "id", "expected a task id, got '" + id + "'");
-    ctx.redirect("/tasks/" + id.trim());
   }
 
   /** One row of the counts table; the script builds the same rows from the stream. */
