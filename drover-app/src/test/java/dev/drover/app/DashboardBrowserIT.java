@@ -101,10 +101,13 @@ class DashboardBrowserIT {
       assertThat(page).hasURL(serve.url("/tasks/" + id));
       assertThat(page.locator("h1")).hasText("Task " + id);
       assertThat(field(page, "type")).hasText("report");
-      Locator runs = page.locator("table").nth(1).locator("tr");
+      assertThat(page.locator("#status")).hasText("failed");
+      assertThat(page.locator("#status")).hasClass("failed");
+      Locator runs = page.locator("#runs tr");
       assertThat(runs).hasCount(2);
       assertThat(runs.nth(1).locator("td").nth(1)).hasText("failed");
-      assertThat(runs.nth(1).locator("td").nth(5)).hasText(Pattern.compile("exit code 1"));
+      assertThat(runs.nth(1).locator("td.err")).hasText(Pattern.compile("exit code 1"));
+      assertThat(page.locator("#last-error")).hasText(Pattern.compile("exit code 1"));
       tab.assertNoErrors();
     }
   }
