@@ -8,16 +8,19 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import com.microsoft.playwright.options.AriaRole;
+import dev.drover.testing.Wait;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Along the way it takes the screenshot of the README: always into {@code target/screenshots/}, and
  * into {@code docs/images/} as well with {@code -Ddrover.screenshots=true}.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the overview's picture shows its types only
 class DashboardBrowserIT {
   /** Long enough for a loaded CI machine to run a few {@code true}s; a bound, not a pause. */
   private static final LocatorAssertions.HasTextOptions LIVE =
@@ -51,6 +55,7 @@ class DashboardBrowserIT {
   }
 
   @Test
+  @Order(1)
   void overviewFollowsAWorkloadLiveAndLeadsToATaskPage() throws IOException {
     serve.post("/api/v1/task-types", type("backup", "Nightly backup", "true"));
     serve.post("/api/v1/task-types", type("checksum", "Verify a mirror", "true"));
@@ -92,7 +97,7 @@ class DashboardBrowserIT {
           .hasText(new String[] {"backup", "0", "3", "0", "0", "1", "4"});
       assertThat(page.locator("#live")).hasText(Pattern.compile("^live: updated "));
       assertThat(events(page, "worker_spawned").first()).isVisible();
-      screenshot(page);
+      Screenshots.save(page, "dashboard.png", false);
 
       // The Task form opens the page of a task: its fields and its failed run with the error.
       long id = failing.get(1).get("id").asLong();
@@ -108,6 +113,48 @@ class DashboardBrowserIT {
       assertThat(runs.nth(1).locator("td").nth(1)).hasText("failed");
       assertThat(runs.nth(1).locator("td.err")).hasText(Pattern.compile("exit code 1"));
       assertThat(page.locator("#last-error")).hasText(Pattern.compile("exit code 1"));
+      tab.assertNoErrors();
+    }
+  }
+
+  @Test
+  @Order(2)
+  void aTaskPageWithItsTreeAndControls() throws IOException, InterruptedException {
+    // A site crawl spawns two pages and a check; the check fails, so the crawl is sealed failed.
+    serve.post("/api/v1/task-types", type("page", "Archive a page", "true"));
+    serve.post("/api/v1/task-types", type("check", "Check the links", "false"));
+    serve.post(
+        "/api/v1/task-types",
+        "{\"name\": \"site\", \"description\": \"Crawl a site\", \"command\": [\"sh\","
+            + " \"-c\", \"echo crawling {args.0}; for p in index about; do echo"
+            + " '{{\\\"spawn\\\": {{\\\"type\\\": \\\"page\\\", \\\"args\\\":"
+            + " [\\\"'$p'\\\"]}}}}'; done; echo '{{\\\"spawn\\\": {{\\\"type\\\":"
+            + " \\\"check\\\", \\\"args\\\": [\\\"links\\\"]}}}}'\"]}");
+    long site =
+        serve
+            .post(
+                "/api/v1/tasks",
+                "{\"policy\": \"oneshot\", \"type\": \"site\", \"args\":"
+                    + " [\"https://example.org\"]}")
+            .get("id")
+            .asLong();
+    Wait.until(
+        "the crawl to be sealed",
+        Duration.ofSeconds(30),
+        () -> serve.get("/api/v1/tasks/" + site).get("status").asText().equals("disabled"));
+
+    try (BrowserTab tab = browser.open(serve.url("/"))) {
+      Page page = tab.page();
+      DashboardLogin.logIn(page, serve, "/tasks/" + site);
+      assertThat(page.locator("#status")).hasText("failed");
+      assertThat(page.locator("#tree"))
+          .hasText(Pattern.compile("children: 3 \\(0 pending, 1 failed\\)"));
+      assertThat(page.locator("#children tr")).hasCount(4);
+      assertThat(page.locator("#controls button"))
+          .hasText(new String[] {"Pause", "Resume", "Cancel", "Retry", "Delete"});
+      assertThat(page.locator("#controls input[name=tree]")).hasCount(4);
+      assertThat(page.locator("#stdout")).hasText(Pattern.compile("^crawling https://example.org"));
+      Screenshots.save(page, "dashboard-task.png", true);
       tab.assertNoErrors();
     }
   }
@@ -165,23 +212,5 @@ class DashboardBrowserIT {
             new Page.LocatorOptions()
                 .setHas(page.locator("th", new Page.LocatorOptions().setHasText(exactly(name)))))
         .locator("td");
-  }
-
-  /**
-   * Writes the page to {@code target/screenshots/dashboard.png}, and with {@code
-   * -Ddrover.screenshots=true} copies it to the README's {@code docs/images/dashboard.png}: a test
-   * run does not change the repository unless asked to.
-   */
-  private static void screenshot(Page page) throws IOException {
-    Path shot = Path.of("target", "screenshots", "dashboard.png").toAbsolutePath();
-    Files.createDirectories(shot.getParent());
-    page.screenshot(new Page.ScreenshotOptions().setPath(shot));
-    assertThat(Files.size(shot)).isPositive();
-    if (Boolean.getBoolean("drover.screenshots")) {
-      Path repo = Path.of("").toAbsolutePath().getParent();
-      assertThat(repo.resolve("README.md")).as("the repository's root").exists();
-      Path docs = Files.createDirectories(repo.resolve("docs").resolve("images"));
-      Files.copy(shot, docs.resolve("dashboard.png"), StandardCopyOption.REPLACE_EXISTING);
-    }
   }
 }

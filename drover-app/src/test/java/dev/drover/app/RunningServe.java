@@ -63,6 +63,11 @@ final class RunningServe implements AutoCloseable {
     return "http://127.0.0.1:" + port + path;
   }
 
+  /** The API token {@code drover serve} wrote into its data dir: what a person logs in with. */
+  String token() {
+    return token;
+  }
+
   /** GETs an API path, failing the test unless it answers 200. */
   JsonNode get(String path) {
     ApiClient.Reply r = api.get(path);

@@ -96,13 +96,14 @@ final class TaskPage {
     }
     boolean tree = family.childrenTotal() > 0;
     String base = "/tasks/" + id + "/";
-    html.append("<p id=\"controls\">")
+    // A div: a <p> would be closed by the first <form>, leaving the forms outside #controls.
+    html.append("<div id=\"controls\">")
         .append(Layout.button(session, base + "pause", "Pause", tree))
         .append(Layout.button(session, base + "resume", "Resume", tree))
         .append(Layout.button(session, base + "cancel", "Cancel", tree))
         .append(Layout.button(session, base + "retry", "Retry", false))
         .append(Layout.confirmedButton(session, base + "delete", "Delete", tree))
-        .append("</p>\n");
+        .append("</div>\n");
   }
 
   private void tree(StringBuilder html, long id, TaskFamily family, long childrenAfter) {
