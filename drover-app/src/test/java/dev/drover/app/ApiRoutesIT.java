@@ -80,18 +80,7 @@ class ApiRoutesIT {
   void theEventStreamSendsTheBacklogThenNewEvents() throws Exception {
     Instant now = server.drover.now();
     server.drover.store().eventAppend(List.of(event(now, 1L)));
-    HttpResponse<InputStream> response =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create(
-                            "http://127.0.0.1:"
-                                + server.server.port()
-                                + "/api/v1/events/stream?after=0"))
-                    .header("Accept", "text/event-stream")
-                    .build(),
-                HttpResponse.BodyHandlers.ofInputStream());
-    assertThat(response.statusCode()).isEqualTo(200);
+    HttpResponse<InputStream> response = stream("/api/v1/events/stream?after=0");
     try (BufferedReader lines =
         new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
       JsonNode first = nextEvent(lines);
@@ -117,17 +106,7 @@ class ApiRoutesIT {
     long seen =
         server.drover.store().eventTail(2).stream().mapToLong(Event::id).min().orElseThrow();
     HttpResponse<InputStream> response =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create(
-                            "http://127.0.0.1:"
-                                + server.server.port()
-                                + "/api/v1/events/stream?after=0"))
-                    .header("Accept", "text/event-stream")
-                    .header("Last-Event-ID", Long.toString(seen))
-                    .build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+        stream("/api/v1/events/stream?after=0", "Last-Event-ID", Long.toString(seen));
     try (BufferedReader lines =
         new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
       JsonNode first = nextEvent(lines);
@@ -181,15 +160,15 @@ class ApiRoutesIT {
     throw new AssertionError("no row of " + type + " in " + status);
   }
 
-  private HttpResponse<InputStream> stream(String path) throws Exception {
+  private HttpResponse<InputStream> stream(String path, String... headers) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.server.port() + path))
+            .header("Accept", "text/event-stream");
+    if (headers.length > 0) {
+      request.headers(headers);
+    }
     HttpResponse<InputStream> response =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + server.server.port() + path))
-                    .header("Accept", "text/event-stream")
-                    .build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+        HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
     assertThat(response.statusCode()).isEqualTo(200);
     return response;
   }
