@@ -85,6 +85,11 @@ public final class ApiBridge {
     return JsonViews.taskInFamily(t, family);
   }
 
+  /** What a deletion removed, in the line {@code task delete} prints. */
+  public static String deletionSummary(Store.TaskDeletion d, int dirs) {
+    return TaskDeleteCommand.summary(d, dirs);
+  }
+
   /**
    * Removes the directories of deleted runs under {@code runsDir}, as {@code task delete} does;
    * returns how many were removed.

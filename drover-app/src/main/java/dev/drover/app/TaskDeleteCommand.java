@@ -19,6 +19,11 @@ final class TaskDeleteCommand extends TaskControlCommand {
     int dirs =
         RunDirectories.remove(
             RunnerSetup.runsDir(root()), d.runs(), w -> err().println("warning: " + w));
+    return summary(d, dirs);
+  }
+
+  /** What a deletion removed, in one line: tasks, runs and run directories. */
+  static String summary(Store.TaskDeletion d, int dirs) {
     return "deleted "
         + tasks(d.tasks())
         + ", "

@@ -80,18 +80,7 @@ class ApiRoutesIT {
   void theEventStreamSendsTheBacklogThenNewEvents() throws Exception {
     Instant now = server.drover.now();
     server.drover.store().eventAppend(List.of(event(now, 1L)));
-    HttpResponse<InputStream> response =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create(
-                            "http://127.0.0.1:"
-                                + server.server.port()
-                                + "/api/v1/events/stream?after=0"))
-                    .header("Accept", "text/event-stream")
-                    .build(),
-                HttpResponse.BodyHandlers.ofInputStream());
-    assertThat(response.statusCode()).isEqualTo(200);
+    HttpResponse<InputStream> response = stream("/api/v1/events/stream?after=0");
     try (BufferedReader lines =
         new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
       JsonNode first = nextEvent(lines);
@@ -100,6 +89,29 @@ class ApiRoutesIT {
       JsonNode second = nextEvent(lines);
       assertThat(second.get("task").asLong()).isEqualTo(2L);
       assertThat(second.get("id").asLong()).isGreaterThan(first.get("id").asLong());
+    }
+  }
+
+  /**
+   * A reconnecting browser sends the page's URL again (its {@code after} is where the page started)
+   * with {@code Last-Event-ID}, the last event it got: the stream goes on from the header, so no
+   * event arrives twice.
+   */
+  @Test
+  @Timeout(60)
+  void aReconnectingStreamGoesOnFromItsLastEventIdNotThePagesAfter() throws Exception {
+    Instant now = server.drover.now();
+    server.drover.store().eventAppend(List.of(event(now, 1L)));
+    server.drover.store().eventAppend(List.of(event(now, 2L)));
+    long seen =
+        server.drover.store().eventTail(2).stream().mapToLong(Event::id).min().orElseThrow();
+    HttpResponse<InputStream> response =
+        stream("/api/v1/events/stream?after=0", "Last-Event-ID", Long.toString(seen));
+    try (BufferedReader lines =
+        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+      JsonNode first = nextEvent(lines);
+      assertThat(first.get("id").asLong()).isGreaterThan(seen);
+      assertThat(first.get("task").asLong()).isEqualTo(2L);
     }
   }
 
@@ -112,7 +124,14 @@ class ApiRoutesIT {
         .anySatisfy(t -> assertThat(t).startsWith("text/html"));
     assertThat(page.body())
         .contains("<td>load-git</td><td class=\"n\">2</td>")
+        .contains(
+            "<th>due</th><th>waiting</th><th>running</th><th>awaiting</th><th>paused</th>"
+                + "<th>done</th><th>failed</th><th>disabled</th><th>total</th>")
         .contains("new EventSource('/api/v1/status/stream')");
+    long newest = server.drover.store().eventTail(1).stream().mapToLong(Event::id).sum();
+    assertThat(page.body())
+        .as("the page shows the newest events and streams only newer ones")
+        .contains("<div id=\"events\" data-after=\"" + newest + "\">");
 
     ApiClient.Reply task = server.client.get("/tasks/4");
     assertThat(task.status()).isEqualTo(200);
@@ -141,15 +160,15 @@ class ApiRoutesIT {
     throw new AssertionError("no row of " + type + " in " + status);
   }
 
-  private HttpResponse<InputStream> stream(String path) throws Exception {
+  private HttpResponse<InputStream> stream(String path, String... headers) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.server.port() + path))
+            .header("Accept", "text/event-stream");
+    if (headers.length > 0) {
+      request.headers(headers);
+    }
     HttpResponse<InputStream> response =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + server.server.port() + path))
-                    .header("Accept", "text/event-stream")
-                    .build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+        HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
     assertThat(response.statusCode()).isEqualTo(200);
     return response;
   }

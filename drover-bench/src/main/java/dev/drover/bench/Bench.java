@@ -55,6 +55,7 @@ public final class Bench implements Callable<Integer> {
     SYSTEMS.put(GraphileWorkerSystem.NAME, GraphileWorkerSystem::new);
     WORKLOADS.put(Pickup.NAME, new Pickup());
     WORKLOADS.put(Burndown.NAME, new Burndown());
+    WORKLOADS.put(Contended.NAME, new Contended());
     WORKLOADS.put(Sustained.NAME, new Sustained());
     WORKLOADS.put(Scaling.NAME, new Scaling());
     WORKLOADS.put(DbCost.NAME, new DbCost());
@@ -91,9 +92,10 @@ public final class Bench implements Callable<Integer> {
       names = "--workloads",
       split = ",",
       paramLabel = "NAME",
-      defaultValue = "pickup,burndown,sustained,scaling,dbcost",
+      defaultValue = "pickup,burndown,contended,sustained,scaling,dbcost",
       description =
-          "Workloads: pickup, burndown, sustained, scaling, dbcost, frontier (Drover only,"
+          "Workloads: pickup, burndown, contended, sustained, scaling, dbcost, frontier"
+              + " (Drover only,"
               + " not run by default). Default: ${DEFAULT-VALUE}.")
   List<String> workloads;
 

@@ -112,7 +112,7 @@ class BenchSmokeTest {
           assertThat(figures.get("p50_ms").asDouble()).as(key).isPositive();
           assertThat(r.get("raw").get("latencies_ms")).as(key).hasSize(SAMPLES);
         }
-        case Burndown.NAME -> {
+        case Burndown.NAME, Contended.NAME -> {
           assertThat(figures.get("tasks").asInt()).as(key).isEqualTo(TASKS);
           assertThat(figures.get("jobs_per_s").asDouble()).as(key).isPositive();
         }

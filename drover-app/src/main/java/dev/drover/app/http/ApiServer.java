@@ -191,9 +191,13 @@ public final class ApiServer implements AutoCloseable {
     Reply.json(ctx, status, ApiError.body(field, message));
   }
 
+  /**
+   * Where an event stream starts: after the {@code Last-Event-ID} a reconnecting browser sends (it
+   * resends the page's URL too, whose {@code after} is older), else after {@code ?after=ID}.
+   */
   private static long after(Context ctx) {
     String header = ctx.header("Last-Event-ID");
-    if (header != null && ctx.queryParam("after") == null) {
+    if (header != null) {
       try {
         return Math.max(0, Long.parseLong(header.trim()));
       } catch (NumberFormatException e) {

@@ -32,7 +32,7 @@ final class ControlRoutes {
 
   /**
    * {@code POST /tasks/{id}/pause}: {@code running} counts the named task if it is running: it
-   * finishes its run and is not paused (pause again after it, or cancel).
+   * finishes its run and is paused then.
    */
   void pause(Context ctx) {
     Task task = existing(ctx);

@@ -2,6 +2,7 @@ package dev.drover.app.http;
 
 import dev.drover.Drover;
 import dev.drover.ValidationException;
+import dev.drover.app.ApiBridge;
 import dev.drover.store.Store;
 import io.javalin.http.Context;
 import java.util.List;
@@ -49,16 +50,7 @@ final class DashControls {
     long id = ids(ctx).get(0);
     Store.TaskDeletion d = drover.taskDelete(List.of(id), tree(ctx));
     int dirs = files.remove(d.runs());
-    flash(
-        ctx,
-        "deleted "
-            + tasks(d.tasks())
-            + ", "
-            + d.runs().size()
-            + (d.runs().size() == 1 ? " run" : " runs")
-            + " and "
-            + dirs
-            + (dirs == 1 ? " run directory" : " run directories"));
+    flash(ctx, ApiBridge.deletionSummary(d, dirs));
     ctx.redirect(d.tasks() == 0 ? "/tasks/" + id : "/tasks");
   }
 

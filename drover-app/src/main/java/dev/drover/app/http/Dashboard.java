@@ -3,6 +3,7 @@ package dev.drover.app.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.drover.Drover;
 import dev.drover.app.ApiBridge;
+import dev.drover.model.Event;
 import io.javalin.http.Context;
 import java.util.List;
 
@@ -13,10 +14,13 @@ import java.util.List;
  * token.
  */
 final class Dashboard {
-  static final List<String> COLUMNS =
-      List.of("due", "next_run_not_scheduled", "next_run_scheduled", "completed", "disabled");
+  /** The columns after the type, as the CLI's status names them; failed for good apart. */
   static final List<String> HEADINGS =
-      List.of("due", "waiting", "running", "done", "disabled", "total");
+      List.of(
+          "due", "waiting", "running", "awaiting", "paused", "done", "failed", "disabled", "total");
+
+  /** The newest events the page starts with; the stream then sends only newer ones. */
+  static final int EVENTS_SHOWN = 20;
 
   private final Drover drover;
   private final Layout layout;
@@ -37,10 +41,18 @@ final class Dashboard {
     for (JsonNode row : ApiBridge.status(drover)) {
       html.append(row(row));
     }
+    List<Event> recent = drover.store().eventTail(EVENTS_SHOWN);
+    long newest = recent.stream().mapToLong(Event::id).max().orElse(0);
     html.append("</tbody></table>\n<p id=\"live\">live: connecting</p>\n")
-        .append("<h2>Events</h2>\n<div id=\"events\"></div>\n<script>\n")
-        .append(SCRIPT)
-        .append("</script>\n");
+        .append("<h2>Events</h2>\n<div id=\"events\" data-after=\"")
+        .append(newest)
+        .append("\">");
+    for (int i = recent.size() - 1; i >= 0; i--) {
+      html.append("<div>")
+          .append(escape(eventLine(ApiBridge.event(recent.get(i)))))
+          .append("</div>");
+    }
+    html.append("</div>\n<script>\n").append(SCRIPT).append("</script>\n");
     Layout.send(ctx, html);
   }
 
@@ -67,14 +79,27 @@ final class Dashboard {
       row.get("due").asLong(),
       waiting,
       row.get("next_run_scheduled").asLong(),
+      row.get("waiting_for_children").asLong(),
+      row.get("paused").asLong(),
       row.get("completed").asLong(),
-      row.get("disabled").asLong(),
+      row.get("failed").asLong(),
+      row.get("disabled_by_operator").asLong(),
       row.get("total").asLong()
     };
     for (long c : cells) {
       tr.append("<td class=\"n\">").append(c).append("</td>");
     }
     return tr.append("</tr>").toString();
+  }
+
+  /** An event as one line of the overview's log; the script writes new ones the same way. */
+  static String eventLine(JsonNode ev) {
+    return ev.get("at").asText()
+        + "  "
+        + ev.get("kind").asText()
+        + (ev.hasNonNull("task") ? "  task " + ev.get("task").asText() : "")
+        + "  "
+        + (ev.hasNonNull("runner") ? ev.get("runner").asText() : "");
   }
 
   static String escape(String text) {
@@ -95,7 +120,8 @@ final class Dashboard {
         body.replaceChildren(...JSON.parse(e.data).map(r => {
           const tr = document.createElement('tr');
           const cells = [r.type, r.due, r.next_run_not_scheduled - r.due, r.next_run_scheduled,
-            r.completed, r.disabled, r.total];
+            r.waiting_for_children, r.paused, r.completed, r.failed, r.disabled_by_operator,
+            r.total];
           cells.forEach((v, i) => {
             const td = document.createElement('td');
             if (i > 0) td.className = 'n';
@@ -108,7 +134,7 @@ final class Dashboard {
       });
       counts.onerror = () => { live.textContent = 'live: reconnecting'; };
       const log = document.getElementById('events');
-      const events = new EventSource('/api/v1/events/stream');
+      const events = new EventSource('/api/v1/events/stream?after=' + log.dataset.after);
       events.addEventListener('event', e => {
         const ev = JSON.parse(e.data);
         const line = document.createElement('div');

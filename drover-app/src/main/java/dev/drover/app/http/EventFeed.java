@@ -5,7 +5,7 @@ import dev.drover.app.ApiBridge;
 import dev.drover.model.Event;
 import io.javalin.http.sse.SseClient;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Why the lock: a new client first gets its backlog (events after its cursor up to the poller's
  * cursor), then joins the broadcast. Both steps happen under the poller's lock, so no event falls
- * between the backlog and the first broadcast, and none is sent twice.
+ * between the backlog and the first broadcast. Each client keeps the id of the last event it was
+ * sent, so one that starts after the poller's cursor (a page that already shows the newest events)
+ * is not sent the events between the two again.
  */
 final class EventFeed implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EventFeed.class);
@@ -28,7 +30,10 @@ final class EventFeed implements AutoCloseable {
   private static final int PAGE = 1000;
 
   private final Drover drover;
-  private final Set<SseClient> clients = ConcurrentHashMap.newKeySet();
+
+  /** Each client, with the id of the last event it was sent. */
+  private final Map<SseClient, Long> clients = new ConcurrentHashMap<>();
+
   private final ScheduledExecutorService poller;
   private long cursor;
   private long ticks;
@@ -66,7 +71,7 @@ final class EventFeed implements AutoCloseable {
       }
     }
     client.sendComment("live");
-    clients.add(client);
+    clients.put(client, from);
   }
 
   private synchronized void poll() {
@@ -78,12 +83,18 @@ final class EventFeed implements AutoCloseable {
       }
       List<Event> events = drover.store().eventList(cursor, PAGE);
       for (Event e : events) {
-        clients.forEach(c -> send(c, e));
+        clients.forEach(
+            (c, last) -> {
+              if (e.id() > last) {
+                send(c, e);
+                clients.replace(c, e.id());
+              }
+            });
         cursor = e.id();
       }
       // Jetty closes a connection idle for 30 s; a comment now and then keeps a quiet stream open.
       if (++ticks % Keepalive.EVERY_TICKS == 0) {
-        Keepalive.ping(clients);
+        Keepalive.ping(clients.keySet());
       }
     } catch (RuntimeException e) {
       log.warn("event feed: cannot read events: {}", e.getMessage());
@@ -101,6 +112,6 @@ final class EventFeed implements AutoCloseable {
   @Override
   public void close() {
     poller.shutdownNow();
-    clients.forEach(SseClient::close);
+    clients.keySet().forEach(SseClient::close);
   }
 }

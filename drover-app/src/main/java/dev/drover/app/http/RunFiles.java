@@ -1,5 +1,6 @@
 package dev.drover.app.http;
 
+import dev.drover.app.ApiBridge;
 import dev.drover.store.Store;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -7,9 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The runs' directories a runner leaves under its runs dir ({@code RUNS_DIR/TYPE/BACKEND_ID}, see
@@ -17,6 +18,8 @@ import java.util.stream.Stream;
  * removal when tasks are deleted. A null runs dir (a server started without one) has none.
  */
 final class RunFiles {
+  private static final Logger log = LoggerFactory.getLogger(RunFiles.class);
+
   /** The most of a file's end read for its tail, so a huge log costs no more than this. */
   static final int TAIL_BYTES = 64 * 1024;
 
@@ -54,26 +57,10 @@ final class RunFiles {
     }
   }
 
-  /** Removes the directories of deleted runs; returns how many there were. */
+  /** Removes the directories of deleted runs, as {@code task delete} does; returns how many. */
   int remove(List<Store.DeletedRun> runs) {
-    int removed = 0;
-    for (Store.DeletedRun r : runs) {
-      Path dir = dir(r.type(), r.backendId());
-      if (dir != null && removeTree(dir)) {
-        removed++;
-      }
-    }
-    return removed;
-  }
-
-  private static boolean removeTree(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-      return true;
-    } catch (IOException e) {
-      return false; // the rows are gone; a directory left behind is only disk
-    }
+    return runsDir == null
+        ? 0
+        : ApiBridge.removeRunDirectories(runsDir, runs, w -> log.warn("{}", w));
   }
 }
