@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -74,7 +75,7 @@ class DashboardBrowserIT {
       Page page = tab.page();
       assertThat(page).hasTitle("Drover");
       assertThat(cells(page, "backup"))
-          .hasText(new String[] {"backup", "0", "3", "0", "0", "1", "4"});
+          .hasText(new String[] {"backup", "0", "3", "0", "0", "0", "0", "0", "1", "4"});
       // The event log shows the runner's start; no task has run yet, so no worker either.
       assertThat(events(page, "runner_started").first()).isVisible();
       assertThat(events(page, "worker_spawned")).hasCount(0);
@@ -85,19 +86,25 @@ class DashboardBrowserIT {
       serve.post("/api/v1/tasks/batch", tasks("fetch", 3, null).replace("oneshot", "recurring"));
       serve.post("/api/v1/tasks/batch", tasks("crawl", 3, null));
       assertThat(cells(page, "checksum"))
-          .hasText(new String[] {"checksum", "0", "0", "0", "6", "0", "6"}, LIVE);
+          .hasText(new String[] {"checksum", "0", "0", "0", "0", "0", "6", "0", "0", "6"}, LIVE);
       assertThat(cells(page, "report"))
-          .hasText(new String[] {"report", "0", "0", "0", "0", "2", "2"}, LIVE);
+          .hasText(new String[] {"report", "0", "0", "0", "0", "0", "0", "2", "0", "2"}, LIVE);
       // Recurring tasks run, then wait for their next run; one crawl at a time runs, two are due.
       assertThat(cells(page, "fetch"))
-          .hasText(new String[] {"fetch", "0", "3", "0", "0", "0", "3"}, LIVE);
+          .hasText(new String[] {"fetch", "0", "3", "0", "0", "0", "0", "0", "0", "3"}, LIVE);
       assertThat(cells(page, "crawl"))
-          .hasText(new String[] {"crawl", "2", "0", "1", "0", "0", "3"}, LIVE);
+          .hasText(new String[] {"crawl", "2", "0", "1", "0", "0", "0", "0", "0", "3"}, LIVE);
       assertThat(cells(page, "backup"))
-          .hasText(new String[] {"backup", "0", "3", "0", "0", "1", "4"});
+          .hasText(new String[] {"backup", "0", "3", "0", "0", "0", "0", "0", "1", "4"});
       assertThat(page.locator("#live")).hasText(Pattern.compile("^live: updated "));
       assertThat(events(page, "worker_spawned").first()).isVisible();
       Screenshots.save(page, "dashboard.png", false);
+
+      // A new event comes in at the top of the log.
+      serve.post("/api/v1/tasks/" + later.get(1).get("id").asLong() + "/pause", "{}");
+      assertThat(events(page, "operator_control").first()).isVisible();
+      List<String> lines = page.locator("#events div").allTextContents();
+      assertThat(indexOf(lines, "operator_control")).isLessThan(indexOf(lines, "runner_started"));
 
       // The Task form opens the page of a task: its fields and its failed run with the error.
       long id = failing.get(1).get("id").asLong();
@@ -199,6 +206,15 @@ class DashboardBrowserIT {
   /** Text that is exactly {@code word} (a plain word: the pattern runs as a JavaScript regex). */
   private static Pattern exactly(String word) {
     return Pattern.compile("^" + word + "$");
+  }
+
+  private static int indexOf(List<String> lines, String kind) {
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).contains(kind)) {
+        return i;
+      }
+    }
+    throw new AssertionError("no " + kind + " in " + lines);
   }
 
   private static Locator events(Page page, String kind) {

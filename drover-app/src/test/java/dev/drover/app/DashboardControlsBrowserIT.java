@@ -76,7 +76,11 @@ class DashboardControlsBrowserIT {
       page.locator("a[href='/login?next=/tasks/" + id + "']").click();
       assertThat(page).hasURL(serve.url("/login?next=/tasks/" + id));
 
-      DashboardLogin.submit(page, "not-the-token");
+      Response refused =
+          page.waitForResponse(
+              r -> r.url().equals(serve.url("/login")) && r.request().method().equals("POST"),
+              () -> DashboardLogin.submit(page, "not-the-token"));
+      assertThat(refused.status()).isEqualTo(403);
       assertThat(page.locator("#problem")).hasText("The token is wrong.");
       assertThat(page.context().cookies()).isEmpty();
 

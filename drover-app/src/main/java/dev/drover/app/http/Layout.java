@@ -26,6 +26,7 @@ final class Layout {
       "nav{margin-bottom:1em;padding-bottom:.5em;border-bottom:2px solid #ccc}"
           + "nav a{margin-right:1em}nav a.here{font-weight:bold;text-decoration:none;color:#222}"
           + "nav span{float:right}form.inline{display:inline;margin-right:.5em}"
+          + "#controls{margin:.8em 0}"
           + ".flash{background:#eef6e8;border:1px solid #9c6;padding:6px 10px}"
           + ".failed{color:#b00}pre.out{background:#f6f6f6;padding:6px;max-height:30em;"
           + "overflow:auto;font-size:12px}td.err{color:#b00;max-width:40em}";
