@@ -102,6 +102,14 @@ class DashboardControlsBrowserIT {
       assertThat(page).hasURL(serve.url("/"));
       assertThat(page.locator("#controls")).hasCount(0);
       assertThat(page.context().cookies()).isEmpty();
+
+      // Without a next page, the login leads to the overview.
+      page.navigate(serve.url("/login"));
+      DashboardLogin.submit(page, serve.token());
+      assertThat(page).hasURL(serve.url("/"));
+      assertThat(page.locator("#flash")).hasText("logged in");
+      // The wrong token's 403, which the browser reports itself.
+      tab.assertNoErrorsBut("status of 403 (Forbidden) (" + serve.url("/login"));
     }
   }
 
@@ -265,6 +273,7 @@ class DashboardControlsBrowserIT {
       assertThat(status(id)).isEqualTo("next_run_not_scheduled");
       page.reload();
       assertThat(page.locator("#status")).not().hasText("disabled");
+      tab.assertNoErrors();
     } finally {
       other.stop(0);
     }
