@@ -63,6 +63,7 @@ final class StatusCommand extends BaseCommand {
    */
   static void print(PrintWriter out, Drover drover) {
     Map<String, long[]> counts = counts(drover);
+    Set<String> pausedTypes = Set.copyOf(drover.taskTypesPaused());
     Table table =
         new Table(
             "TYPE",
@@ -78,7 +79,8 @@ final class StatusCommand extends BaseCommand {
     long[] totals = new long[COLUMNS];
     counts.forEach(
         (type, row) -> {
-          table.row(cells(type, row));
+          // A paused type's tasks are not claimed (task-type pause): say so beside its name.
+          table.row(cells(pausedTypes.contains(type) ? type + " (paused)" : type, row));
           for (int i = 0; i < row.length; i++) {
             totals[i] += row[i];
           }
@@ -90,6 +92,7 @@ final class StatusCommand extends BaseCommand {
   static ArrayNode json(Drover drover) {
     ArrayNode array = Json.array();
     Set<String> unhandled = Set.copyOf(RunnerSetup.unexecutable(drover.taskTypes()));
+    Set<String> pausedTypes = Set.copyOf(drover.taskTypesPaused());
     counts(drover)
         .forEach(
             (type, row) -> {
@@ -108,6 +111,7 @@ final class StatusCommand extends BaseCommand {
               o.put("failed", row[FAILED]);
               o.put("disabled_by_operator", row[DISABLED]);
               o.put("total", row[TOTAL]);
+              o.put("type_paused", pausedTypes.contains(type));
               // false: only a runner with a handler of its own (a --handlers-jar's, say) executes
               // this type's tasks; status cannot see the jars of a runner in another process.
               o.put("command_or_built_in_handler", !unhandled.contains(type));

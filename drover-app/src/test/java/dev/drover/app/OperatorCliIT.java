@@ -57,8 +57,11 @@ class OperatorCliIT {
 
     assertThat(drover("task-type", "pause", ArchiveHandlers.RESULT).stdout())
         .contains("paused task type archive-result");
+    assertThat(resultCounts().get("type_paused").asBoolean()).isTrue();
+    assertThat(drover("status").stdout()).contains(ArchiveHandlers.RESULT + " (paused)");
     assertThat(drover("task-type", "resume", ArchiveHandlers.RESULT).stdout())
         .contains("resumed task type archive-result");
+    assertThat(resultCounts().get("type_paused").asBoolean()).isFalse();
 
     assertThat(drover("task", "delete", "1", "--tree").stdout())
         .contains("deleted 26 tasks, 26 runs and 5 run directories");
