@@ -86,6 +86,34 @@ class LauncherIT {
     assertThat(mainLoadedFrom()).doesNotContain("shared objects file");
   }
 
+  @Test
+  void longCommandsRunWithTheSerialCollectorAndASmallHeapUnlessTheUserSaysOtherwise()
+      throws Exception {
+    assertThat(jvmFlags("run", "-XX:+PrintCommandLineFlags"))
+        .contains("-XX:+UseSerialGC")
+        .contains("-XX:MaxHeapSize=167772160");
+    // DROVER_JAVA_OPTS comes after the launcher's options, and the JVM takes the last of each.
+    assertThat(jvmFlags("serve", "-XX:+PrintCommandLineFlags -Xmx1g"))
+        .contains("-XX:MaxHeapSize=1073741824");
+  }
+
+  /** The flags the JVM of {@code drover COMMAND --help} ran with, as PrintCommandLineFlags says. */
+  private String jvmFlags(String command, String javaOpts) throws Exception {
+    Path out = root.resolve("flags.txt");
+    ProcessBuilder pb =
+        new ProcessBuilder("bash", root.resolve("drover").toString(), command, "--help")
+            .directory(root.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(out.toFile());
+    pb.environment().put("DROVER_JAVA_OPTS", javaOpts);
+    Process process = pb.start();
+    process.getOutputStream().close();
+    assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    String output = Files.readString(out, StandardCharsets.UTF_8);
+    assertThat(process.exitValue()).as(output).isZero();
+    return output.lines().filter(line -> line.startsWith("-XX:")).findFirst().orElseThrow();
+  }
+
   /**
    * Runs {@code drover --version} through the launcher, checks that it printed the version and
    * nothing else, and returns where the JVM loaded {@link Main} from.
