@@ -103,7 +103,7 @@ final class TaskInserts {
       Optional<Task> inserted =
           insert
               .bind("type", p.task.type())
-              .bind("arguments", p.task.arguments().toJson())
+              .bind("arguments", p.json)
               .bind("hash", p.hash)
               .bind("nextRun", p.nextRun)
               .bind("intervalMs", Columns.millis(p.interval))

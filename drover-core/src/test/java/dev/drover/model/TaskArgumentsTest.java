@@ -69,6 +69,13 @@ class TaskArgumentsTest {
     TaskArguments mixed = TaskArguments.of(mixedArgs(), mixedKwargs());
     assertThat(mixed.args()).isEqualTo(Json.MAPPER.valueToTree(mixedArgs()));
     assertThat(mixed.kwargs()).isEqualTo(Json.MAPPER.valueToTree(mixedKwargs()));
+    Map<String, Object> nulls = new LinkedHashMap<>();
+    nulls.put("none", null);
+    nulls.put("small long", 5L);
+    nulls.put("list", new java.util.ArrayList<>(List.of(Map.of("k", List.of()))));
+    assertThat(TaskArguments.of(null, nulls).kwargs())
+        .isEqualTo(Json.MAPPER.valueToTree(nulls))
+        .hasToString("{\"none\":null,\"small long\":5,\"list\":[{\"k\":[]}]}");
   }
 
   @Test
