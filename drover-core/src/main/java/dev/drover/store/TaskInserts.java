@@ -112,7 +112,8 @@ final class TaskInserts {
               .bind("retriesLeft", retriesLeft(p))
               .bind("priority", priority(p))
               .bind("concurrencyKey", p.concurrencyKey)
-              .map(rows.task)
+              // the rest of the task is what was written, as the batch path reads it
+              .map((rs, ctx) -> written(rs.getLong("id"), p))
               .findOne();
       if (inserted.isPresent()) {
         // Where the statement itself queued the NOTIFY, it is sent; elsewhere the signal decides.
