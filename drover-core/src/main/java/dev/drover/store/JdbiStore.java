@@ -378,7 +378,11 @@ final class JdbiStore implements Store {
 
   @Override
   public List<Task> taskCreate(List<NewTask> tasks, Instant now) {
-    List<Task> out = jdbi.inTransaction(h -> inserts.create(h, tasks, now));
+    // one task is written by one statement, after the reads that check it (TaskInserts)
+    List<Task> out =
+        tasks.size() == 1
+            ? dialect.inSingleWrite(jdbi, h -> inserts.create(h, tasks, now))
+            : jdbi.inTransaction(h -> inserts.create(h, tasks, now));
     if (!out.isEmpty()) {
       work.wakeLocal();
     }
