@@ -67,12 +67,14 @@ final class TaskInserts {
   private final SqlFiles sql;
   private final Rows rows;
   private final WorkSignal work;
+  private final ParsedTaskTypes parsedTypes;
 
   TaskInserts(DialectSql dialect, Rows rows, WorkSignal work) {
     this.dialect = dialect;
     this.sql = dialect.files();
     this.rows = rows;
     this.work = work;
+    this.parsedTypes = new ParsedTaskTypes(rows);
   }
 
   /**
@@ -163,17 +165,17 @@ final class TaskInserts {
    * ValidationException} naming the field of the first that is invalid.
    */
   List<Prepared> validate(Handle h, List<NewTask> tasks, Instant now) {
-    Map<String, TaskType> types = new HashMap<>();
+    Map<String, TaskType> byName = new HashMap<>();
     Map<String, CommandTemplate> templates = new HashMap<>();
     List<Prepared> out = new ArrayList<>(tasks.size());
     for (NewTask t : tasks) {
       TaskType type =
-          types.computeIfAbsent(
+          byName.computeIfAbsent(
               t.type(),
               name ->
                   h.createQuery(sql.get(TASK_TYPE_GET))
                       .bind("name", name)
-                      .map(rows.taskType)
+                      .map(parsedTypes::map)
                       .findOne()
                       .orElseThrow(
                           () ->

@@ -331,6 +331,16 @@ abstract class StoreContractTest
   }
 
   @Test
+  void aTaskIsCheckedAgainstItsTypeAsStoredNow() {
+    store.taskTypeCreate(gitType().toBuilder().numRetries(1).build());
+    assertThat(createOne(oneshot("https://a")).retriesLeft()).isEqualTo(1);
+    store.taskTypeUpsert(gitType().toBuilder().numRetries(5).build());
+    assertThat(createOne(oneshot("https://b")).retriesLeft()).isEqualTo(5);
+    store.taskTypeUpsert(gitType().toBuilder().numRetries(1).build());
+    assertThat(createOne(oneshot("https://c")).retriesLeft()).isEqualTo(1);
+  }
+
+  @Test
   void refusedSingleTasksLeaveNoTransactionOpen() {
     store.taskTypeCreate(gitType());
     // More refusals than the pool has connections: one left inside its transaction would refuse
