@@ -1,5 +1,6 @@
 package dev.drover;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
@@ -10,6 +11,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -151,34 +154,47 @@ public final class Json {
     return node instanceof ObjectNode o ? o : object();
   }
 
-  /** Canonical text: keys sorted at every depth, no whitespace. */
+  /**
+   * Canonical text: keys sorted at every depth, no whitespace. Written straight to one generator of
+   * {@link #MAPPER} rather than by {@code writeValueAsString} of a sorted copy, which built a copy
+   * of the tree and a serializer provider per call; the text is the same, byte for byte (stored
+   * argument hashes depend on it; TaskArgumentsTest pins a few).
+   */
   public static String canonical(JsonNode node) {
-    try {
-      return MAPPER.writeValueAsString(sorted(node));
-    } catch (JsonProcessingException e) {
+    StringWriter out = new StringWriter();
+    try (JsonGenerator g = MAPPER.createGenerator(out)) {
+      writeSorted(g, node);
+    } catch (IOException e) {
       throw new DroverException("cannot write JSON", e);
     }
+    return out.toString();
   }
 
-  private static JsonNode sorted(JsonNode node) {
+  private static void writeSorted(JsonGenerator g, JsonNode node) throws IOException {
     if (node.isObject()) {
-      ObjectNode out = object();
-      List<String> names = new ArrayList<>();
+      List<String> names = new ArrayList<>(node.size());
       node.fieldNames().forEachRemaining(names::add);
       names.sort(null);
+      g.writeStartObject();
       for (String name : names) {
-        out.set(name, sorted(node.get(name)));
+        g.writeFieldName(name);
+        writeSorted(g, node.get(name));
       }
-      return out;
-    }
-    if (node.isArray()) {
-      ArrayNode out = array();
-      for (Iterator<JsonNode> it = node.elements(); it.hasNext(); ) {
-        out.add(sorted(it.next()));
+      g.writeEndObject();
+    } else if (node.isArray()) {
+      g.writeStartArray();
+      for (JsonNode child : node) {
+        writeSorted(g, child);
       }
-      return out;
+      g.writeEndArray();
+    } else if (node.isNull()) {
+      g.writeNull(); // as MAPPER's provider writes null: it has no null serializer of its own
+    } else if (node.isTextual() || node.isNumber() || node.isBoolean()) {
+      // these write themselves to the generator and never consult a serializer provider
+      node.serialize(g, null);
+    } else {
+      MAPPER.writeValue(g, node); // binary or POJO nodes: as writeValueAsString writes them
     }
-    return node;
   }
 
   /**

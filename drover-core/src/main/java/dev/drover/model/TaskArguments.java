@@ -30,8 +30,8 @@ public record TaskArguments(ArrayNode args, ObjectNode kwargs) {
   /** Builds arguments from plain Java values (anything Jackson can write). */
   public static TaskArguments of(List<?> args, Map<String, ?> kwargs) {
     return new TaskArguments(
-        Json.MAPPER.valueToTree(args == null ? List.of() : args),
-        Json.MAPPER.valueToTree(kwargs == null ? Map.of() : kwargs));
+        (ArrayNode) PlainTrees.of(args == null ? List.of() : args),
+        (ObjectNode) PlainTrees.of(kwargs == null ? Map.of() : kwargs));
   }
 
   /** Parses the JSON texts given on the command line; either may be null for "none". */
@@ -67,10 +67,26 @@ public record TaskArguments(ArrayNode args, ObjectNode kwargs) {
 
   /** The {@link #hash} of arguments whose {@link #toJson} is {@code json}, without redoing it. */
   public static String hashOf(String json) {
+    byte[] digest = newSha256().digest(json.getBytes(StandardCharsets.UTF_8));
+    return HEX.formatHex(digest);
+  }
+
+  private static final HexFormat HEX = HexFormat.of();
+
+  /** Cloned per hash: cheaper than getInstance, which searches the security providers each time. */
+  private static final MessageDigest SHA_256 = sha256();
+
+  private static MessageDigest newSha256() {
     try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(json.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest);
+      return (MessageDigest) SHA_256.clone();
+    } catch (CloneNotSupportedException e) {
+      return sha256();
+    }
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);
     }

@@ -29,6 +29,8 @@ import java.util.Set;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.HandleCallback;
+import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
 
 /**
@@ -74,6 +76,16 @@ final class PostgresSql implements DialectSql {
   public boolean bindInsertSignal(Query insert) {
     insert.bind("channel", WorkSignal.CHANNEL);
     return true;
+  }
+
+  /**
+   * Without a transaction: at read committed each statement reads its own snapshot anyway, and the
+   * one write is atomic by itself (its NOTIFY is sent when it commits), so a transaction would add
+   * only the commit's round trip.
+   */
+  @Override
+  public <T> T inSingleWrite(Jdbi jdbi, HandleCallback<T, RuntimeException> work) {
+    return jdbi.withHandle(work);
   }
 
   @Override

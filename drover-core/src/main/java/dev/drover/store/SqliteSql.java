@@ -26,6 +26,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.HandleCallback;
+import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.Query;
 
@@ -74,6 +76,33 @@ final class SqliteSql implements DialectSql {
   @Override
   public boolean bindInsertSignal(Query insert) {
     return false;
+  }
+
+  /**
+   * In a transaction begun and ended by plain statements on a connection left in auto-commit mode.
+   * JDBC's way costs four: sqlite-jdbc runs BEGIN when auto-commit goes off, COMMIT then BEGIN
+   * again on commit, and COMMIT once more when auto-commit comes back on. IMMEDIATE, as the pool's
+   * transactions, so the reads happen under the write lock and see what the write will see.
+   */
+  @Override
+  public <T> T inSingleWrite(Jdbi jdbi, HandleCallback<T, RuntimeException> work) {
+    return jdbi.withHandle(
+        h -> {
+          h.execute("BEGIN IMMEDIATE");
+          T result;
+          try {
+            result = work.withHandle(h);
+            h.execute("COMMIT");
+          } catch (RuntimeException | Error e) {
+            try {
+              h.execute("ROLLBACK");
+            } catch (RuntimeException rollback) {
+              e.addSuppressed(rollback);
+            }
+            throw e;
+          }
+          return result;
+        });
   }
 
   @Override

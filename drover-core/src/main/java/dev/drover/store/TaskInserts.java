@@ -67,12 +67,14 @@ final class TaskInserts {
   private final SqlFiles sql;
   private final Rows rows;
   private final WorkSignal work;
+  private final ParsedTaskTypes parsedTypes;
 
   TaskInserts(DialectSql dialect, Rows rows, WorkSignal work) {
     this.dialect = dialect;
     this.sql = dialect.files();
     this.rows = rows;
     this.work = work;
+    this.parsedTypes = new ParsedTaskTypes(rows);
   }
 
   /**
@@ -103,7 +105,7 @@ final class TaskInserts {
       Optional<Task> inserted =
           insert
               .bind("type", p.task.type())
-              .bind("arguments", p.task.arguments().toJson())
+              .bind("arguments", p.json)
               .bind("hash", p.hash)
               .bind("nextRun", p.nextRun)
               .bind("intervalMs", Columns.millis(p.interval))
@@ -112,7 +114,8 @@ final class TaskInserts {
               .bind("retriesLeft", retriesLeft(p))
               .bind("priority", priority(p))
               .bind("concurrencyKey", p.concurrencyKey)
-              .map(rows.task)
+              // the rest of the task is what was written, as the batch path reads it
+              .map((rs, ctx) -> written(rs.getLong("id"), p))
               .findOne();
       if (inserted.isPresent()) {
         // Where the statement itself queued the NOTIFY, it is sent; elsewhere the signal decides.
@@ -162,17 +165,17 @@ final class TaskInserts {
    * ValidationException} naming the field of the first that is invalid.
    */
   List<Prepared> validate(Handle h, List<NewTask> tasks, Instant now) {
-    Map<String, TaskType> types = new HashMap<>();
+    Map<String, TaskType> byName = new HashMap<>();
     Map<String, CommandTemplate> templates = new HashMap<>();
     List<Prepared> out = new ArrayList<>(tasks.size());
     for (NewTask t : tasks) {
       TaskType type =
-          types.computeIfAbsent(
+          byName.computeIfAbsent(
               t.type(),
               name ->
                   h.createQuery(sql.get(TASK_TYPE_GET))
                       .bind("name", name)
-                      .map(rows.taskType)
+                      .map(parsedTypes::map)
                       .findOne()
                       .orElseThrow(
                           () ->

@@ -331,6 +331,34 @@ abstract class StoreContractTest
   }
 
   @Test
+  void aTaskIsCheckedAgainstItsTypeAsStoredNow() {
+    store.taskTypeCreate(gitType().toBuilder().numRetries(1).build());
+    assertThat(createOne(oneshot("https://a")).retriesLeft()).isEqualTo(1);
+    store.taskTypeUpsert(gitType().toBuilder().numRetries(5).build());
+    assertThat(createOne(oneshot("https://b")).retriesLeft()).isEqualTo(5);
+    store.taskTypeUpsert(gitType().toBuilder().numRetries(1).build());
+    assertThat(createOne(oneshot("https://c")).retriesLeft()).isEqualTo(1);
+  }
+
+  @Test
+  void refusedSingleTasksLeaveNoTransactionOpen() {
+    store.taskTypeCreate(gitType());
+    // More refusals than the pool has connections: one left inside its transaction would refuse
+    // to begin another, or on SQLite hold the write lock, and the writes below would fail.
+    NewTask unknown = NewTask.oneshot("no-such-type", TaskArguments.empty());
+    for (int i = 0; i < 20; i++) {
+      assertThatThrownBy(() -> store.taskCreate(List.of(unknown), T0))
+          .isInstanceOf(ValidationException.class)
+          .hasMessage("type: unknown task type 'no-such-type'");
+    }
+    Task created = createOne(oneshot("https://a"));
+    store.taskTypeCreate(TaskType.builder("checksum").build());
+    assertThat(store.taskSearch(TaskQuery.all()))
+        .extracting(Task::id)
+        .containsExactly(created.id());
+  }
+
+  @Test
   void recurringTasksNeedATypeWithADefaultInterval() {
     store.taskTypeCreate(TaskType.builder("checksum").build());
     assertThatThrownBy(

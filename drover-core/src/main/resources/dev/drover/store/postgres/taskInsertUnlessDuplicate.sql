@@ -1,6 +1,6 @@
 -- PostgreSQL differs: casts for untyped parameters, and the NOTIFY in the same
 -- statement.
--- Creates one task unless a stored task duplicates it, in one statement: returns the new row, or no
+-- Creates one task unless a stored task duplicates it, in one statement: returns the new id, or no
 -- row when a duplicate exists (the caller then reads it with taskFindDuplicates). A duplicate is a
 -- not yet scheduled task of the same type, argument hash, policy and priority, and for a one-shot
 -- task the same next_run: the same rule as TaskInserts' keys.
@@ -25,4 +25,4 @@ WHERE NOT EXISTS (
     AND priority IS NOT DISTINCT FROM CAST(:priority AS text)
     AND (CAST(:policy AS text) <> 'oneshot' OR next_run = :nextRun)
 )
-RETURNING *
+RETURNING id

@@ -1,6 +1,6 @@
 -- SQLite differs: untyped parameters need no casts, and the caller sends the work
 -- signal (no NOTIFY).
--- Creates one task unless a stored task duplicates it, in one statement: returns the new row, or no
+-- Creates one task unless a stored task duplicates it, in one statement: returns the new id, or no
 -- row when a duplicate exists (the caller then reads it with taskFindDuplicates). A duplicate is a
 -- not yet scheduled task of the same type, argument hash, policy and priority, and for a one-shot
 -- task the same next_run: the same rule as TaskInserts' keys. SQLite's IS is null-safe equality.
@@ -18,4 +18,4 @@ WHERE NOT EXISTS (
     AND priority IS :priority
     AND (:policy <> 'oneshot' OR next_run = :nextRun)
 )
-RETURNING *
+RETURNING id
