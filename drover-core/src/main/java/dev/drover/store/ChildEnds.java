@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Query;
 
 /**
  * A child's end reaching its parent, in the transaction that made the child final: the run-end hook
@@ -31,11 +32,13 @@ import org.jdbi.v3.core.Handle;
  * at once serialize on it and neither count is lost; on SQLite the single writer does.
  */
 final class ChildEnds implements RunEndHook {
+  private final DialectSql dialect;
   private final SqlFiles sql;
   private final Rows rows;
 
-  ChildEnds(SqlFiles sql, Rows rows) {
-    this.sql = sql;
+  ChildEnds(DialectSql dialect, Rows rows) {
+    this.dialect = dialect;
+    this.sql = dialect.files();
     this.rows = rows;
   }
 
@@ -57,21 +60,20 @@ final class ChildEnds implements RunEndHook {
   private List<Long> settleOnce(Handle h, List<Long> ids, Map<String, ChildrenRule> rules) {
     // Per parent, in id order (so that transactions lock parents in one order): settled, failed.
     Map<Long, int[]> byParent = new TreeMap<>();
-    for (int from = 0; from < ids.size(); from += 1000) {
-      h.createQuery(sql.get(TASK_PARENTS_OF))
-          .bindList("ids", ids.subList(from, Math.min(from + 1000, ids.size())))
-          .map(
-              (rs, ctx) -> {
-                TaskStatus s = TaskStatus.parse("status", rs.getString("status"));
-                if (s == TaskStatus.COMPLETED || s == TaskStatus.DISABLED) {
-                  int[] n = byParent.computeIfAbsent(rs.getLong("parent"), k -> new int[2]);
-                  n[0]++;
-                  n[1] += s == TaskStatus.DISABLED ? 1 : 0;
-                }
-                return s;
-              })
-          .list();
-    }
+    Query parents = h.createQuery(sql.get(TASK_PARENTS_OF));
+    dialect.bindIds(parents, "ids", ids); // one parameter: one text for any count of ids
+    parents
+        .map(
+            (rs, ctx) -> {
+              TaskStatus s = TaskStatus.parse("status", rs.getString("status"));
+              if (s == TaskStatus.COMPLETED || s == TaskStatus.DISABLED) {
+                int[] n = byParent.computeIfAbsent(rs.getLong("parent"), k -> new int[2]);
+                n[0]++;
+                n[1] += s == TaskStatus.DISABLED ? 1 : 0;
+              }
+              return s;
+            })
+        .list();
     List<Long> sealed = new ArrayList<>();
     for (Map.Entry<Long, int[]> e : byParent.entrySet()) {
       h.createQuery(sql.get(TASK_CHILDREN_SETTLED))

@@ -76,6 +76,12 @@ interface DialectSql {
   void endRuns(
       Handle h, String owner, List<RunEnder.Ending> endings, List<String> metadata, Instant at);
 
+  /**
+   * Writes the runs of {@code started}, queued claims of {@code owner} that its workers have begun,
+   * if their leases are still held ({@code taskRunInsertStarted}); {@code started} is not empty.
+   */
+  void insertStarted(Handle h, String owner, List<RunStarted> started);
+
   // ---- the frontier
 
   /**

@@ -134,7 +134,7 @@ final class JdbiStore implements Store {
     this.rows = new Rows(dialect);
     this.pool = pool;
     // The run-end hooks, in the order they run: one line each.
-    this.childEnds = new ChildEnds(sql, rows);
+    this.childEnds = new ChildEnds(dialect, rows);
     List<RunEndHook> runEndHooks =
         new ArrayList<>(List.of(VisitOutcomes.create(jdbi, dialect), childEnds));
     runEndHooks.addAll(extraHooks);

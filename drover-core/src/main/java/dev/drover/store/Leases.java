@@ -12,7 +12,6 @@ import static dev.drover.store.SqlQuery.TASK_LEASE_HELD;
 import static dev.drover.store.SqlQuery.TASK_MARK_DISABLED_BY_OPERATOR;
 import static dev.drover.store.SqlQuery.TASK_RELEASE;
 import static dev.drover.store.SqlQuery.TASK_RELEASE_UNBEGUN;
-import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_STARTED;
 import static dev.drover.store.SqlQuery.TASK_RUN_OF_ATTEMPT;
 import static dev.drover.store.SqlQuery.TASK_RUN_OPEN_OF_TASKS;
 import static dev.drover.store.SqlQuery.TASK_SET_STATUS;
@@ -39,7 +38,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.Query;
 
 /**
@@ -110,20 +108,7 @@ final class Leases {
     if (started.isEmpty()) {
       return;
     }
-    PreparedBatch batch = h.prepareBatch(sql.get(TASK_RUN_INSERT_STARTED));
-    for (RunStarted s : started) {
-      TaskRun run = s.claim().run();
-      batch
-          .bind("task", run.taskId())
-          .bind("backend_id", run.backendId())
-          .bind("scheduled", run.scheduled())
-          .bind("started", s.at())
-          .bind("metadata", Json.canonical(run.metadata()))
-          .bind("owner", owner)
-          .bind("attempt", s.claim().lease().attempt())
-          .add();
-    }
-    batch.execute();
+    dialect.insertStarted(h, owner, started);
   }
 
   /**

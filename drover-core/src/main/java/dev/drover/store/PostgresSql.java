@@ -3,6 +3,7 @@ package dev.drover.store;
 import static dev.drover.store.SqlQuery.FRONTIER_LOCK_VISIT_TYPE;
 import static dev.drover.store.SqlQuery.ORIGIN_RECORD;
 import static dev.drover.store.SqlQuery.TASK_RUN_END_MANY;
+import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_STARTED;
 import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED;
 import static dev.drover.store.SqlQuery.VISIT_MARK_SCHEDULED;
 import static dev.drover.store.SqlQuery.VISIT_STATS_REPLACE;
@@ -13,6 +14,7 @@ import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.OriginKey;
 import dev.drover.frontier.OriginVisitStats;
 import dev.drover.model.Task;
+import dev.drover.model.TaskRun;
 import dev.drover.schedule.TaskUpdate;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -31,6 +33,7 @@ import java.util.function.Function;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.Query;
 
 /**
@@ -142,6 +145,25 @@ final class PostgresSql implements DialectSql {
       updated[i] = ids.contains(tasks.get(i).id());
     }
     return updated;
+  }
+
+  /** One insert per run in a JDBC batch. */
+  @Override
+  public void insertStarted(Handle h, String owner, List<RunStarted> started) {
+    PreparedBatch batch = h.prepareBatch(sql.get(TASK_RUN_INSERT_STARTED));
+    for (RunStarted s : started) {
+      TaskRun run = s.claim().run();
+      batch
+          .bind("task", run.taskId())
+          .bind("backend_id", run.backendId())
+          .bind("scheduled", run.scheduled())
+          .bind("started", s.at())
+          .bind("metadata", Json.canonical(run.metadata()))
+          .bind("owner", owner)
+          .bind("attempt", s.claim().lease().attempt())
+          .add();
+    }
+    batch.execute();
   }
 
   @Override

@@ -5,6 +5,7 @@ import static dev.drover.store.SqlQuery.ORIGIN_MIRROR_REFRESH;
 import static dev.drover.store.SqlQuery.ORIGIN_MIRROR_SCHEDULED;
 import static dev.drover.store.SqlQuery.ORIGIN_RECORD;
 import static dev.drover.store.SqlQuery.TASK_RUN_END_MANY;
+import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_STARTED;
 import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED;
 import static dev.drover.store.SqlQuery.VISIT_MARK_SCHEDULED;
 import static dev.drover.store.SqlQuery.VISIT_STATS_REPLACE;
@@ -15,6 +16,7 @@ import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.OriginKey;
 import dev.drover.frontier.OriginVisitStats;
 import dev.drover.model.Task;
+import dev.drover.model.TaskRun;
 import dev.drover.schedule.TaskUpdate;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -41,9 +43,15 @@ final class SqliteSql implements DialectSql {
   private static final int SAMPLE_SCALE = 1_000_000;
 
   private final SqlFiles sql;
+  private final SqliteBatch.Factory batches;
 
-  SqliteSql(SqlFiles sql) {
+  /**
+   * @param statements the store's statement cache, or null if it has none
+   * @param probe sees the statements run as plain JDBC batches (Jdbi's are seen by its hooks)
+   */
+  SqliteSql(SqlFiles sql, SqliteStatementCache statements, StoreProbe probe) {
     this.sql = sql;
+    this.batches = new SqliteBatch.Factory(sql, statements, probe);
   }
 
   @Override
@@ -114,23 +122,31 @@ final class SqliteSql implements DialectSql {
     query.bind(name, json.append(']').toString()); // read with json_each
   }
 
-  /** One fenced update per row in a JDBC batch. */
+  /** One fenced update per row in a JDBC batch, bound with plain JDBC (the pass's hot path). */
   @Override
   public boolean[] updateAsClaimed(
       Handle h, String owner, List<Completion> completions, List<TaskUpdate> updates) {
-    PreparedBatch batch = h.prepareBatch(sql.get(TASK_UPDATE_AFTER_RUN_AS_CLAIMED));
-    for (int i = 0; i < completions.size(); i++) {
-      Completion c = completions.get(i);
-      Task task = c.claimed().task();
-      RunEnder.bindUpdate(batch, task, updates.get(i))
-          .bind("owner", owner)
-          .bind("attempt", c.lease().attempt())
-          .bind("claimed_next_run", task.nextRun())
-          .bind("claimed_interval_ms", Columns.millis(task.currentInterval()))
-          .bind("claimed_retries_left", task.retriesLeft())
-          .add();
+    int[] counts;
+    try (SqliteBatch batch = batches.open(h, TASK_UPDATE_AFTER_RUN_AS_CLAIMED)) {
+      for (int i = 0; i < completions.size(); i++) {
+        Completion c = completions.get(i);
+        Task task = c.claimed().task();
+        TaskUpdate u = updates.get(i);
+        batch
+            .setLong("id", task.id())
+            .setString("status", u.status().dbName())
+            .setInstant("next_run", u.nextRun())
+            .setLong("current_interval_ms", Columns.millis(u.currentInterval()))
+            .setLong("retries_left", u.retriesLeft())
+            .setString("owner", owner)
+            .setLong("attempt", c.lease().attempt())
+            .setInstant("claimed_next_run", task.nextRun())
+            .setLong("claimed_interval_ms", Columns.millis(task.currentInterval()))
+            .setLong("claimed_retries_left", task.retriesLeft())
+            .add();
+      }
+      counts = batch.execute();
     }
-    int[] counts = batch.execute();
     boolean[] updated = new boolean[counts.length];
     for (int i = 0; i < counts.length; i++) {
       updated[i] = counts[i] == 1;
@@ -138,24 +154,46 @@ final class SqliteSql implements DialectSql {
     return updated;
   }
 
+  /** One run per row in a JDBC batch, bound with plain JDBC (the pass's hot path). */
   @Override
   public void endRuns(
       Handle h, String owner, List<RunEnder.Ending> endings, List<String> metadata, Instant at) {
-    PreparedBatch runs = h.prepareBatch(sql.get(TASK_RUN_END_MANY));
-    for (int i = 0; i < endings.size(); i++) {
-      RunEnder.Ending e = endings.get(i);
-      runs.bind("task", e.run().taskId())
-          .bind("backend_id", e.run().backendId())
-          .bind("scheduled", e.run().scheduled())
-          .bindByType("started", e.started(), Instant.class)
-          .bind("ended", at)
-          .bind("metadata", metadata.get(i))
-          .bind("status", e.status().dbName())
-          .bind("owner", owner)
-          .bind("attempt", e.attempt())
-          .add();
+    try (SqliteBatch runs = batches.open(h, TASK_RUN_END_MANY)) {
+      for (int i = 0; i < endings.size(); i++) {
+        RunEnder.Ending e = endings.get(i);
+        runs.setLong("task", e.run().taskId())
+            .setString("backend_id", e.run().backendId())
+            .setInstant("scheduled", e.run().scheduled())
+            .setInstant("started", e.started())
+            .setInstant("ended", at)
+            .setString("metadata", metadata.get(i))
+            .setString("status", e.status().dbName())
+            .setString("owner", owner)
+            .setLong("attempt", e.attempt())
+            .add();
+      }
+      runs.execute();
     }
-    runs.execute();
+  }
+
+  /** One insert per run in a JDBC batch, bound with plain JDBC (the pass's hot path). */
+  @Override
+  public void insertStarted(Handle h, String owner, List<RunStarted> started) {
+    try (SqliteBatch batch = batches.open(h, TASK_RUN_INSERT_STARTED)) {
+      for (RunStarted s : started) {
+        TaskRun run = s.claim().run();
+        batch
+            .setLong("task", run.taskId())
+            .setString("backend_id", run.backendId())
+            .setInstant("scheduled", run.scheduled())
+            .setInstant("started", s.at())
+            .setString("metadata", Json.canonical(run.metadata()))
+            .setString("owner", owner)
+            .setLong("attempt", s.claim().lease().attempt())
+            .add();
+      }
+      batch.execute();
+    }
   }
 
   /** Nothing to lock: one writer, and every transaction begins IMMEDIATE. */

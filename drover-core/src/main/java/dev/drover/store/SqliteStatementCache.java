@@ -52,6 +52,34 @@ final class SqliteStatementCache implements StatementBuilderFactory {
     return idle;
   }
 
+  /**
+   * A prepared statement of {@code sql} (positional parameters) on {@code conn}'s driver
+   * connection: an idle one if there is, else a new one. Hand it back with {@link #giveBack}.
+   */
+  PreparedStatement borrow(Connection conn, String sql) throws SQLException {
+    SQLiteConnection physical = conn.unwrap(SQLiteConnection.class);
+    PreparedStatement stmt = idleOf(physical).remove(sql);
+    if (stmt == null || stmt.isClosed()) {
+      stmt = physical.prepareStatement(sql);
+    }
+    return stmt;
+  }
+
+  /** Keeps {@code stmt}, borrowed for {@code sql} on {@code conn}, for the next borrower. */
+  void giveBack(Connection conn, String sql, PreparedStatement stmt) throws SQLException {
+    if (stmt.isClosed()) {
+      return;
+    }
+    // A batch that failed before it executed leaves its rows behind: the next batch on this
+    // statement would run them again, so both go.
+    stmt.clearBatch();
+    stmt.clearParameters();
+    PreparedStatement displaced = idleOf(conn.unwrap(SQLiteConnection.class)).put(sql, stmt);
+    if (displaced != null && displaced != stmt) {
+      displaced.close();
+    }
+  }
+
   /** One per handle, so one thread at a time. */
   private final class Builder extends DefaultStatementBuilder {
     /**
@@ -66,11 +94,7 @@ final class SqliteStatementCache implements StatementBuilderFactory {
       if (ctx.isReturningGeneratedKeys() || ctx.isConcurrentUpdatable()) {
         return super.create(conn, sql, ctx);
       }
-      SQLiteConnection physical = conn.unwrap(SQLiteConnection.class);
-      PreparedStatement stmt = idleOf(physical).remove(sql);
-      if (stmt == null || stmt.isClosed()) {
-        stmt = physical.prepareStatement(sql);
-      }
+      PreparedStatement stmt = borrow(conn, sql);
       lent.put(stmt, sql);
       return stmt;
     }
@@ -82,15 +106,7 @@ final class SqliteStatementCache implements StatementBuilderFactory {
         super.close(conn, sql, stmt); // not one of ours, or already done with
         return;
       }
-      // A batch that failed before it executed leaves its rows behind: the next batch on this
-      // statement would run them again, so both go.
-      ((PreparedStatement) stmt).clearBatch();
-      ((PreparedStatement) stmt).clearParameters();
-      PreparedStatement displaced =
-          idleOf(conn.unwrap(SQLiteConnection.class)).put(prepared, (PreparedStatement) stmt);
-      if (displaced != null && displaced != stmt) {
-        displaced.close();
-      }
+      giveBack(conn, prepared, (PreparedStatement) stmt);
     }
   }
 

@@ -43,9 +43,10 @@ public final class Stores {
   static Store open(StoreLocation location, StoreOptions options, List<RunEndHook> hooks) {
     int poolSize = options.poolSize();
     // The one place that asks which database this is; the store's code then calls the dialect.
+    SqliteStatementCache statements = location.isSqlite() ? new SqliteStatementCache() : null;
     DialectSql dialect =
         location.isSqlite()
-            ? new SqliteSql(new SqlFiles(Dialect.SQLITE))
+            ? new SqliteSql(new SqlFiles(Dialect.SQLITE), statements, options.probe())
             : new PostgresSql(new SqlFiles(Dialect.POSTGRESQL));
     HikariDataSource pool =
         location.isSqlite()
@@ -56,7 +57,7 @@ public final class Stores {
       Jdbi jdbi = Jdbi.create((DataSource) pool);
       jdbi.registerArgument(new InstantArgumentFactory(dialect));
       if (location.isSqlite()) {
-        jdbi.setStatementBuilderFactory(new SqliteStatementCache());
+        jdbi.setStatementBuilderFactory(statements);
       }
       String database =
           location.isSqlite()
@@ -100,7 +101,7 @@ public final class Stores {
     DialectSql dialect =
         postgres
             ? new PostgresSql(new SqlFiles(Dialect.POSTGRESQL))
-            : new SqliteSql(new SqlFiles(Dialect.SQLITE));
+            : new SqliteSql(new SqlFiles(Dialect.SQLITE), null, options.probe());
     Migrations.migrate(source, dialect.dialect(), borrowed.location());
     Jdbi jdbi = Jdbi.create(source);
     jdbi.registerArgument(new InstantArgumentFactory(dialect));
