@@ -224,6 +224,7 @@ final class TaskInserts {
     h.createQuery(sql.get(TASK_FIND_DUPLICATES))
         .bindList("types", new ArrayList<>(types))
         .bindList("hashes", new ArrayList<>(hashes))
+        .bind("status", TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName())
         .map((rs, ctx) -> new Hashed(rs.getString("arguments_hash"), rows.task.map(rs, ctx)))
         .forEach(
             row -> {

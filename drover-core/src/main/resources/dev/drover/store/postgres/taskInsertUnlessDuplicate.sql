@@ -20,7 +20,7 @@ WHERE NOT EXISTS (
   FROM task
   WHERE type = CAST(:type AS text)
     AND arguments_hash = CAST(:hash AS text)
-    AND status = 'next_run_not_scheduled' -- a literal, so task_duplicate_lookup's predicate holds
+    AND status = CAST(:status AS text)
     AND policy = CAST(:policy AS text)
     AND priority IS NOT DISTINCT FROM CAST(:priority AS text)
     AND (CAST(:policy AS text) <> 'oneshot' OR next_run = :nextRun)
