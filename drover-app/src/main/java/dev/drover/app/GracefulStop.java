@@ -53,7 +53,7 @@ final class GracefulStop implements AutoCloseable {
             "drover-stop");
   }
 
-  /** Installs the hook for {@code runner}; call just before {@code runner.run()}. */
+  /** Installs the hook for {@code runner}; call before {@code runner.run()}. */
   static GracefulStop install(Runner runner, Duration grace) {
     GracefulStop stop = new GracefulStop(runner, grace);
     Runtime.getRuntime().addShutdownHook(stop.hook);

@@ -105,6 +105,12 @@ final class ServeCommand extends BaseCommand {
       SignalStop signal)
       throws InterruptedException {
     Runner runner = noRunner ? null : runner(drover, metrics, takeoverTime);
+    // The signals are handled before "listening" is printed: a SIGTERM that follows that line at
+    // once must stop this serve gracefully, not kill the JVM (exit 143).
+    GracefulStop stop = runner == null ? null : GracefulStop.install(runner, graceTime);
+    if (runner != null) {
+      ReloadSignal.install(runner);
+    }
     try (ApiServer server =
         ApiServer.start(
             drover,
@@ -129,7 +135,11 @@ final class ServeCommand extends BaseCommand {
       if (runner == null) {
         signal.await();
       } else {
-        runUntilStopped(runner, graceTime);
+        runUntilStopped(runner, stop);
+      }
+    } finally {
+      if (stop != null) {
+        stop.close();
       }
     }
   }
@@ -154,17 +164,11 @@ final class ServeCommand extends BaseCommand {
   }
 
   /** Runs until a signal, or until a newer runner takes this data dir over. */
-  private void runUntilStopped(Runner runner, Duration graceTime) throws InterruptedException {
-    GracefulStop stop = GracefulStop.install(runner, graceTime);
-    ReloadSignal.install(runner);
-    try {
-      RunnerStats stats = runner.run();
-      String why = stop.signalled() ? "stopped on request" : runner.stopReason();
-      log.info("runner stopped ({}): {} claimed; stopping the server", why, stats.claimed());
-      stop.succeeded();
-    } finally {
-      stop.close();
-    }
+  private void runUntilStopped(Runner runner, GracefulStop stop) throws InterruptedException {
+    RunnerStats stats = runner.run();
+    String why = stop.signalled() ? "stopped on request" : runner.stopReason();
+    log.info("runner stopped ({}): {} claimed; stopping the server", why, stats.claimed());
+    stop.succeeded();
   }
 
   /** The gate of this data dir on this host, as {@code drover run} names it. */
