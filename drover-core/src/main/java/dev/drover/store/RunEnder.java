@@ -218,7 +218,7 @@ final class RunEnder {
             () -> new DroverException("task " + task.id() + " has no task type " + task.type()));
   }
 
-  static <S extends SqlStatement<S>> S bindUpdate(S statement, Task task, TaskUpdate u) {
+  private static <S extends SqlStatement<S>> S bindUpdate(S statement, Task task, TaskUpdate u) {
     return statement
         .bind("id", task.id())
         .bind("status", u.status().dbName())
