@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
@@ -108,4 +109,10 @@ interface DialectSql {
    * values it binds into {@code values}.
    */
   String sample(double percent, Map<String, Object> values);
+
+  /**
+   * The database's plan for {@code query} (a SELECT), one line per node: on PostgreSQL executed,
+   * with its times and buffers; on SQLite the plan it chose, indented by depth.
+   */
+  List<String> plan(Handle h, String query, UnaryOperator<Query> bind);
 }

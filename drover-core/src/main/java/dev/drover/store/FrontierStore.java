@@ -79,6 +79,16 @@ public interface FrontierStore {
   List<ListedOrigin> originGrabNextVisits(VisitRequest request, Instant now);
 
   /**
+   * How the database chooses the origins of {@code request} at {@code now}, one line per plan node,
+   * for finding why a grab is slow. Nothing is recorded. On PostgreSQL the selection runs ({@code
+   * EXPLAIN (ANALYZE, BUFFERS)}: times, rows and buffers); on SQLite it is the plan chosen ({@code
+   * EXPLAIN QUERY PLAN}), not run.
+   *
+   * @throws dev.drover.ValidationException when a lister filter names no lister
+   */
+  List<String> originGrabPlan(VisitRequest request, Instant now);
+
+  /**
    * About how many listed origins there are (all visit types), read cheaply: the planner's estimate
    * on PostgreSQL (a count of at most {@code cap} rows when the table was never analyzed), the
    * largest rowid on SQLite. The visit scheduler uses it to decide whether a sample can help.

@@ -174,6 +174,11 @@ final class JdbiFrontierStore implements FrontierStore {
   }
 
   @Override
+  public List<String> originGrabPlan(VisitRequest request, Instant now) {
+    return grab.plan(request, now);
+  }
+
+  @Override
   public long originRowsEstimate(long cap) {
     return jdbi.withHandle(
         h -> {

@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
@@ -252,6 +253,13 @@ final class PostgresSql implements DialectSql {
   public String sample(double percent, Map<String, Object> values) {
     values.put("sample_percent", percent);
     return "TABLESAMPLE SYSTEM (:sample_percent)";
+  }
+
+  @Override
+  public List<String> plan(Handle h, String query, UnaryOperator<Query> bind) {
+    return bind.apply(h.createQuery("EXPLAIN (ANALYZE, BUFFERS) " + query))
+        .map((rs, ctx) -> rs.getString(1))
+        .list();
   }
 
   /**

@@ -24,9 +24,11 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
@@ -272,6 +274,20 @@ final class SqliteSql implements DialectSql {
   public String sample(double percent, Map<String, Object> values) {
     values.put("sample_share", Math.round(percent / 100 * SAMPLE_SCALE));
     return "AND abs(random() % " + SAMPLE_SCALE + ") < :sample_share";
+  }
+
+  /** SQLite's plan rows name their parent node; a node is indented one step past its parent. */
+  @Override
+  public List<String> plan(Handle h, String query, UnaryOperator<Query> bind) {
+    Map<Integer, Integer> depth = new HashMap<>();
+    return bind.apply(h.createQuery("EXPLAIN QUERY PLAN " + query))
+        .map(
+            (rs, ctx) -> {
+              int d = depth.getOrDefault(rs.getInt("parent"), -1) + 1;
+              depth.put(rs.getInt("id"), d);
+              return "  ".repeat(d) + rs.getString("detail");
+            })
+        .list();
   }
 
   /** A prepared statement per row, then one mirror refresh per chunk of urls. */

@@ -45,13 +45,7 @@ final class VisitGrab {
           if (r.count() == 0) {
             return List.of();
           }
-          // The request's validation guarantees one lister here (an id, or a name and an instance).
-          Instant listingFinished =
-              r.policy() == VisitPolicy.FIRST_VISITS_AFTER_LISTING
-                  ? listers.get(0).lastListingFinishedAt()
-                  : null;
-          List<String> listerIds = listers.stream().map(l -> FrontierRows.text(l.id())).toList();
-          VisitGrabSql query = VisitGrabSql.of(dialect, r, now, listerIds, listingFinished);
+          VisitGrabSql query = query(r, now, listers);
           List<Grabbed> chosen =
               query.bind(h.createQuery(sql.get(VISIT_GRAB)), r).map(rows.grabbed).list();
           if (!r.dryRun() && !chosen.isEmpty()) {
@@ -59,6 +53,26 @@ final class VisitGrab {
           }
           return chosen.stream().map(Grabbed::origin).toList();
         });
+  }
+
+  /** The database's plan for choosing {@code r}'s origins, run as a dry run would be. */
+  List<String> plan(VisitRequest r, Instant now) {
+    return jdbi.withHandle(
+        h -> {
+          List<Lister> listers = r.filtersListers() ? matchingListers(h, r) : List.of();
+          VisitGrabSql query = query(r, now, listers);
+          return dialect.plan(h, sql.get(VISIT_GRAB), q -> query.bind(q, r));
+        });
+  }
+
+  private VisitGrabSql query(VisitRequest r, Instant now, List<Lister> listers) {
+    // The request's validation guarantees one lister here (an id, or a name and an instance).
+    Instant listingFinished =
+        r.policy() == VisitPolicy.FIRST_VISITS_AFTER_LISTING
+            ? listers.get(0).lastListingFinishedAt()
+            : null;
+    List<String> listerIds = listers.stream().map(l -> FrontierRows.text(l.id())).toList();
+    return VisitGrabSql.of(dialect, r, now, listerIds, listingFinished);
   }
 
   private List<Lister> matchingListers(Handle h, VisitRequest r) {

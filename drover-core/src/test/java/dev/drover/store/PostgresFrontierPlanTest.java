@@ -106,14 +106,16 @@ class PostgresFrontierPlanTest {
   }
 
   @ParameterizedTest
-  @EnumSource(VisitPolicy.class)
+  @EnumSource(
+      value = VisitPolicy.class,
+      names = "FIRST_VISITS_AFTER_LISTING",
+      mode = EnumSource.Mode.EXCLUDE)
   void eachPolicyWalksItsOwnIndexWithoutSorting(VisitPolicy policy) {
-    boolean needsLister = policy == VisitPolicy.FIRST_VISITS_AFTER_LISTING;
     for (VisitRequest r :
         List.of(
-            request(policy, needsLister).build(),
-            request(policy, needsLister).dryRun(true).build(),
-            request(policy, needsLister).cooldowns(Cooldowns.NONE).build())) {
+            request(policy, false).build(),
+            request(policy, false).dryRun(true).build(),
+            request(policy, false).cooldowns(Cooldowns.NONE).build())) {
       String plan = grabPlan(r);
       assertThat(plan)
           .as(plan)
@@ -121,6 +123,31 @@ class PostgresFrontierPlanTest {
           .contains("Index Scan using " + indexOf(policy) + " on listed_origin")
           .doesNotContain("Seq Scan")
           .doesNotContain("Sort");
+    }
+  }
+
+  /**
+   * first_visits_after_listing reads only its lister's rows, through its own index, whose equality
+   * columns include the lister. Here a lister has few enough rows that reading them all and sorting
+   * them is cheaper; on a large frontier the same index is walked in order (the bench's frontier
+   * workload records the plan). It must never walk another policy's index and filter the lister's
+   * rows out of all of them, as it did with the lister leading its index (V012).
+   */
+  @Test
+  void firstVisitsReadOnlyItsListersRowsThroughItsOwnIndex() {
+    VisitPolicy policy = VisitPolicy.FIRST_VISITS_AFTER_LISTING;
+    for (VisitRequest r :
+        List.of(
+            request(policy, true).build(),
+            request(policy, true).dryRun(true).build(),
+            request(policy, true).cooldowns(Cooldowns.NONE).build())) {
+      String plan = grabPlan(r);
+      assertThat(plan)
+          .as(plan)
+          .containsPattern(
+              "(Index Scan using|Bitmap Index Scan on) listed_origin_grab_first_visits\\b")
+          .containsPattern("Index Cond: .*lister_id = ")
+          .doesNotContain("Seq Scan");
     }
   }
 
