@@ -52,8 +52,13 @@ public final class Stores {
         location.isSqlite()
             ? sqlitePool(location.dataDir(), poolSize, options)
             : postgresPool(location, poolSize, options);
+    SqliteCheckpointer checkpointer = null;
     try {
       Migrations.migrate(pool, dialect.dialect(), location);
+      if (location.isSqlite()) {
+        checkpointer = SqliteCheckpointer.start(sqliteUrl(location.dataDir()));
+      }
+      SqliteCheckpointer started = checkpointer;
       Jdbi jdbi = Jdbi.create((DataSource) pool);
       jdbi.registerArgument(new InstantArgumentFactory(dialect));
       if (location.isSqlite()) {
@@ -67,7 +72,12 @@ public final class Stores {
       return new JdbiStore(
           jdbi,
           dialect,
-          pool,
+          () -> {
+            if (started != null) {
+              started.close();
+            }
+            pool.close();
+          },
           database,
           location.describe(),
           url == null
@@ -76,6 +86,9 @@ public final class Stores {
           options.probe(),
           hooks);
     } catch (RuntimeException e) {
+      if (checkpointer != null) {
+        checkpointer.close();
+      }
       pool.close();
       throw e;
     }
@@ -123,7 +136,7 @@ public final class Stores {
   }
 
   private static HikariDataSource sqlitePool(Path dataDir, int poolSize, StoreOptions options) {
-    Path db = prepareDataDir(dataDir).resolve(StoreLocation.DATABASE_FILE);
+    prepareDataDir(dataDir);
     SqliteNativeLibrary.prepare();
     SQLiteConfig config = new SQLiteConfig();
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
@@ -139,8 +152,12 @@ public final class Stores {
     // (shared by all connections, paged by the OS) keep the hot pages in memory.
     config.setCacheSize(-64 * 1024);
     config.setPragma(SQLiteConfig.Pragma.MMAP_SIZE, Long.toString(1L << 30));
+    // A SqliteCheckpointer copies the log back; writers do only past this backstop.
+    config.setPragma(
+        SQLiteConfig.Pragma.WAL_AUTOCHECKPOINT,
+        Integer.toString(SqliteCheckpointer.WRITER_CHECKPOINT_PAGES));
     SQLiteDataSource source = new SQLiteDataSource(config);
-    source.setUrl("jdbc:sqlite:" + db.toAbsolutePath());
+    source.setUrl(sqliteUrl(dataDir));
     HikariConfig hikari = new HikariConfig();
     hikari.setPoolName("drover-sqlite");
     hikari.setConnectionTimeout(options.connectionTimeout().toMillis());
@@ -148,6 +165,10 @@ public final class Stores {
     hikari.setMaximumPoolSize(poolSize);
     hikari.setMinimumIdle(1);
     return connect(hikari, dataDir.toString());
+  }
+
+  private static String sqliteUrl(Path dataDir) {
+    return "jdbc:sqlite:" + dataDir.resolve(StoreLocation.DATABASE_FILE).toAbsolutePath();
   }
 
   private static Path prepareDataDir(Path dataDir) {
