@@ -217,6 +217,27 @@ class PostgresFrontierPlanTest {
     return jdbi.withHandle(h -> explain(s.bind(h.createQuery("EXPLAIN " + s.sql()))));
   }
 
+  /** V013: every index step on a url or visit type is a byte comparison, as on SQLite. */
+  @Test
+  void frontierKeysCompareByteByByte() {
+    List<String> collations =
+        jdbi.withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT table_name || '.' || column_name || ' ' || collation_name "
+                            + "FROM information_schema.columns "
+                            + "WHERE table_name IN ('listed_origin', 'origin_visit_stats') "
+                            + "AND column_name IN ('url', 'visit_type') ORDER BY 1")
+                    .mapTo(String.class)
+                    .list());
+    assertThat(collations)
+        .containsExactly(
+            "listed_origin.url C",
+            "listed_origin.visit_type C",
+            "origin_visit_stats.url C",
+            "origin_visit_stats.visit_type C");
+  }
+
   /** The per-origin reads and writes of recording, grabbing, ingesting and metrics. */
   @Test
   void perOriginStatementsAndMetricsUseIndexes() {
