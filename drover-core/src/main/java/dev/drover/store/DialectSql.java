@@ -87,9 +87,10 @@ interface DialectSql {
 
   /**
    * Holds the frontier write lock of each of {@code visitTypes} (distinct, sorted) until the
-   * transaction ends; see {@link VisitTypeLocks}.
+   * transaction ends; see {@link VisitTypeLocks}. With {@code shared}, other shared holders may
+   * hold it too.
    */
-  void lockVisitTypes(Handle h, List<String> visitTypes);
+  void lockVisitTypes(Handle h, List<String> visitTypes, boolean shared);
 
   /** Records {@code origins} (distinct keys) and returns them as stored, in the same order. */
   List<ListedOrigin> recordOrigins(

@@ -51,7 +51,7 @@ final class OriginRecords {
     origins.forEach(o -> distinct.put(Key.of(o), o));
     return jdbi.inTransaction(
         h -> {
-          locks.lock(h, distinct.keySet().stream().map(Key::visitType).toList());
+          locks.lockForRecording(h, distinct.keySet().stream().map(Key::visitType).toList());
           checkListersExist(h, distinct.values());
           return dialect.recordOrigins(h, List.copyOf(distinct.values()), now, rows);
         });

@@ -1,6 +1,7 @@
 package dev.drover.store;
 
 import static dev.drover.store.SqlQuery.FRONTIER_LOCK_VISIT_TYPE;
+import static dev.drover.store.SqlQuery.FRONTIER_LOCK_VISIT_TYPE_SHARED;
 import static dev.drover.store.SqlQuery.ORIGIN_RECORD;
 import static dev.drover.store.SqlQuery.TASK_RUN_END_MANY;
 import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_STARTED;
@@ -192,10 +193,11 @@ final class PostgresSql implements DialectSql {
 
   /** A transaction-scoped advisory lock per visit type, in the order given. */
   @Override
-  public void lockVisitTypes(Handle h, List<String> visitTypes) {
+  public void lockVisitTypes(Handle h, List<String> visitTypes, boolean shared) {
     visitTypes.forEach(
         type ->
-            h.createQuery(sql.get(FRONTIER_LOCK_VISIT_TYPE))
+            h.createQuery(
+                    sql.get(shared ? FRONTIER_LOCK_VISIT_TYPE_SHARED : FRONTIER_LOCK_VISIT_TYPE))
                 .bind("visit_type", type)
                 .mapTo(Integer.class)
                 .one());

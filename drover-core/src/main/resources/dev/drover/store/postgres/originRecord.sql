@@ -18,6 +18,9 @@ FROM unnest(:lister_ids::text[], :urls::text[], :visit_types::text[], :extra_loa
             :enabled::boolean[], :last_update_ms::bigint[], :is_fork::boolean[], :forked_from_urls::text[])
        AS o (lister_id, url, visit_type, extra_loader_arguments, enabled, last_update_ms, is_fork, forked_from_url)
 LEFT JOIN origin_visit_stats s ON s.url = o.url AND s.visit_type = o.visit_type
+-- Rows are written in key order: recordings run together (VisitTypeLocks), and two that write
+-- the same keys then wait for each other in one order instead of deadlocking.
+ORDER BY o.lister_id, o.url, o.visit_type
 ON CONFLICT (lister_id, url, visit_type) DO UPDATE
 SET extra_loader_arguments = excluded.extra_loader_arguments,
     enabled = excluded.enabled,
