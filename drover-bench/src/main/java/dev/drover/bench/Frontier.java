@@ -1,6 +1,7 @@
 package dev.drover.bench;
 
 import dev.drover.bench.Databases.BenchDb;
+import dev.drover.bench.Databases.Kind;
 import dev.drover.frontier.LastVisitStatus;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
@@ -8,6 +9,8 @@ import dev.drover.frontier.OriginVisitStats;
 import dev.drover.frontier.VisitPolicy;
 import dev.drover.frontier.VisitRequest;
 import dev.drover.store.FrontierStore;
+import dev.drover.store.StoreLocation;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,13 +19,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * The crawl frontier at scale: N listed origins recorded through {@link FrontierStore#originRecord}
- * in lister-sized batches, then visit stats for most of them through {@link
- * FrontierStore#visitStatsUpsert}, then a re-listing of a part of them (the update path), and then
- * grab next visits of {@value #GRAB_COUNT} origins, timed per policy. Grabs are real (not dry
- * runs): each records its origins as scheduled, so the next one of that policy moves on.
+ * by four listers (at once on PostgreSQL), in batches, then visit stats for most of them through
+ * {@link FrontierStore#visitStatsUpsert}, then a re-listing of a part of them (the update path),
+ * and then grab next visits of {@value #GRAB_COUNT} origins, timed per policy. Grabs are real (not
+ * dry runs): each records its origins as scheduled, so the next one of that policy moves on.
  *
  * <p>The origins mimic a forge crawl: four listers, one visit type, a fifth without forge update
  * time, half visited successfully, some failed, some scheduled recently (in cooldown) and some
@@ -100,7 +106,7 @@ final class Frontier implements Workload {
 
     SqlProfile.reset(db.jdbcUrl());
     long start = System.nanoTime();
-    record(frontier, listers, 0, n, now, now);
+    record(frontier, listers, 0, n, now, now, db);
     double recordSeconds = seconds(start);
     profile(raw, "record", db);
     figures.put("record_per_s", n / recordSeconds);
@@ -115,7 +121,7 @@ final class Frontier implements Workload {
     // update path.
     int relisted = Math.max(1, n / 10);
     start = System.nanoTime();
-    record(frontier, listers, 0, relisted, now, now.plusSeconds(60));
+    record(frontier, listers, 0, relisted, now, now.plusSeconds(60), db);
     double rerecordSeconds = seconds(start);
     profile(raw, "rerecord", db);
     // The first lister finished a listing: first_visits_after_listing has its origins to hand out.
@@ -124,6 +130,14 @@ final class Frontier implements Workload {
         frontier.listerUpdate(
             listers.get(0).withLastListingFinishedAt(now.plusSeconds(60)), now.plusSeconds(60)));
     figures.put("rerecord_per_s", relisted / rerecordSeconds);
+    // What the frontier takes on disk, per table and index (the 100M design note's figures).
+    if (db.jdbcUrl() != null) {
+      raw.put(
+          "relation_bytes",
+          SqlProfile.relationSizes(db.jdbcUrl(), "listed_origin", "origin_visit_stats"));
+    } else {
+      raw.put("database_file_bytes", Files.size(db.dir().resolve(StoreLocation.DATABASE_FILE)));
+    }
     raw.put("record_seconds", recordSeconds);
     raw.put("stats_seconds", statsSeconds);
     raw.put("origins_with_stats", withStats);
@@ -187,8 +201,11 @@ final class Frontier implements Workload {
   }
 
   /**
-   * Records origins {@code from .. to - 1} in batches, spread over the listers, at {@code now};
-   * their forge update times are relative to {@code forgeNow}.
+   * Records origins {@code from .. to - 1} at {@code now}, their forge update times relative to
+   * {@code forgeNow}. Origin {@code i} belongs to lister {@code i % LISTERS}; each lister records
+   * its own origins in batches. On PostgreSQL the listers record at once, each on a thread of its
+   * own, as a forge's listers run side by side; SQLite has one writer, and writers waiting for it
+   * only slow each other down, so there they take turns.
    */
   private static void record(
       FrontierStore frontier,
@@ -196,14 +213,37 @@ final class Frontier implements Workload {
       int from,
       int to,
       Instant forgeNow,
-      Instant now) {
-    List<ListedOrigin> batch = new ArrayList<>(RECORD_BATCH);
-    for (int i = from; i < to; i++) {
-      batch.add(origin(listers.get(i % LISTERS), i, forgeNow));
-      if (batch.size() == RECORD_BATCH || i == to - 1) {
-        frontier.originRecord(batch, now);
-        batch.clear();
+      Instant now,
+      BenchDb db)
+      throws Exception {
+    ExecutorService pool =
+        Executors.newFixedThreadPool(db.kind() == Kind.POSTGRES ? listers.size() : 1);
+    try {
+      List<Future<?>> running = new ArrayList<>();
+      for (int l = 0; l < listers.size(); l++) {
+        int first = from + Math.floorMod(l - from, listers.size());
+        Lister lister = listers.get(l);
+        running.add(
+            pool.submit(
+                () -> {
+                  List<ListedOrigin> batch = new ArrayList<>(RECORD_BATCH);
+                  for (int i = first; i < to; i += listers.size()) {
+                    batch.add(origin(lister, i, forgeNow));
+                    if (batch.size() == RECORD_BATCH) {
+                      frontier.originRecord(batch, now);
+                      batch.clear();
+                    }
+                  }
+                  if (!batch.isEmpty()) {
+                    frontier.originRecord(batch, now);
+                  }
+                }));
       }
+      for (Future<?> f : running) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
     }
   }
 

@@ -43,7 +43,7 @@ final class SqlProfile {
         ResultSet rs =
             s.executeQuery(
                 "SELECT calls, total_exec_time, mean_exec_time, rows, "
-                    + "shared_blks_hit + shared_blks_read AS blocks, wal_records, "
+                    + "shared_blks_hit + shared_blks_read AS blocks, wal_records, wal_bytes, "
                     + "regexp_replace(query, '\\s+', ' ', 'g') AS query FROM pg_stat_statements "
                     + "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = "
                     + "current_database()) "
@@ -57,11 +57,39 @@ final class SqlProfile {
         row.put("rows", rs.getLong("rows"));
         row.put("blocks", rs.getLong("blocks"));
         row.put("wal_records", rs.getLong("wal_records"));
+        row.put("wal_bytes", rs.getLong("wal_bytes"));
         String q = rs.getString("query");
         row.put("query", q.length() > 160 ? q.substring(0, 160) + "..." : q);
         top.add(row);
       }
     }
     return top;
+  }
+
+  /**
+   * The on-disk size in bytes of each table whose name starts with one of {@code prefixes}, and of
+   * each of its indexes, largest first. Read whether or not profiling is on: it costs nothing.
+   */
+  static Map<String, Long> relationSizes(String jdbcUrl, String... prefixes) throws SQLException {
+    Map<String, Long> sizes = new LinkedHashMap<>();
+    try (Connection c = DriverManager.getConnection(jdbcUrl);
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT c.relname, pg_relation_size(c.oid) FROM pg_class c "
+                    + "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                    + "WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i') "
+                    + "ORDER BY 2 DESC")) {
+      while (rs.next()) {
+        String name = rs.getString(1);
+        for (String p : prefixes) {
+          if (name.startsWith(p)) {
+            sizes.put(name, rs.getLong(2));
+            break;
+          }
+        }
+      }
+    }
+    return sizes;
   }
 }
