@@ -2,6 +2,7 @@ package dev.drover.app;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.drover.Drover;
 import dev.drover.Json;
 import dev.drover.TextLines;
@@ -94,6 +95,13 @@ final class VisitCommand {
     @Option(names = "--dry-run", description = "Choose, but record nothing.")
     boolean dryRun;
 
+    @Option(
+        names = "--explain",
+        description =
+            "Print how the database chooses these origins (PostgreSQL: the executed plan with"
+                + " times and buffers; SQLite: the plan), and record nothing.")
+    boolean explain;
+
     @Mixin JsonOption output;
 
     @Override
@@ -121,6 +129,15 @@ final class VisitCommand {
                 .cooldowns(noCooldowns ? Cooldowns.NONE : Cooldowns.DEFAULT);
         if (lister != null) {
           request.lister(ListerCommand.find(drover, "--lister", lister, instance).id());
+        }
+        if (explain) {
+          List<String> plan = drover.frontier().originGrabPlan(request.build(), drover.now());
+          if (output.json) {
+            JsonViews.print(out(), JsonViews.array(plan, TextNode::valueOf));
+          } else {
+            plan.forEach(out()::println);
+          }
+          return 0;
         }
         List<ListedOrigin> grabbed =
             drover.frontier().originGrabNextVisits(request.build(), drover.now());

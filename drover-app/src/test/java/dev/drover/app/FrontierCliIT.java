@@ -148,6 +148,23 @@ abstract class FrontierCliIT {
             .ok()
             .json();
     assertThat(dry).hasSize(3);
+    // The plan, and nothing recorded: the grab below still gets both origins.
+    JsonNode plan =
+        drover(
+                "visit",
+                "grab",
+                "--visit-type",
+                "git",
+                "--count",
+                "10",
+                "--policy",
+                "never_visited_oldest_update_first",
+                "--explain",
+                "--json")
+            .ok()
+            .json();
+    assertThat(plan).isNotEmpty();
+    assertThat(plan.toString()).contains("listed_origin");
     JsonNode grabbed =
         drover(
                 "visit",

@@ -2,6 +2,7 @@ package dev.drover.bench;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -119,17 +120,31 @@ final class Databases implements AutoCloseable {
               // is what a deployment runs with, so every commit here waits for its WAL flush too.
               .setServerConfig("synchronous_commit", "on")
               // PostgreSQL's defaults (128 MB of buffers, a checkpoint every 1 GB of WAL) suit a
-              // laptop;
-              // a deployment sizes them to its data, and the frontier workload's million origins
-              // need more buffers than 128 MB to stay in memory.
-              .setServerConfig("shared_buffers", "1GB")
-              .setServerConfig("max_wal_size", "4GB");
+              // laptop; a deployment sizes them to its machine and data. Buffers: a quarter of the
+              // memory, PostgreSQL's documented starting point for a dedicated server (runtime
+              // configuration, "shared_buffers"), at least 1 GB. A 10M-origin frontier is 8.4 GB;
+              // with 1 GB of buffers every grab read its url index pages from the OS.
+              .setServerConfig("shared_buffers", sharedBuffersMb() + "MB")
+              // A checkpoint at most every 30 minutes or 16 GB of WAL: after each, the first change
+              // to a page logs the whole page, and a large frontier's grabs and stats writes touch
+              // pages all over it (at 10M origins, 4 GB meant a checkpoint every few minutes and
+              // 13 MB of WAL per grab of 1,000, most of it whole pages).
+              .setServerConfig("max_wal_size", "16GB")
+              .setServerConfig("checkpoint_timeout", "30min");
       if (SqlProfile.ENABLED) {
         builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
       }
       postgres = builder.start();
     }
     return postgres;
+  }
+
+  /** A quarter of the machine's memory, and at least 1 GB, in MB. */
+  static long sharedBuffersMb() {
+    long total =
+        ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+            .getTotalMemorySize();
+    return Math.max(1024, total / 4 / (1024 * 1024));
   }
 
   @Override
