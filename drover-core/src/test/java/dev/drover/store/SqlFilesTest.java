@@ -59,7 +59,8 @@ class SqlFilesTest {
     // The exceptions are steps the other database folds into another query; keep them few.
     assertThat(namesOf(SqlQuery.Home.SQLITE_ONLY))
         .containsExactlyInAnyOrder("originMirrorRefresh", "originMirrorScheduled");
-    assertThat(namesOf(SqlQuery.Home.POSTGRES_ONLY)).containsExactly("frontierLockVisitType");
+    assertThat(namesOf(SqlQuery.Home.POSTGRES_ONLY))
+        .containsExactly("frontierLockVisitType", "frontierLockVisitTypeShared");
   }
 
   /** Rule (b), on the packaged files: no name is both common and a dialect's. */
