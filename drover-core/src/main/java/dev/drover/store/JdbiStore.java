@@ -907,6 +907,9 @@ final class JdbiStore implements Store {
 
   @Override
   public Optional<javax.sql.DataSource> dataSource() {
+    if (pool instanceof Stores.CheckpointedPool p) {
+      return Optional.of(p.pool());
+    }
     return pool instanceof javax.sql.DataSource ds ? Optional.of(ds) : Optional.empty();
   }
 

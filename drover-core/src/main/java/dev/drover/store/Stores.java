@@ -72,12 +72,7 @@ public final class Stores {
       return new JdbiStore(
           jdbi,
           dialect,
-          () -> {
-            if (started != null) {
-              started.close();
-            }
-            pool.close();
-          },
+          started == null ? pool : new CheckpointedPool(pool, started),
           database,
           location.describe(),
           url == null
@@ -165,6 +160,16 @@ public final class Stores {
     hikari.setMaximumPoolSize(poolSize);
     hikari.setMinimumIdle(1);
     return connect(hikari, dataDir.toString());
+  }
+
+  /** An SQLite store's pool and its checkpoint thread, which closes first. */
+  record CheckpointedPool(HikariDataSource pool, SqliteCheckpointer checkpointer)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      checkpointer.close();
+      pool.close();
+    }
   }
 
   private static String sqliteUrl(Path dataDir) {
