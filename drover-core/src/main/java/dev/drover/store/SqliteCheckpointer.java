@@ -10,15 +10,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Copies SQLite's write-ahead log back into the database file on a thread of its own, so that the
- * writers do not. Left to itself, the connection whose commit takes the log past {@link
- * #WRITER_CHECKPOINT_PAGES} pages copies the whole log before its commit returns: on a large
- * frontier that was about half of a grab's commit, and it lands on whichever write happens to cross
- * the line. Here a passive checkpoint (it never waits for readers or writers, and a writer never
- * waits for it) runs every {@link #INTERVAL_MS} ms on its own connection; the writers' threshold
- * stays as a backstop in case this thread falls behind.
+ * writers do not. By SQLite's default, the connection whose commit takes the log past 1,000 pages
+ * copies the whole log before its commit returns: on a large frontier that was about half of a
+ * grab's commit, and it lands on whichever write happens to cross the line. Here a passive
+ * checkpoint (it never waits for readers or writers, and a writer never waits for it) runs every
+ * {@link #INTERVAL_MS} ms on its own connection; the writers' threshold stays as a backstop in case
+ * this thread falls behind.
  */
 final class SqliteCheckpointer implements AutoCloseable {
-  /** The log size, in pages, at which a writer checkpoints itself (SQLite's default is 1,000). */
+  /** The log size, in pages, at which a writer still checkpoints itself: the backstop. */
   static final int WRITER_CHECKPOINT_PAGES = 16_384;
 
   static final long INTERVAL_MS = 50;

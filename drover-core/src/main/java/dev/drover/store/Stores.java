@@ -58,7 +58,6 @@ public final class Stores {
       if (location.isSqlite()) {
         checkpointer = SqliteCheckpointer.start(sqliteUrl(location.dataDir()));
       }
-      SqliteCheckpointer started = checkpointer;
       Jdbi jdbi = Jdbi.create((DataSource) pool);
       jdbi.registerArgument(new InstantArgumentFactory(dialect));
       if (location.isSqlite()) {
@@ -72,7 +71,7 @@ public final class Stores {
       return new JdbiStore(
           jdbi,
           dialect,
-          started == null ? pool : new CheckpointedPool(pool, started),
+          checkpointer == null ? pool : new CheckpointedPool(pool, checkpointer),
           database,
           location.describe(),
           url == null

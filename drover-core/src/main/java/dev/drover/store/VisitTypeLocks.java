@@ -23,7 +23,7 @@ final class VisitTypeLocks {
 
   /** Waits for, then holds until the transaction ends, the locks of {@code visitTypes}. */
   void lock(Handle h, Collection<String> visitTypes) {
-    dialect.lockVisitTypes(h, visitTypes.stream().distinct().sorted().toList(), false);
+    lock(h, visitTypes, false);
   }
 
   /**
@@ -34,6 +34,10 @@ final class VisitTypeLocks {
    * write misses a row a recording was still inserting) as they wait for it.
    */
   void lockForRecording(Handle h, Collection<String> visitTypes) {
-    dialect.lockVisitTypes(h, visitTypes.stream().distinct().sorted().toList(), true);
+    lock(h, visitTypes, true);
+  }
+
+  private void lock(Handle h, Collection<String> visitTypes, boolean shared) {
+    dialect.lockVisitTypes(h, visitTypes.stream().distinct().sorted().toList(), shared);
   }
 }
