@@ -60,6 +60,7 @@ public final class Bench implements Callable<Integer> {
     WORKLOADS.put(Scaling.NAME, new Scaling());
     WORKLOADS.put(DbCost.NAME, new DbCost());
     WORKLOADS.put(Frontier.NAME, new Frontier());
+    WORKLOADS.put(Visits.NAME, new Visits());
   }
 
   @Spec CommandSpec spec;
@@ -160,6 +161,13 @@ public final class Bench implements Callable<Integer> {
   Integer grabs;
 
   @Option(
+      names = "--visit-for",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description = "Visits: how long the queue is measured once warm (default 60s, smoke 3s).")
+  Duration visitFor;
+
+  @Option(
       names = "--workers",
       paramLabel = "N",
       defaultValue = "8",
@@ -252,7 +260,12 @@ public final class Bench implements Callable<Integer> {
                     : smoke ? Duration.ofSeconds(30) : Duration.ofMinutes(5),
                 positive("--cost-tasks", costTasks != null ? costTasks : smoke ? 100 : 10_000)),
             positive("--origins", origins != null ? origins : smoke ? 5000 : 1_000_000),
-            positive("--grabs", grabs != null ? grabs : smoke ? 3 : 20));
+            positive("--grabs", grabs != null ? grabs : smoke ? 3 : 20),
+            positive(
+                "--visit-for",
+                visitFor != null
+                    ? visitFor
+                    : smoke ? Duration.ofSeconds(3) : Duration.ofSeconds(60)));
 
     Instant startedAt = Instant.now();
     String loadBefore = Machine.loadAverage();
@@ -351,6 +364,13 @@ public final class Bench implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), option + ": must be positive, got " + n);
     }
     return n;
+  }
+
+  private Duration positive(String option, Duration d) {
+    if (d.isNegative() || d.isZero()) {
+      throw new ParameterException(spec.commandLine(), option + ": must be positive, got " + d);
+    }
+    return d;
   }
 
   private static void deleteTree(Path dir) {

@@ -105,6 +105,11 @@ final class DroverSystem implements SystemUnderTest {
     return drover.store().frontier();
   }
 
+  /** The opened Drover, for workloads that run a runner of their own. */
+  Drover drover() {
+    return drover;
+  }
+
   @Override
   public void insertBatch(long from, int count) {
     List<NewTask> batch = new ArrayList<>(INSERT_BATCH);

@@ -46,7 +46,7 @@ final class Frontier implements Workload {
 
   private static final int LISTERS = 4;
   private static final int GRAB_WARMUP = 2;
-  private static final String VISIT_TYPE = "git";
+  static final String VISIT_TYPE = "git";
 
   @Override
   public String name() {
@@ -96,10 +96,7 @@ final class Frontier implements Workload {
     FrontierStore frontier = ((DroverSystem) system).frontier();
     int n = settings.origins();
     Instant now = Instant.now();
-    List<Lister> listers = new ArrayList<>();
-    for (int i = 0; i < LISTERS; i++) {
-      listers.add(frontier.listerGetOrCreate("bench-forge-" + i, "", null, now));
-    }
+    List<Lister> listers = listers(frontier, now);
     Map<String, Number> figures = new LinkedHashMap<>();
     Map<String, Object> raw = new LinkedHashMap<>();
     figures.put("origins", n);
@@ -191,6 +188,15 @@ final class Frontier implements Workload {
     return new Measurement(figures, raw);
   }
 
+  /** The bench's listers, created at {@code now}. */
+  static List<Lister> listers(FrontierStore frontier, Instant now) {
+    List<Lister> listers = new ArrayList<>();
+    for (int i = 0; i < LISTERS; i++) {
+      listers.add(frontier.listerGetOrCreate("bench-forge-" + i, "", null, now));
+    }
+    return listers;
+  }
+
   /** A grab of {@link #GRAB_COUNT} by {@code policy}, narrowed to the first lister where needed. */
   private static VisitRequest request(VisitPolicy policy, List<Lister> listers) {
     VisitRequest.Builder request = VisitRequest.builder(VISIT_TYPE, GRAB_COUNT, policy);
@@ -207,7 +213,7 @@ final class Frontier implements Workload {
    * own, as a forge's listers run side by side; SQLite has one writer, and writers waiting for it
    * only slow each other down, so there they take turns.
    */
-  private static void record(
+  static void record(
       FrontierStore frontier,
       List<Lister> listers,
       int from,
@@ -260,7 +266,7 @@ final class Frontier implements Workload {
   }
 
   /** Gives most origins visit stats; returns how many. */
-  private static int loadStats(FrontierStore frontier, int n, Instant now) {
+  static int loadStats(FrontierStore frontier, int n, Instant now) {
     List<OriginVisitStats> batch = new ArrayList<>(STATS_BATCH);
     int count = 0;
     for (int i = 0; i < n; i++) {

@@ -15,6 +15,7 @@ import java.util.List;
  * @param load the sizes of the sustained, scaling and database-cost workloads
  * @param origins listed origins the frontier workload loads
  * @param grabs timed grabs per policy of the frontier workload
+ * @param visitFor how long the visit workload measures its queue once warm
  */
 record Settings(
     int workers,
@@ -25,7 +26,8 @@ record Settings(
     Duration timeout,
     Load load,
     int origins,
-    int grabs) {
+    int grabs,
+    Duration visitFor) {
   /**
    * @param rate tasks enqueued per second by the sustained workload
    * @param sustainFor how long the sustained workload enqueues

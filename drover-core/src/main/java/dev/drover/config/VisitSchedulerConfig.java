@@ -33,7 +33,7 @@ import java.util.Set;
  *         already_visited_order_by_lag: 40
  *         never_visited_oldest_update_first: 40
  *         origins_without_last_update: 20
- *       queue_full_wait: 60s       # wait when less than 5 % of the queue is free
+ *       queue_full_wait: 60s       # longest wait while the queue is full (see VisitQueuePace)
  *       no_origins_wait: 20m       # wait when no policy found an origin
  * </pre>
  *

@@ -7,24 +7,25 @@ import java.util.List;
 /**
  * The singleton services, run by whichever runner holds the {@link Leadership}: the {@link
  * Rescuer}, the {@link RunnerPruner}, the {@link CountFolder} and the {@link VisitSchedulers}. Each
- * keeps its own pace.
+ * keeps its own pace; the visit passes run on a thread of their own ({@link
+ * VisitSchedulingThread}).
  */
 final class LeaderDuties {
   /** What the duties did in one pass. */
-  record Done(boolean leading, int rescued, int pruned, int visitTasks) {}
+  record Done(boolean leading, int rescued, int pruned) {}
 
   private final Leadership leadership;
   private final Rescuer rescuer;
   private final RunnerPruner pruner;
   private final CountFolder counts;
-  private final VisitSchedulers visits;
+  private final VisitSchedulingThread visits;
 
   LeaderDuties(
       Leadership leadership,
       Rescuer rescuer,
       RunnerPruner pruner,
       CountFolder counts,
-      VisitSchedulers visits) {
+      VisitSchedulingThread visits) {
     this.leadership = leadership;
     this.rescuer = rescuer;
     this.pruner = pruner;
@@ -36,13 +37,13 @@ final class LeaderDuties {
   Done runOnce(Instant now, List<TaskType> types, boolean runnerIdle) {
     if (!leadership.tick(now)) {
       visits.pause();
-      return new Done(false, 0, 0, 0);
+      return new Done(false, 0, 0);
     }
     int rescued = rescuer.runOnce(now);
     int pruned = pruner.runOnce(now);
     counts.runOnce(now);
-    int visitTasks = visits.runOnce(now, types, runnerIdle);
-    return new Done(true, rescued, pruned, visitTasks);
+    visits.runDue(now, types, runnerIdle);
+    return new Done(true, rescued, pruned);
   }
 
   /** When the duties next need the loop: the leader lease's renewal or a visit pass. */
@@ -52,8 +53,17 @@ final class LeaderDuties {
     return visit.isBefore(lease) ? visit : lease;
   }
 
-  /** Gives the leadership up, so another runner leads without waiting for it to run out. */
+  /** Whether a visit pass is running (on its own thread): it may enqueue work. */
+  boolean busy() {
+    return visits.busy();
+  }
+
+  /**
+   * Lets a running visit pass end, then gives the leadership up, so another runner leads without
+   * waiting for it to run out.
+   */
   void release() {
+    visits.close();
     leadership.release();
   }
 }

@@ -115,7 +115,10 @@ public final class Runner {
             new Rescuer(store, stats, events),
             new RunnerPruner(store, options.owner(), dead),
             new CountFolder(store),
-            new VisitSchedulers(store, clock, new SplittableRandom(), events));
+            new VisitSchedulingThread(
+                new VisitSchedulers(store, clock, new SplittableRandom(), events, stats),
+                clock,
+                signals::wake));
     this.outage =
         new Outage(
             clock,
@@ -389,6 +392,7 @@ public final class Runner {
 
   private boolean idle() {
     return signals.isEmpty()
+        && !leader.busy()
         && store.taskCountOutstanding(types.executableNames(), clock.instant()) == 0;
   }
 

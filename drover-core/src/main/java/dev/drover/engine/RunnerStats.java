@@ -14,6 +14,9 @@ public final class RunnerStats {
   final AtomicLong released = new AtomicLong();
   final AtomicLong passes = new AtomicLong();
   final AtomicLong passNanos = new AtomicLong();
+  private final AtomicLong visitPasses = new AtomicLong();
+  private final AtomicLong visitPassNanos = new AtomicLong();
+  private final AtomicLong visitPassCpuNanos = new AtomicLong();
 
   void count(TaskRunStatus status) {
     switch (status) {
@@ -60,6 +63,30 @@ public final class RunnerStats {
   /** Seconds spent in the pass transactions counted by {@link #passes()}, in all. */
   public double passSeconds() {
     return passNanos.get() / 1e9;
+  }
+
+  void countVisitPass(long wallNanos, long cpuNanos) {
+    visitPasses.incrementAndGet();
+    visitPassNanos.addAndGet(wallNanos);
+    visitPassCpuNanos.addAndGet(cpuNanos);
+  }
+
+  /** Visit scheduling passes this runner ran as the leader, of every visit type. */
+  public long visitPasses() {
+    return visitPasses.get();
+  }
+
+  /** Seconds the passes counted by {@link #visitPasses()} took, in all. */
+  public double visitPassSeconds() {
+    return visitPassNanos.get() / 1e9;
+  }
+
+  /**
+   * CPU seconds the runner's loop thread spent in those passes: this process's share of their cost;
+   * the database's share is its own.
+   */
+  public double visitPassCpuSeconds() {
+    return visitPassCpuNanos.get() / 1e9;
   }
 
   /** The counters by name, for JSON and the event log. */

@@ -78,6 +78,8 @@ public final class VisitScheduler {
    * What one pass did.
    *
    * @param slots free places in the task queue
+   * @param queued tasks in the queue when the pass counted them
+   * @param capacity the queue's length ({@code max_queue_length} of its task type)
    * @param wanted origins each policy asked for
    * @param grabbed origins each policy got
    * @param tasksCreated visit tasks enqueued
@@ -85,6 +87,8 @@ public final class VisitScheduler {
    */
   record Pass(
       int slots,
+      long queued,
+      long capacity,
       Map<String, Integer> wanted,
       Map<String, Integer> grabbed,
       int tasksCreated,
@@ -133,7 +137,8 @@ public final class VisitScheduler {
     long queued = store.taskCountOutstanding(List.of(type.name()), now);
     int slots = (int) Math.max(0, Math.min(type.maxQueueLength() - queued, MAX_SLOTS));
     if (slots < type.maxQueueLength() * MIN_FREE_SHARE) {
-      return new Pass(slots, Map.of(), Map.of(), 0, options.queueFullWait());
+      return new Pass(
+          slots, queued, type.maxQueueLength(), Map.of(), Map.of(), 0, options.queueFullWait());
     }
     double totalWeight =
         options.shares().stream().mapToDouble(VisitSchedulerOptions.Share::weight).sum();
@@ -173,11 +178,13 @@ public final class VisitScheduler {
           slots,
           wanted.keySet(),
           DurationText.format(options.noOriginsWait()));
-      return new Pass(slots, wanted, grabbed, 0, options.noOriginsWait());
+      return new Pass(
+          slots, queued, type.maxQueueLength(), wanted, grabbed, 0, options.noOriginsWait());
     }
     shuffle(chosen);
     store.taskCreate(tasks(type.name(), chosen, now), now);
-    return new Pass(slots, wanted, grabbed, chosen.size(), Duration.ZERO);
+    return new Pass(
+        slots, queued, type.maxQueueLength(), wanted, grabbed, chosen.size(), Duration.ZERO);
   }
 
   /**

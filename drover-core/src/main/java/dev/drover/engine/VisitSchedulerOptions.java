@@ -15,7 +15,8 @@ import java.util.Set;
  * @param visitType the kind of visit; its visits run as one-shot tasks of type {@code
  *     load-<visitType>}
  * @param shares the policies that share each pass's free queue slots, by weight
- * @param queueFullWait wait when less than 5 % of the queue is free
+ * @param queueFullWait wait when less than 5 % of the queue is free (the leader waits less when the
+ *     queue drains faster: {@link VisitQueuePace})
  * @param noOriginsWait wait when no policy found an origin
  * @param maxSplay each wait gets a random extra up to this, so schedulers of many types spread out
  */

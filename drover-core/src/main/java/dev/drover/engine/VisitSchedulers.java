@@ -8,6 +8,8 @@ import dev.drover.model.DurationText;
 import dev.drover.model.EventKind;
 import dev.drover.model.TaskType;
 import dev.drover.store.Store;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,10 +24,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The leader's visit scheduling: one {@link VisitScheduler} per visit type that has a task type
- * {@code load-<visit type>}, each pass run from the runner's loop when its wait is over (no thread
- * of its own). Settings come from the store ({@link VisitSchedulerConfig}), read again every few
- * seconds, so a {@code drover config apply} reaches the leader wherever it runs. When the runner
- * stops leading, everything is forgotten; the next leader starts with a pass per type.
+ * {@code load-<visit type>}, each pass run when its wait is over, on the leader's visit thread
+ * ({@link VisitSchedulingThread}), which alone touches this object's state. Settings come from the
+ * store ({@link VisitSchedulerConfig}), read again every few seconds, so a {@code drover config
+ * apply} reaches the leader wherever it runs. When the runner stops leading, everything is
+ * forgotten; the next leader starts with a pass per type.
  */
 final class VisitSchedulers {
   private static final Logger log = LoggerFactory.getLogger(VisitSchedulers.class);
@@ -36,6 +39,8 @@ final class VisitSchedulers {
   private final Clock clock;
   private final RandomGenerator random;
   private final EventLog events;
+  private final RunnerStats stats;
+  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private final Map<String, Scheduled> byVisitType = new HashMap<>();
   private VisitSchedulerConfig config = VisitSchedulerConfig.NONE;
   private Instant nextRefresh = Instant.MIN;
@@ -44,6 +49,7 @@ final class VisitSchedulers {
   private static final class Scheduled {
     final VisitScheduler scheduler;
     final VisitSchedulerOptions options;
+    final VisitQueuePace pace = new VisitQueuePace();
     Instant nextPass;
 
     /** The last pass found the queue nearly full, so origins may be left to schedule. */
@@ -56,11 +62,13 @@ final class VisitSchedulers {
     }
   }
 
-  VisitSchedulers(Store store, Clock clock, RandomGenerator random, EventLog events) {
+  VisitSchedulers(
+      Store store, Clock clock, RandomGenerator random, EventLog events, RunnerStats stats) {
     this.store = store;
     this.clock = clock;
     this.random = random;
     this.events = events;
+    this.stats = stats;
   }
 
   /**
@@ -123,6 +131,8 @@ final class VisitSchedulers {
   private int pass(Scheduled s, Instant now) {
     String visitType = s.options.visitType();
     VisitScheduler.Pass pass;
+    long wallStart = System.nanoTime();
+    long cpuStart = threads.getCurrentThreadCpuTime();
     try {
       pass = s.scheduler.runOnce();
     } catch (RuntimeException e) {
@@ -140,10 +150,14 @@ final class VisitSchedulers {
       s.queueFull = false;
       return 0;
     }
+    stats.countVisitPass(
+        System.nanoTime() - wallStart, threads.getCurrentThreadCpuTime() - cpuStart);
     s.queueFull = pass.wanted().isEmpty();
-    Duration wait = pass.nextWait();
-    long splay = wait.isZero() ? 0 : (long) (random.nextDouble() * s.options.maxSplay().toMillis());
-    s.nextPass = now.plus(wait).plusMillis(splay);
+    s.pace.observe(now, pass.queued(), pass.tasksCreated());
+    Duration wait = nextWait(s, pass);
+    // The splay spreads the passes of many visit types; it must not outgrow a short wait.
+    long maxSplay = Math.min(s.options.maxSplay().toMillis(), wait.toMillis() / 10);
+    s.nextPass = now.plus(wait).plusMillis((long) (random.nextDouble() * maxSplay));
     if (pass.tasksCreated() > 0) {
       ObjectNode d = Json.object();
       d.put("visit_type", visitType);
@@ -163,6 +177,25 @@ final class VisitSchedulers {
       events.add(EventKind.NO_ORIGINS_TO_VISIT, null, d);
     }
     return pass.tasksCreated();
+  }
+
+  /**
+   * After a pass that enqueued visits or found the queue full: when half the queue will be free at
+   * the drain measured so far ({@link VisitQueuePace}), at most the queue-full wait. A pass that
+   * enqueued visits is followed by another at once until the drain is measured (as the reference
+   * loops until the queue is full); a full queue is counted again after {@link
+   * VisitQueuePace#PROBE}. After a pass that found no origins, the no-origins wait.
+   */
+  private static Duration nextWait(Scheduled s, VisitScheduler.Pass pass) {
+    Duration longest = s.options.queueFullWait();
+    if (pass.tasksCreated() > 0) {
+      long queued = pass.queued() + pass.tasksCreated();
+      return s.pace.untilRefill(queued, pass.capacity(), Duration.ZERO, longest);
+    }
+    if (pass.wanted().isEmpty()) {
+      return s.pace.untilRefill(pass.queued(), pass.capacity(), VisitQueuePace.PROBE, longest);
+    }
+    return pass.nextWait();
   }
 
   private void refresh(Instant now) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.drover.Json;
 import dev.drover.ValidationException;
+import dev.drover.config.VisitSchedulerConfig;
 import dev.drover.engine.VisitSchedulerOptions.Share;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
@@ -125,6 +126,8 @@ abstract class VisitSchedulerContractTest {
         .isEqualTo(
             new VisitScheduler.Pass(
                 100,
+                0,
+                100,
                 Map.of("never_visited_oldest_update_first", 100),
                 Map.of("never_visited_oldest_update_first", 10),
                 10,
@@ -210,6 +213,51 @@ abstract class VisitSchedulerContractTest {
                 .frontier()
                 .visitStatsGet(List.of(new OriginKey("https://example.org/r/0", "git"))))
         .isEmpty();
+  }
+
+  /**
+   * Issue 15, item 5: a queue that drains fast is refilled when half of it is free, at the pace it
+   * drains, not after the queue-full wait (a minute, in which a queue of 1,000 drained at 1,000/s
+   * sits empty for 59 s); a queue that does not drain waits the queue-full wait.
+   */
+  @Test
+  void theLeaderRefillsAQueueWhenHalfIsFreeAtThePaceItDrains() {
+    loadType(10);
+    origins("https://example.org/r/", 40, true);
+    store.settingPut(
+        VisitSchedulerConfig.TYPE_SETTING_PREFIX + "git",
+        "{\"enabled\":true,\"policies\":{\"never_visited_oldest_update_first\":{\"weight\":1}}}");
+    VisitSchedulers leader =
+        new VisitSchedulers(
+            store,
+            clock,
+            new SplittableRandom(7),
+            new EventLog(store, clock, "leader"),
+            new RunnerStats());
+    List<TaskType> types = store.taskTypeList();
+
+    assertThat(leader.runOnce(T0, types, false)).isEqualTo(10);
+    assertThat(leader.nextDue()).as("no drain measured: count again at once").isEqualTo(T0);
+    assertThat(leader.runOnce(T0, types, false)).isZero();
+    Instant probe = T0.plus(VisitQueuePace.PROBE);
+    assertThat(leader.nextDue()).isBetween(probe, probe.plusMillis(100));
+
+    // The ten visits end before the next pass: the queue drained at 10 per elapsed time, so half
+    // of it is free again half that time after the refill.
+    Instant refill = leader.nextDue();
+    clock.set(refill);
+    store.taskDelete(tasks().stream().map(Task::id).toList(), false, refill);
+    assertThat(leader.runOnce(refill, types, false)).isEqualTo(10);
+    Duration half = Duration.between(T0, refill).dividedBy(2);
+    assertThat(leader.nextDue())
+        .isBetween(refill.plus(half), refill.plus(half).plus(half.dividedBy(10)).plusMillis(1));
+
+    Instant later = leader.nextDue();
+    clock.set(later);
+    assertThat(leader.runOnce(later, types, false)).as("nothing drained: full").isZero();
+    Instant fullWait = later.plus(VisitSchedulerOptions.DEFAULT_QUEUE_FULL_WAIT);
+    assertThat(leader.nextDue())
+        .isBetween(fullWait, fullWait.plus(VisitSchedulerOptions.DEFAULT_MAX_SPLAY));
   }
 
   @Test

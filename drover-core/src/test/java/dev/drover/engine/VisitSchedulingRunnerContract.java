@@ -19,11 +19,14 @@ import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.store.Store;
+import dev.drover.store.StoreOptions;
+import dev.drover.store.StoreProbe;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -42,6 +45,9 @@ interface VisitSchedulingRunnerContract {
   Runner runner(RunnerOptions options, Map<String, TaskHandler> handlers);
 
   java.util.concurrent.ExecutorService background();
+
+  /** A store on the same database as {@link #store()}, opened with {@code options}. */
+  Store openAnother(StoreOptions options);
 
   /** Four "web" origins: two the forge says were updated, two it says nothing of. */
   private void origins() {
@@ -183,6 +189,69 @@ interface VisitSchedulingRunnerContract {
     runner(options(), Map.of("load-web", loader())).run();
     assertThat(visitTasks()).hasSize(4);
     assertThat(stats()).hasSize(4).allMatch(s -> s.lastVisit() != null);
+  }
+
+  /**
+   * Issue 15, item 5: a visit pass runs beside the runner's loop, not in it. With the pass's grab
+   * held inside the database, the leader still claims, runs and ends other work; once the grab goes
+   * on, the visits are enqueued and run.
+   */
+  @Test
+  default void aVisitPassInProgressDoesNotHoldUpTheRunnersOtherWork() throws Exception {
+    origins();
+    CountDownLatch passHeld = new CountDownLatch(1);
+    CountDownLatch letPassGoOn = new CountDownLatch(1);
+    StoreProbe holdThePass =
+        new StoreProbe() {
+          @Override
+          public void beforeStatement(String query) {
+            if (query.equals("taskCountOutstanding") && passHeld.getCount() > 0) {
+              passHeld.countDown();
+              try {
+                letPassGoOn.await(30, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+          }
+        };
+    store().taskTypeCreate(TaskType.builder("other").maxWorkers(2).build());
+    try (Store probed = openAnother(StoreOptions.DEFAULT.withProbe(holdThePass))) {
+      RunnerOptions options = options().withExitOnIdle(false);
+      Runner leader =
+          new RunnerBuilder(probed, options.runsDir())
+              .options(options)
+              .handler("load-web", loader())
+              .handler("other", ctx -> Outcome.eventful())
+              .commands(
+                  (t, a, d, e) -> {
+                    throw new IllegalStateException("no command tasks here");
+                  })
+              .build();
+      Future<RunnerStats> run = background().submit(leader::run);
+      try {
+        assertThat(passHeld.await(30, TimeUnit.SECONDS)).as("the pass began").isTrue();
+        store()
+            .taskCreate(
+                List.of(
+                    dev.drover.model.NewTask.oneshot(
+                        "other", dev.drover.model.TaskArguments.of(List.of(1), null))),
+                Clock.systemUTC().instant());
+        await(
+            () ->
+                store().taskSearch(TaskQuery.all()).stream()
+                    .anyMatch(t -> t.type().equals("other") && t.status() == TaskStatus.COMPLETED));
+        assertThat(visitTasks()).as("the pass is still held").hasSize(0);
+      } finally {
+        letPassGoOn.countDown();
+      }
+      await(
+          () ->
+              !visitTasks().isEmpty()
+                  && visitTasks().stream().allMatch(t -> t.status() == TaskStatus.COMPLETED));
+      leader.stop(Duration.ZERO);
+      run.get(30, TimeUnit.SECONDS);
+    }
   }
 
   @Test

@@ -77,6 +77,16 @@ public final class ServerMetrics implements AutoCloseable {
     FunctionCounter.builder("drover.pass.seconds", stats, RunnerStats::passSeconds)
         .description("Seconds this runner spent in pass transactions, in all")
         .register(registry);
+    FunctionCounter.builder("drover.visit.passes", stats, RunnerStats::visitPasses)
+        .description("Visit scheduling passes this runner ran as the leader")
+        .register(registry);
+    FunctionCounter.builder("drover.visit.pass.seconds", stats, RunnerStats::visitPassSeconds)
+        .description("Seconds this runner spent in visit scheduling passes, in all")
+        .register(registry);
+    FunctionCounter.builder(
+            "drover.visit.pass.cpu.seconds", stats, RunnerStats::visitPassCpuSeconds)
+        .description("CPU seconds of this process in visit scheduling passes (not the database's)")
+        .register(registry);
     Gauge.builder("drover.workers", busy, AtomicInteger::get)
         .tag("state", "busy")
         .description("Worker slots of this runner executing a task, or idle")

@@ -1,0 +1,80 @@
+package dev.drover.engine;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * How fast one visit queue drains, measured from the queue lengths the visit passes count, and so
+ * when its next pass is due. A fixed wait cannot keep a queue fed: the reference's 60 s queue-full
+ * wait leaves a queue of 1,000 empty for 59 s when visits end at 1,000/s, and a short one counts a
+ * queue that drains once a day every few seconds.
+ *
+ * <p>A pass's cost hardly depends on its size (each policy's index walk skips the same origins in
+ * cooldown), so a queue is refilled when half of it is free, not at the reference's 5 %: fewer,
+ * larger passes, with half a queue of work left while a pass runs.
+ */
+final class VisitQueuePace {
+  /** The share of the queue that is free when the next pass is due. */
+  static final double REFILL_SHARE = 0.5;
+
+  /** A drain is measured over at least this long: two counts a few ms apart say nothing. */
+  static final Duration MIN_WINDOW = Duration.ofMillis(200);
+
+  /** With no drain measured yet, a full queue is counted again after this long. */
+  static final Duration PROBE = Duration.ofSeconds(1);
+
+  private Instant windowStart;
+
+  /** Tasks queued when the window began, plus those the passes added since. */
+  private long queuedSinceStart;
+
+  /** Tasks that left the queue per second in the last window; NaN before the first. */
+  private double perSecond = Double.NaN;
+
+  /**
+   * Takes in a pass at {@code now} that counted {@code queued} tasks and created {@code created}.
+   */
+  void observe(Instant now, long queued, int created) {
+    if (windowStart != null && Duration.between(windowStart, now).compareTo(MIN_WINDOW) < 0) {
+      queuedSinceStart += created;
+      return;
+    }
+    if (windowStart != null) {
+      double seconds = Duration.between(windowStart, now).toNanos() / 1e9;
+      // Fewer left than were added only when something else enqueued visits: no drain seen.
+      perSecond = Math.max(0, queuedSinceStart - queued) / seconds;
+    }
+    windowStart = now;
+    queuedSinceStart = queued + created;
+  }
+
+  /**
+   * The wait until {@link #REFILL_SHARE} of a queue of {@code capacity} that holds {@code queued}
+   * tasks is free, at the measured drain, at most {@code longest}; none if that much is free
+   * already. Before a drain is measured the wait is {@code unmeasured}; a queue that does not drain
+   * waits {@code longest}.
+   */
+  Duration untilRefill(long queued, long capacity, Duration unmeasured, Duration longest) {
+    double toDrain = queued - capacity * (1 - REFILL_SHARE);
+    if (toDrain <= 0) {
+      return Duration.ZERO;
+    }
+    if (Double.isNaN(perSecond)) {
+      return min(unmeasured, longest);
+    }
+    if (perSecond == 0) {
+      return longest;
+    }
+    long millis = (long) Math.ceil(toDrain / perSecond * 1000);
+    return min(Duration.ofMillis(millis), longest);
+  }
+
+  /** The last measured drain, tasks per second; NaN before the first measurement. */
+  double perSecond() {
+    return perSecond;
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+}

@@ -1,0 +1,46 @@
+package dev.drover.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class VisitQueuePaceTest {
+  static final Instant T0 = Instant.parse("2026-06-01T12:00:00Z");
+  static final Duration LONGEST = Duration.ofSeconds(60);
+  final VisitQueuePace pace = new VisitQueuePace();
+
+  @Test
+  void theDrainIsMeasuredOverAWindowAndCountsWhatPassesAddedInIt() {
+    pace.observe(T0, 0, 1000);
+    pace.observe(T0.plusMillis(50), 950, 40); // too soon to measure: its 40 join the window
+    assertThat(pace.perSecond()).isNaN();
+    pace.observe(T0.plusMillis(500), 540, 0);
+    assertThat(pace.perSecond()).isEqualTo(1000.0);
+    assertThat(pace.untilRefill(1000, 1000, Duration.ZERO, LONGEST))
+        .isEqualTo(Duration.ofMillis(500));
+  }
+
+  @Test
+  void aQueueThatOthersFillFasterThanItDrainsWaitsTheLongest() {
+    pace.observe(T0, 100, 0);
+    pace.observe(T0.plusSeconds(1), 300, 0);
+    assertThat(pace.perSecond()).isZero();
+    assertThat(pace.untilRefill(300, 400, Duration.ZERO, LONGEST)).isEqualTo(LONGEST);
+  }
+
+  @Test
+  void aSlowDrainWaitsAtMostTheLongestAndAHalfEmptyQueueNotAtAll() {
+    pace.observe(T0, 1000, 0);
+    pace.observe(T0.plusSeconds(10), 999, 0);
+    assertThat(pace.untilRefill(999, 1000, Duration.ZERO, LONGEST)).isEqualTo(LONGEST);
+    assertThat(pace.untilRefill(500, 1000, Duration.ZERO, LONGEST)).isEqualTo(Duration.ZERO);
+  }
+
+  @Test
+  void beforeAnyMeasurementTheUnmeasuredWaitHolds() {
+    assertThat(pace.untilRefill(1000, 1000, VisitQueuePace.PROBE, LONGEST))
+        .isEqualTo(VisitQueuePace.PROBE);
+  }
+}
