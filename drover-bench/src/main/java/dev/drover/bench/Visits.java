@@ -119,21 +119,22 @@ final class Visits implements Workload {
     loop.start();
     try {
       Thread.sleep(WARMUP.toMillis());
-      return measure(drover, runner.stats(), n, settings.visitFor());
+      return measure(drover, runner.stats(), n, settings.visitFor(), db);
     } finally {
       runner.stop(Duration.ofSeconds(5));
       loop.join(Duration.ofSeconds(30).toMillis());
     }
   }
 
-  private static Measurement measure(Drover drover, RunnerStats stats, int n, Duration length)
-      throws InterruptedException {
+  private static Measurement measure(
+      Drover drover, RunnerStats stats, int n, Duration length, BenchDb db) throws Exception {
     OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long visits0 = stats.eventful();
     long passes0 = stats.visitPasses();
     double passSeconds0 = stats.visitPassSeconds();
     double passCpu0 = stats.visitPassCpuSeconds();
     long processCpu0 = os.getProcessCpuTime();
+    SqlProfile.reset(db.jdbcUrl());
     long start = System.nanoTime();
     long end = start + length.toNanos();
     int[] depths = new int[(int) (length.toMillis() / SAMPLE_MILLIS) + 1];
@@ -164,6 +165,10 @@ final class Visits implements Workload {
     raw.put("passes", passes);
     raw.put("process_cpu_pct", 100 * (os.getProcessCpuTime() - processCpu0) / 1e9 / seconds);
     raw.put("workers", WORKERS);
+    if (SqlProfile.ENABLED && db.jdbcUrl() != null) {
+      // The database's side of the passes: the grabs, the queue counts, the task inserts.
+      raw.put("sql_profile", SqlProfile.top(db.jdbcUrl()));
+    }
     return new Measurement(figures, raw);
   }
 

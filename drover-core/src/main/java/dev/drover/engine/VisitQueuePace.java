@@ -31,10 +31,15 @@ final class VisitQueuePace {
   /** Tasks that left the queue per second in the last window; NaN before the first. */
   private double perSecond = Double.NaN;
 
+  /** How long the last pass took: the next one starts that much early. */
+  private Duration lastPass = Duration.ZERO;
+
   /**
-   * Takes in a pass at {@code now} that counted {@code queued} tasks and created {@code created}.
+   * Takes in a pass that began at {@code now}, counted {@code queued} tasks, created {@code
+   * created} and took {@code took}.
    */
-  void observe(Instant now, long queued, int created) {
+  void observe(Instant now, long queued, int created, Duration took) {
+    lastPass = took;
     if (windowStart != null && Duration.between(windowStart, now).compareTo(MIN_WINDOW) < 0) {
       queuedSinceStart += created;
       return;
@@ -50,9 +55,9 @@ final class VisitQueuePace {
 
   /**
    * The wait until {@link #REFILL_SHARE} of a queue of {@code capacity} that holds {@code queued}
-   * tasks is free, at the measured drain, at most {@code longest}; none if that much is free
-   * already. Before a drain is measured the wait is {@code unmeasured}; a queue that does not drain
-   * waits {@code longest}.
+   * tasks is free, at the measured drain, less the last pass's time, at most {@code longest}; none
+   * if that much is free already. Before a drain is measured the wait is {@code unmeasured}; a
+   * queue that does not drain waits {@code longest}.
    */
   Duration untilRefill(long queued, long capacity, Duration unmeasured, Duration longest) {
     double toDrain = queued - capacity * (1 - REFILL_SHARE);
@@ -65,8 +70,10 @@ final class VisitQueuePace {
     if (perSecond == 0) {
       return longest;
     }
-    long millis = (long) Math.ceil(toDrain / perSecond * 1000);
-    return min(Duration.ofMillis(millis), longest);
+    // The visits of the next pass reach the queue when that pass ends: it starts early by as long
+    // as the last one took, so the queue is not below the refill point when they land.
+    long millis = (long) Math.ceil(toDrain / perSecond * 1000) - lastPass.toMillis();
+    return millis <= 0 ? Duration.ZERO : min(Duration.ofMillis(millis), longest);
   }
 
   /** The last measured drain, tasks per second; NaN before the first measurement. */

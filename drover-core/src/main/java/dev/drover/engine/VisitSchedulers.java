@@ -150,10 +150,10 @@ final class VisitSchedulers {
       s.queueFull = false;
       return 0;
     }
-    stats.countVisitPass(
-        System.nanoTime() - wallStart, threads.getCurrentThreadCpuTime() - cpuStart);
+    long wallNanos = System.nanoTime() - wallStart;
+    stats.countVisitPass(wallNanos, threads.getCurrentThreadCpuTime() - cpuStart);
     s.queueFull = pass.wanted().isEmpty();
-    s.pace.observe(now, pass.queued(), pass.tasksCreated());
+    s.pace.observe(now, pass.queued(), pass.tasksCreated(), Duration.ofNanos(wallNanos));
     Duration wait = nextWait(s, pass);
     // The splay spreads the passes of many visit types; it must not outgrow a short wait.
     long maxSplay = Math.min(s.options.maxSplay().toMillis(), wait.toMillis() / 10);

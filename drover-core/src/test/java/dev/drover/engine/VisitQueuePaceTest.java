@@ -13,27 +13,38 @@ class VisitQueuePaceTest {
 
   @Test
   void theDrainIsMeasuredOverAWindowAndCountsWhatPassesAddedInIt() {
-    pace.observe(T0, 0, 1000);
-    pace.observe(T0.plusMillis(50), 950, 40); // too soon to measure: its 40 join the window
+    pace.observe(T0, 0, 1000, Duration.ZERO);
+    pace.observe(
+        T0.plusMillis(50), 950, 40, Duration.ZERO); // too soon to measure: its 40 join the window
     assertThat(pace.perSecond()).isNaN();
-    pace.observe(T0.plusMillis(500), 540, 0);
+    pace.observe(T0.plusMillis(500), 540, 0, Duration.ZERO);
     assertThat(pace.perSecond()).isEqualTo(1000.0);
     assertThat(pace.untilRefill(1000, 1000, Duration.ZERO, LONGEST))
         .isEqualTo(Duration.ofMillis(500));
   }
 
   @Test
+  void theNextPassStartsEarlyByAsLongAsTheLastOneTook() {
+    pace.observe(T0, 0, 1000, Duration.ZERO);
+    pace.observe(T0.plusSeconds(1), 0, 1000, Duration.ofMillis(150));
+    assertThat(pace.untilRefill(1000, 1000, Duration.ZERO, LONGEST))
+        .isEqualTo(Duration.ofMillis(350));
+    pace.observe(T0.plusSeconds(2), 500, 500, Duration.ofMillis(1200));
+    assertThat(pace.untilRefill(1000, 1000, Duration.ZERO, LONGEST)).isEqualTo(Duration.ZERO);
+  }
+
+  @Test
   void aQueueThatOthersFillFasterThanItDrainsWaitsTheLongest() {
-    pace.observe(T0, 100, 0);
-    pace.observe(T0.plusSeconds(1), 300, 0);
+    pace.observe(T0, 100, 0, Duration.ZERO);
+    pace.observe(T0.plusSeconds(1), 300, 0, Duration.ZERO);
     assertThat(pace.perSecond()).isZero();
     assertThat(pace.untilRefill(300, 400, Duration.ZERO, LONGEST)).isEqualTo(LONGEST);
   }
 
   @Test
   void aSlowDrainWaitsAtMostTheLongestAndAHalfEmptyQueueNotAtAll() {
-    pace.observe(T0, 1000, 0);
-    pace.observe(T0.plusSeconds(10), 999, 0);
+    pace.observe(T0, 1000, 0, Duration.ZERO);
+    pace.observe(T0.plusSeconds(10), 999, 0, Duration.ZERO);
     assertThat(pace.untilRefill(999, 1000, Duration.ZERO, LONGEST)).isEqualTo(LONGEST);
     assertThat(pace.untilRefill(500, 1000, Duration.ZERO, LONGEST)).isEqualTo(Duration.ZERO);
   }
