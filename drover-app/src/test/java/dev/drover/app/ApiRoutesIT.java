@@ -212,7 +212,10 @@ class ApiRoutesIT {
         .containsEntry("drover_tasks_claimed_total", 3.0)
         .containsKey("drover_leases_rescued_total")
         .containsKey("drover_pass_seconds_total")
-        .containsKey("drover_leases_lost_total");
+        .containsKey("drover_leases_lost_total")
+        .containsEntry("drover_visit_passes_total", 0.0)
+        .containsKey("drover_visit_pass_seconds_total")
+        .containsKey("drover_visit_pass_cpu_seconds_total");
     metrics.close();
   }
 

@@ -259,6 +259,8 @@ abstract class VisitSchedulerContractTest {
     Instant fullWait = later.plus(VisitSchedulerOptions.DEFAULT_QUEUE_FULL_WAIT);
     assertThat(leader.nextDue())
         .isBetween(fullWait, fullWait.plus(VisitSchedulerOptions.DEFAULT_MAX_SPLAY));
+    assertThat(stats.visitPasses()).isEqualTo(4);
+    assertThat(stats.visitPassSeconds()).isPositive();
   }
 
   @Test
