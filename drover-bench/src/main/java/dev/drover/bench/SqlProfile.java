@@ -34,6 +34,11 @@ final class SqlProfile {
 
   /** The statements of this database that took longest since the last reset, longest first. */
   static List<Map<String, Object>> top(String jdbcUrl) throws SQLException {
+    return top(jdbcUrl, TOP);
+  }
+
+  /** As {@link #top(String)}, the {@code limit} longest. */
+  static List<Map<String, Object>> top(String jdbcUrl, int limit) throws SQLException {
     List<Map<String, Object>> top = new ArrayList<>();
     if (!ENABLED || jdbcUrl == null) {
       return top;
@@ -48,7 +53,7 @@ final class SqlProfile {
                     + "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = "
                     + "current_database()) "
                     + "ORDER BY total_exec_time DESC LIMIT "
-                    + TOP)) {
+                    + limit)) {
       while (rs.next()) {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("calls", rs.getLong("calls"));

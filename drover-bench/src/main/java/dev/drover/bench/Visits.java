@@ -40,7 +40,7 @@ final class Visits implements Workload {
   /** Enough workers that the clock, not a free worker, decides when a visit ends. */
   private static final int WORKERS = 16;
 
-  private static final int SAMPLE_MILLIS = 50;
+  private static final int SAMPLE_MILLIS = 100;
   private static final Duration WARMUP = Duration.ofSeconds(5);
 
   @Override
@@ -166,8 +166,9 @@ final class Visits implements Workload {
     raw.put("process_cpu_pct", 100 * (os.getProcessCpuTime() - processCpu0) / 1e9 / seconds);
     raw.put("workers", WORKERS);
     if (SqlProfile.ENABLED && db.jdbcUrl() != null) {
-      // The database's side of the passes: the grabs, the queue counts, the task inserts.
-      raw.put("sql_profile", SqlProfile.top(db.jdbcUrl()));
+      // The database's side of the passes (the grabs, the queue counts, the task inserts) among
+      // the runner's: enough statements to hold them all.
+      raw.put("sql_profile", SqlProfile.top(db.jdbcUrl(), 30));
     }
     return new Measurement(figures, raw);
   }
