@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
  * (a grab per policy); run on the loop, it left the runner's workers without new claims for that
  * long, and a runner that runs visits at 1,000/s ran them at 910/s.
  *
- * <p>The loop asks for passes ({@link #runDue}); one runs at a time, and when it ends it wakes the
- * loop, which then knows when the next is due. Everything the passes keep in memory is touched by
- * the pass thread alone.
+ * <p>The loop asks for passes ({@link #runDue}); one runs at a time, and when it ends with news
+ * (visits enqueued, or a new due time for the next) it wakes the loop. Everything the passes keep
+ * in memory is touched by the pass thread alone.
  */
 final class VisitSchedulingThread implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(VisitSchedulingThread.class);
@@ -62,14 +62,20 @@ final class VisitSchedulingThread implements AutoCloseable {
     running.set(true);
     thread.execute(
         () -> {
+          Instant dueBefore = nextDue;
+          int created = 0;
           try {
-            schedulers.runOnce(clock.instant(), types, runnerIdle);
+            created = schedulers.runOnce(clock.instant(), types, runnerIdle);
           } catch (RuntimeException e) {
             log.warn("visit scheduling failed; the leader tries again: {}", e.toString());
           } finally {
             nextDue = schedulers.nextDue();
             running.set(false);
-            wakeLoop.run();
+            // Only news wakes the loop: an idle loop asks on each turn, and waking it for a pass
+            // that did nothing would have it ask again at once, forever.
+            if (created > 0 || !nextDue.equals(dueBefore)) {
+              wakeLoop.run();
+            }
           }
         });
   }
@@ -88,10 +94,13 @@ final class VisitSchedulingThread implements AutoCloseable {
   }
 
   /**
-   * When the loop must ask for passes next; {@link Instant#MAX} while passes run or none is due.
+   * When the loop must ask for passes next; {@link Instant#MAX} while passes run, before the first
+   * (the loop asks for it on its next turn anyway) and when none is due. Never a past instant for
+   * nothing: a loop told one does not sleep at all.
    */
   Instant nextDue() {
-    return running.get() ? Instant.MAX : nextDue;
+    Instant due = nextDue;
+    return running.get() || due.equals(Instant.MIN) ? Instant.MAX : due;
   }
 
   /** Whether a pass is running: it may enqueue visits, so a runner that exits when idle waits. */

@@ -1,0 +1,92 @@
+package dev.drover.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.drover.model.TaskType;
+import dev.drover.store.Store;
+import dev.drover.store.StoreLocation;
+import dev.drover.store.Stores;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the visit thread tells the runner's loop about when to wake: a loop told "now" (or any past
+ * instant) does not sleep at all, so a runner with no visit to schedule must hear "never".
+ */
+class VisitSchedulingThreadTest {
+  @TempDir Path dir;
+
+  @Test
+  void withNoVisitTypeToScheduleTheLoopIsNeverAskedToWake() {
+    Clock clock = Clock.systemUTC();
+    try (Store store = Stores.open(StoreLocation.dataDir(dir))) {
+      store.taskTypeCreate(TaskType.builder("work").build());
+      try (VisitSchedulingThread visits =
+          new VisitSchedulingThread(
+              new VisitSchedulers(
+                  store,
+                  clock,
+                  new SplittableRandom(1),
+                  new EventLog(store, clock, "r"),
+                  new RunnerStats()),
+              clock,
+              () -> {})) {
+        assertThat(visits.nextDue()).as("before any pass").isEqualTo(Instant.MAX);
+        visits.runDue(clock.instant(), store.taskTypeList(), true);
+        assertThat(visits.busy()).isFalse();
+        assertThat(visits.nextDue()).as("no visit type").isEqualTo(Instant.MAX);
+        visits.pause();
+        assertThat(visits.nextDue()).as("after the leadership is lost").isEqualTo(Instant.MAX);
+      }
+    }
+  }
+
+  @Test
+  void aLeaderWithAVisitTypeHearsWhenItsNextPassIsDue() throws Exception {
+    Clock clock = Clock.systemUTC();
+    AtomicInteger wakes = new AtomicInteger();
+    try (Store store = Stores.open(StoreLocation.dataDir(dir))) {
+      store.taskTypeCreate(TaskType.builder("load-git").build());
+      List<TaskType> types = store.taskTypeList();
+      try (VisitSchedulingThread visits =
+          new VisitSchedulingThread(
+              new VisitSchedulers(
+                  store,
+                  clock,
+                  new SplittableRandom(1),
+                  new EventLog(store, clock, "r"),
+                  new RunnerStats()),
+              clock,
+              wakes::incrementAndGet)) {
+        Instant before = clock.instant();
+        visits.runDue(before, types, false);
+        awaitIdle(visits);
+        // An empty frontier: the pass found no origins, so the next is the no-origins wait away.
+        assertThat(visits.nextDue())
+            .isAfter(before.plus(VisitSchedulerOptions.DEFAULT_NO_ORIGINS_WAIT).minusSeconds(1))
+            .isBefore(Instant.MAX);
+        assertThat(wakes.get()).isEqualTo(1);
+        // An idle runner's loop asks on every turn: passes that change nothing do not wake it.
+        for (int turn = 0; turn < 5; turn++) {
+          visits.runDue(clock.instant(), types, true);
+          awaitIdle(visits);
+        }
+        assertThat(wakes.get()).isEqualTo(1);
+      }
+    }
+  }
+
+  private static void awaitIdle(VisitSchedulingThread visits) throws InterruptedException {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (visits.busy()) {
+      assertThat(System.nanoTime()).as("the pass ended within 30 s").isLessThan(deadline);
+      Thread.sleep(10);
+    }
+  }
+}
