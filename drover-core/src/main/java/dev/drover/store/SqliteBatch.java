@@ -2,6 +2,7 @@ package dev.drover.store;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.ColonPrefixSqlParser;
 import org.jdbi.v3.core.statement.ParsedSql;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
@@ -141,6 +143,28 @@ final class SqliteBatch implements AutoCloseable {
       throw failed(e);
     }
     return this;
+  }
+
+  /** 1 or 0, or SQL NULL for null, as SQLite stores a boolean. */
+  SqliteBatch setBoolean(String parameter, Boolean value) {
+    return value == null ? setNull(parameter, Types.BOOLEAN) : setLong(parameter, value ? 1 : 0);
+  }
+
+  /**
+   * Runs the row bound so far on its own (instead of {@link #add}) and maps the one row its {@code
+   * RETURNING} clause gives back: in process, a statement per row costs no round trip, and it
+   * spares reading the written rows again.
+   */
+  <T> T executeReturning(RowMapper<T> mapper) {
+    probe.beforeStatement(sql.name());
+    try (ResultSet rs = statement.executeQuery()) {
+      if (!rs.next()) {
+        throw new IllegalStateException("query " + sql.name() + " returned no row");
+      }
+      return mapper.map(rs, null);
+    } catch (SQLException e) {
+      throw failed(e);
+    }
   }
 
   /** Ends the row being bound. */

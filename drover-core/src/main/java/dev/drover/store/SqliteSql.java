@@ -1,6 +1,5 @@
 package dev.drover.store;
 
-import static dev.drover.store.SqlQuery.ORIGIN_GET_BY_KEYS;
 import static dev.drover.store.SqlQuery.ORIGIN_MIRROR_REFRESH;
 import static dev.drover.store.SqlQuery.ORIGIN_MIRROR_SCHEDULED;
 import static dev.drover.store.SqlQuery.ORIGIN_RECORD;
@@ -25,7 +24,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -206,43 +204,24 @@ final class SqliteSql implements DialectSql {
   @Override
   public List<ListedOrigin> recordOrigins(
       Handle h, List<ListedOrigin> origins, Instant now, FrontierRows rows) {
-    PreparedBatch batch = h.prepareBatch(sql.get(ORIGIN_RECORD));
-    for (ListedOrigin o : origins) {
-      batch
-          .bind("lister_id", FrontierRows.text(o.listerId()))
-          .bind("url", o.url())
-          .bind("visit_type", o.visitType())
-          .bind("extra_loader_arguments", Json.canonical(o.extraLoaderArguments()))
-          .bind("enabled", o.enabled())
-          .bind("now", now)
-          .bindByType("last_update", o.lastUpdate(), Instant.class)
-          .bindByType("is_fork", o.isFork(), Boolean.class)
-          .bind("forked_from_url", o.forkedFromUrl())
-          .add();
+    List<ListedOrigin> recorded = new ArrayList<>(origins.size());
+    try (SqliteBatch record = batches.open(h, ORIGIN_RECORD)) {
+      for (ListedOrigin o : origins) {
+        recorded.add(
+            record
+                .setString("lister_id", FrontierRows.text(o.listerId()))
+                .setString("url", o.url())
+                .setString("visit_type", o.visitType())
+                .setString("extra_loader_arguments", Json.canonical(o.extraLoaderArguments()))
+                .setBoolean("enabled", o.enabled())
+                .setInstant("now", now)
+                .setInstant("last_update", o.lastUpdate())
+                .setBoolean("is_fork", o.isFork())
+                .setString("forked_from_url", o.forkedFromUrl())
+                .executeReturning(rows.listedOrigin));
+      }
     }
-    batch.execute();
-    return readBack(h, origins, rows);
-  }
-
-  private List<ListedOrigin> readBack(Handle h, List<ListedOrigin> wanted, FrontierRows rows) {
-    Map<OriginRecords.Key, List<String>> urlsByGroup = new LinkedHashMap<>();
-    for (ListedOrigin o : wanted) {
-      OriginRecords.Key group = new OriginRecords.Key(o.listerId(), null, o.visitType());
-      urlsByGroup.computeIfAbsent(group, g -> new ArrayList<>()).add(o.url());
-    }
-    Map<OriginRecords.Key, ListedOrigin> stored = new LinkedHashMap<>();
-    urlsByGroup.forEach(
-        (group, urls) -> {
-          for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
-            h.createQuery(sql.get(ORIGIN_GET_BY_KEYS))
-                .bind("lister_id", FrontierRows.text(group.listerId()))
-                .bind("visit_type", group.visitType())
-                .bindList("urls", chunk)
-                .map(rows.listedOrigin)
-                .forEach(o -> stored.put(OriginRecords.Key.of(o), o));
-          }
-        });
-    return wanted.stream().map(o -> stored.get(OriginRecords.Key.of(o))).toList();
+    return recorded;
   }
 
   /** The stats, then their mirror, one statement each per chunk of urls. */

@@ -253,7 +253,6 @@ class PostgresFrontierPlanTest {
             listerIds.get(3));
     Map<SqlQuery, String> expectedIndex = new LinkedHashMap<>();
     expectedIndex.put(SqlQuery.ORIGIN_DISABLE, "listed_origin_by_url");
-    expectedIndex.put(SqlQuery.ORIGIN_GET_BY_KEYS, "Index Scan using listed_origin_");
     expectedIndex.put(SqlQuery.VISIT_STATS_GET, "origin_visit_stats_pkey");
     expectedIndex.put(SqlQuery.METRICS_UPDATE, "Index Scan");
     jdbi.useHandle(

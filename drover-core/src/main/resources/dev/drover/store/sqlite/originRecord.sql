@@ -6,7 +6,8 @@
 -- known row's mirror is already current, since every stats write refreshes it, so the update
 -- leaves it alone. first_seen is written once; everything the lister says is overwritten
 -- (enabled too, so a listing enables an origin that was disabled), last_seen moves.
--- "WHERE true" is SQLite's required disambiguation of an upsert from a SELECT.
+-- "WHERE true" is SQLite's required disambiguation of an upsert from a SELECT. Returns the row as
+-- stored, inserted or updated.
 INSERT INTO listed_origin (lister_id, url, visit_type, extra_loader_arguments, enabled, first_seen, last_seen,
                            last_update, is_fork, forked_from_url, last_scheduled, last_visit, last_visit_status,
                            last_successful, last_snapshot, next_visit_queue_position)
@@ -24,3 +25,4 @@ SET extra_loader_arguments = excluded.extra_loader_arguments,
     last_update = excluded.last_update,
     is_fork = excluded.is_fork,
     forked_from_url = excluded.forked_from_url
+RETURNING *
