@@ -1,6 +1,7 @@
 package dev.drover.engine;
 
 import dev.drover.model.TaskType;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -53,9 +54,12 @@ final class LeaderDuties {
     return visit.isBefore(lease) ? visit : lease;
   }
 
-  /** Whether a visit pass is running (on its own thread): it may enqueue work. */
-  boolean busy() {
-    return visits.busy();
+  /**
+   * Waits up to {@code timeout} for a visit pass running on its own thread to end (it may enqueue
+   * work); true if none runs.
+   */
+  boolean awaitVisitPass(Duration timeout) throws InterruptedException {
+    return visits.awaitPass(timeout);
   }
 
   /**

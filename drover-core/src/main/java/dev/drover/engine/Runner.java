@@ -55,6 +55,9 @@ import org.slf4j.LoggerFactory;
 public final class Runner {
   private static final Logger log = LoggerFactory.getLogger(Runner.class);
 
+  /** A runner that exits when idle waits this long for a visit pass to say what it enqueued. */
+  private static final Duration VISIT_PASS_WAIT = Duration.ofSeconds(30);
+
   private final Store store;
   private final Clock clock;
   private final RunnerOptions options;
@@ -390,9 +393,9 @@ public final class Runner {
     return waiting;
   }
 
-  private boolean idle() {
+  private boolean idle() throws InterruptedException {
     return signals.isEmpty()
-        && !leader.busy()
+        && leader.awaitVisitPass(VISIT_PASS_WAIT)
         && store.taskCountOutstanding(types.executableNames(), clock.instant()) == 0;
   }
 

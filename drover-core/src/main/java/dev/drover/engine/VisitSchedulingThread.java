@@ -2,6 +2,7 @@ package dev.drover.engine;
 
 import dev.drover.model.TaskType;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -70,7 +71,10 @@ final class VisitSchedulingThread implements AutoCloseable {
             log.warn("visit scheduling failed; the leader tries again: {}", e.toString());
           } finally {
             nextDue = schedulers.nextDue();
-            running.set(false);
+            synchronized (running) {
+              running.set(false);
+              running.notifyAll();
+            }
             // Only news wakes the loop: an idle loop asks on each turn, and waking it for a pass
             // that did nothing would have it ask again at once, forever.
             if (created > 0 || !nextDue.equals(dueBefore)) {
@@ -103,9 +107,24 @@ final class VisitSchedulingThread implements AutoCloseable {
     return running.get() || due.equals(Instant.MIN) ? Instant.MAX : due;
   }
 
-  /** Whether a pass is running: it may enqueue visits, so a runner that exits when idle waits. */
+  /** Whether a pass is running: it may enqueue visits. */
   boolean busy() {
     return running.get();
+  }
+
+  /**
+   * Waits up to {@code timeout} for a running pass to end, so that a runner that exits when idle
+   * decides on what the pass enqueued; true if no pass runs.
+   */
+  boolean awaitPass(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (running) {
+      long left;
+      while (running.get() && (left = deadline - System.nanoTime()) > 0) {
+        TimeUnit.NANOSECONDS.timedWait(running, left);
+      }
+      return !running.get();
+    }
   }
 
   /** Lets a running pass end (up to 30 s), then stops the thread. */
