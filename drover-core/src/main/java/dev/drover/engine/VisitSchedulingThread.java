@@ -73,12 +73,12 @@ final class VisitSchedulingThread implements AutoCloseable {
             nextDue = schedulers.nextDue();
             synchronized (running) {
               running.set(false);
+              // Only news wakes the loop: an idle loop asks on each turn, and waking it for a
+              // pass that did nothing would have it ask again at once, forever.
+              if (created > 0 || !nextDue.equals(dueBefore)) {
+                wakeLoop.run();
+              }
               running.notifyAll();
-            }
-            // Only news wakes the loop: an idle loop asks on each turn, and waking it for a pass
-            // that did nothing would have it ask again at once, forever.
-            if (created > 0 || !nextDue.equals(dueBefore)) {
-              wakeLoop.run();
             }
           }
         });
@@ -105,11 +105,6 @@ final class VisitSchedulingThread implements AutoCloseable {
   Instant nextDue() {
     Instant due = nextDue;
     return running.get() || due.equals(Instant.MIN) ? Instant.MAX : due;
-  }
-
-  /** Whether a pass is running: it may enqueue visits. */
-  boolean busy() {
-    return running.get();
   }
 
   /**

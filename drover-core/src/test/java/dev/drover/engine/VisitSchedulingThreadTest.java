@@ -8,6 +8,7 @@ import dev.drover.store.StoreLocation;
 import dev.drover.store.Stores;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -23,7 +24,7 @@ class VisitSchedulingThreadTest {
   @TempDir Path dir;
 
   @Test
-  void withNoVisitTypeToScheduleTheLoopIsNeverAskedToWake() {
+  void withNoVisitTypeToScheduleTheLoopIsNeverAskedToWake() throws Exception {
     Clock clock = Clock.systemUTC();
     try (Store store = Stores.open(StoreLocation.dataDir(dir))) {
       store.taskTypeCreate(TaskType.builder("work").build());
@@ -39,7 +40,7 @@ class VisitSchedulingThreadTest {
               () -> {})) {
         assertThat(visits.nextDue()).as("before any pass").isEqualTo(Instant.MAX);
         visits.runDue(clock.instant(), store.taskTypeList(), true);
-        assertThat(visits.busy()).isFalse();
+        assertThat(visits.awaitPass(Duration.ZERO)).as("no pass started").isTrue();
         assertThat(visits.nextDue()).as("no visit type").isEqualTo(Instant.MAX);
         visits.pause();
         assertThat(visits.nextDue()).as("after the leadership is lost").isEqualTo(Instant.MAX);
@@ -66,7 +67,7 @@ class VisitSchedulingThreadTest {
               wakes::incrementAndGet)) {
         Instant before = clock.instant();
         visits.runDue(before, types, false);
-        awaitIdle(visits);
+        assertThat(visits.awaitPass(Duration.ofSeconds(30))).isTrue();
         // An empty frontier: the pass found no origins, so the next is the no-origins wait away.
         assertThat(visits.nextDue())
             .isAfter(before.plus(VisitSchedulerOptions.DEFAULT_NO_ORIGINS_WAIT).minusSeconds(1))
@@ -75,18 +76,10 @@ class VisitSchedulingThreadTest {
         // An idle runner's loop asks on every turn: passes that change nothing do not wake it.
         for (int turn = 0; turn < 5; turn++) {
           visits.runDue(clock.instant(), types, true);
-          awaitIdle(visits);
+          assertThat(visits.awaitPass(Duration.ofSeconds(30))).isTrue();
         }
         assertThat(wakes.get()).isEqualTo(1);
       }
-    }
-  }
-
-  private static void awaitIdle(VisitSchedulingThread visits) throws InterruptedException {
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (visits.busy()) {
-      assertThat(System.nanoTime()).as("the pass ended within 30 s").isLessThan(deadline);
-      Thread.sleep(10);
     }
   }
 }
