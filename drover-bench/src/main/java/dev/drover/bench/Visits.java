@@ -27,7 +27,7 @@ import java.util.concurrent.locks.LockSupport;
  * visits) and runs them, each visit ending on a clock that lets {@value #VISITS_PER_SECOND} end per
  * second. Each visit's end updates its origin's visit stats, as a real one does. Once warm, the
  * workload samples the queue's length every {@value #SAMPLE_MILLIS} ms and reads what the
- * scheduling passes cost the runner's loop thread, in wall and CPU time.
+ * scheduling passes cost the leader's visit thread, in wall and CPU time.
  *
  * <p>If the scheduler kept up, visits end at the clock's rate and the queue never runs dry.
  */
@@ -68,6 +68,7 @@ final class Visits implements Workload {
         new Column("origins", "origins"),
         new Column("visits_per_s", "visits/s"),
         new Column("queue_mean", "queue mean"),
+        new Column("queue_p5", "queue p5"),
         new Column("queue_min", "queue min"),
         new Column("passes_per_s", "passes/s"),
         new Column("pass_mean_ms", "pass ms"),
@@ -153,6 +154,9 @@ final class Visits implements Workload {
     figures.put("origins", n);
     figures.put("visits_per_s", (stats.eventful() - visits0) / seconds);
     figures.put("queue_mean", Arrays.stream(sampled).average().orElse(0));
+    int[] sorted = sampled.clone();
+    Arrays.sort(sorted);
+    figures.put("queue_p5", sorted.length == 0 ? 0 : sorted[sorted.length / 20]);
     figures.put("queue_min", Arrays.stream(sampled).min().orElse(0));
     figures.put("passes_per_s", passes / seconds);
     figures.put("pass_mean_ms", passes == 0 ? 0 : passSeconds * 1000 / passes);

@@ -9,9 +9,10 @@ import java.time.Instant;
  * wait leaves a queue of 1,000 empty for 59 s when visits end at 1,000/s, and a short one counts a
  * queue that drains once a day every few seconds.
  *
- * <p>A pass's cost hardly depends on its size (each policy's index walk skips the same origins in
- * cooldown), so a queue is refilled when half of it is free, not at the reference's 5 %: fewer,
- * larger passes, with half a queue of work left while a pass runs.
+ * <p>Part of a pass's cost does not depend on its size (counting the queue, each policy's index
+ * descent and the origins in cooldown it skips), so a queue is refilled when half of it is free,
+ * not at the reference's 5 %: fewer, larger passes, with half a queue of work left while a pass
+ * runs.
  */
 final class VisitQueuePace {
   /** The share of the queue that is free when the next pass is due. */
