@@ -95,9 +95,8 @@ public final class Bench implements Callable<Integer> {
       paramLabel = "NAME",
       defaultValue = "pickup,burndown,contended,sustained,scaling,dbcost",
       description =
-          "Workloads: pickup, burndown, contended, sustained, scaling, dbcost, frontier"
-              + " (Drover only,"
-              + " not run by default). Default: ${DEFAULT-VALUE}.")
+          "Workloads: pickup, burndown, contended, sustained, scaling, dbcost; frontier and"
+              + " visits (Drover only, not run by default). Default: ${DEFAULT-VALUE}.")
   List<String> workloads;
 
   @Option(
