@@ -19,8 +19,10 @@ import dev.drover.model.TaskQuery;
 import dev.drover.model.TaskType;
 import dev.drover.store.Store;
 import dev.drover.store.StoreLocation;
+import dev.drover.store.StoreOptions;
 import dev.drover.store.Stores;
 import dev.drover.testing.Databases;
+import dev.drover.testing.FaultProbe;
 import dev.drover.testing.TestClock;
 import dev.drover.testing.Wait;
 import java.nio.file.Path;
@@ -28,6 +30,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -40,12 +43,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The visit scheduler against a real store, on every database. */
 @Timeout(120)
 abstract class VisitSchedulerContractTest {
   static final Instant T0 = Instant.parse("2026-06-01T12:00:00Z");
   @TempDir Path dir;
+  StoreLocation location;
   Store store;
   TestClock clock = new TestClock(T0);
   Lister github;
@@ -63,7 +69,8 @@ abstract class VisitSchedulerContractTest {
 
   @BeforeEach
   void open() {
-    store = Stores.open(freshLocation());
+    location = freshLocation();
+    store = Stores.open(location);
     github =
         store.frontier().listerGetOrCreate("github", null, null, T0.minus(Duration.ofDays(90)));
   }
@@ -261,6 +268,52 @@ abstract class VisitSchedulerContractTest {
         .isBetween(fullWait, fullWait.plus(VisitSchedulerOptions.DEFAULT_MAX_SPLAY));
     assertThat(stats.visitPasses()).isEqualTo(4);
     assertThat(stats.visitPassSeconds()).isPositive();
+  }
+
+  /**
+   * A pass that fails at any step leaves the leader as if it had not run (no pass counted, the
+   * drain not measured) and is tried again after the queue-full wait; the next pass schedules each
+   * origin once. Origins a failed pass had marked scheduled before its tasks were written wait out
+   * their cooldown (the grab commits first, so an origin is never visited twice).
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "taskTypeGet",
+        "taskCountOutstanding",
+        "visitGrab",
+        "visitMarkScheduled",
+        FaultProbe.COMMIT,
+        "taskFindDuplicates"
+      })
+  void aPassThatFailsAtAnyStepIsTriedAgainAndSchedulesEachOriginOnce(String step) {
+    loadType(10);
+    origins("https://example.org/r/", 40, true);
+    store.settingPut(
+        VisitSchedulerConfig.TYPE_SETTING_PREFIX + "git",
+        "{\"enabled\":true,\"policies\":{\"never_visited_oldest_update_first\":{\"weight\":1}}}");
+    FaultProbe probe = new FaultProbe(step, Set.of(1), Set.of("visitMarkScheduled"));
+    try (Store faulty = Stores.open(location, StoreOptions.DEFAULT.withProbe(probe))) {
+      RunnerStats stats = new RunnerStats();
+      VisitSchedulers leader =
+          new VisitSchedulers(
+              faulty, clock, new SplittableRandom(7), new EventLog(faulty, clock, "leader"), stats);
+      List<TaskType> types = faulty.taskTypeList();
+
+      assertThat(leader.runOnce(T0, types, false)).isZero();
+      assertThat(probe.fired()).as("fault at " + step).isEqualTo(1);
+      assertThat(stats.visitPasses()).isZero();
+      Instant retry = T0.plus(VisitSchedulerOptions.DEFAULT_QUEUE_FULL_WAIT);
+      assertThat(leader.nextDue()).isEqualTo(retry);
+
+      clock.set(retry);
+      assertThat(leader.runOnce(retry, types, false)).isEqualTo(10);
+      assertThat(stats.visitPasses()).isEqualTo(1);
+      assertThat(leader.nextDue()).as("no drain measured yet: count again").isEqualTo(retry);
+    }
+    List<String> urls =
+        tasks().stream().map(t -> t.arguments().kwargs().get("url").asText()).toList();
+    assertThat(urls).hasSize(10).doesNotHaveDuplicates();
   }
 
   @Test

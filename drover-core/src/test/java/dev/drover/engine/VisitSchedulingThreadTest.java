@@ -28,16 +28,7 @@ class VisitSchedulingThreadTest {
     Clock clock = Clock.systemUTC();
     try (Store store = Stores.open(StoreLocation.dataDir(dir))) {
       store.taskTypeCreate(TaskType.builder("work").build());
-      try (VisitSchedulingThread visits =
-          new VisitSchedulingThread(
-              new VisitSchedulers(
-                  store,
-                  clock,
-                  new SplittableRandom(1),
-                  new EventLog(store, clock, "r"),
-                  new RunnerStats()),
-              clock,
-              () -> {})) {
+      try (VisitSchedulingThread visits = visitThread(store, clock, () -> {})) {
         assertThat(visits.nextDue()).as("before any pass").isEqualTo(Instant.MAX);
         visits.runDue(clock.instant(), store.taskTypeList(), true);
         assertThat(visits.awaitPass(Duration.ZERO)).as("no pass started").isTrue();
@@ -55,16 +46,7 @@ class VisitSchedulingThreadTest {
     try (Store store = Stores.open(StoreLocation.dataDir(dir))) {
       store.taskTypeCreate(TaskType.builder("load-git").build());
       List<TaskType> types = store.taskTypeList();
-      try (VisitSchedulingThread visits =
-          new VisitSchedulingThread(
-              new VisitSchedulers(
-                  store,
-                  clock,
-                  new SplittableRandom(1),
-                  new EventLog(store, clock, "r"),
-                  new RunnerStats()),
-              clock,
-              wakes::incrementAndGet)) {
+      try (VisitSchedulingThread visits = visitThread(store, clock, wakes::incrementAndGet)) {
         Instant before = clock.instant();
         visits.runDue(before, types, false);
         assertThat(visits.awaitPass(Duration.ofSeconds(30))).isTrue();
@@ -81,5 +63,16 @@ class VisitSchedulingThreadTest {
         assertThat(wakes.get()).isEqualTo(1);
       }
     }
+  }
+
+  private static VisitSchedulingThread visitThread(Store store, Clock clock, Runnable wakeLoop) {
+    VisitSchedulers schedulers =
+        new VisitSchedulers(
+            store,
+            clock,
+            new SplittableRandom(1),
+            new EventLog(store, clock, "r"),
+            new RunnerStats());
+    return new VisitSchedulingThread(schedulers, clock, wakeLoop);
   }
 }
