@@ -51,6 +51,12 @@ interface DialectSql {
   boolean bindInsertSignal(Query insert);
 
   /**
+   * Binds what {@code taskFindDuplicates} takes besides its lists: SQLite's names the waiting
+   * status as a parameter, PostgreSQL's as a literal (each file says why).
+   */
+  void bindDuplicateLookup(Query lookup);
+
+  /**
    * Runs {@code work}, whose reads come before its only write, a single statement, with what {@code
    * jdbi.inTransaction} would guarantee it but at less cost: creating one task does this.
    */

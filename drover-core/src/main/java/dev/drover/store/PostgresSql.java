@@ -83,6 +83,9 @@ final class PostgresSql implements DialectSql {
     return true;
   }
 
+  @Override
+  public void bindDuplicateLookup(Query lookup) {}
+
   /**
    * Without a transaction: at read committed each statement reads its own snapshot anyway, and the
    * one write is atomic by itself (its NOTIFY is sent when it commits), so a transaction would add

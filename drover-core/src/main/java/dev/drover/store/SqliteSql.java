@@ -16,6 +16,7 @@ import dev.drover.frontier.OriginKey;
 import dev.drover.frontier.OriginVisitStats;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
+import dev.drover.model.TaskStatus;
 import dev.drover.schedule.TaskUpdate;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -84,6 +85,11 @@ final class SqliteSql implements DialectSql {
   @Override
   public boolean bindInsertSignal(Query insert) {
     return false;
+  }
+
+  @Override
+  public void bindDuplicateLookup(Query lookup) {
+    lookup.bind("status", TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName());
   }
 
   /**

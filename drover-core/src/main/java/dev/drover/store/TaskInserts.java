@@ -221,10 +221,12 @@ final class TaskInserts {
     Set<Key> wanted = new HashSet<>();
     chunk.forEach(p -> wanted.add(p.key));
     Map<Key, Task> found = new HashMap<>();
-    h.createQuery(sql.get(TASK_FIND_DUPLICATES))
-        .bindList("types", new ArrayList<>(types))
-        .bindList("hashes", new ArrayList<>(hashes))
-        .bind("status", TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName())
+    Query lookup =
+        h.createQuery(sql.get(TASK_FIND_DUPLICATES))
+            .bindList("types", new ArrayList<>(types))
+            .bindList("hashes", new ArrayList<>(hashes));
+    dialect.bindDuplicateLookup(lookup);
+    lookup
         .map((rs, ctx) -> new Hashed(rs.getString("arguments_hash"), rows.task.map(rs, ctx)))
         .forEach(
             row -> {

@@ -132,8 +132,7 @@ class PostgresClaimPlanTest {
                 explain(
                     h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_FIND_DUPLICATES))
                         .bindList("types", List.of("work"))
-                        .bindList("hashes", hashes)
-                        .bind("status", "next_run_not_scheduled")));
+                        .bindList("hashes", hashes)));
     assertThat(plan).as(plan).doesNotContain("Seq Scan").contains("task_duplicate_lookup");
   }
 

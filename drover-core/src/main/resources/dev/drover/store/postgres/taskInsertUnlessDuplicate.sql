@@ -3,7 +3,8 @@
 -- Creates one task unless a stored task duplicates it, in one statement: returns the new id, or no
 -- row when a duplicate exists (the caller then reads it with taskFindDuplicates). A duplicate is a
 -- not yet scheduled task of the same type, argument hash, policy and priority, and for a one-shot
--- task the same next_run: the same rule as TaskInserts' keys.
+-- task the same next_run: the same rule as TaskInserts' keys. The lookup names the status as a
+-- literal in collation "C", which only task_duplicate_lookup's predicate matches (V014).
 --
 -- PostgreSQL differs: the parameters of a SELECT list have no column to take their type from, so
 -- each is cast. And the row comes from the NOTIFY that tells other processes of new work (sent at
@@ -20,7 +21,7 @@ WHERE NOT EXISTS (
   FROM task
   WHERE type = CAST(:type AS text)
     AND arguments_hash = CAST(:hash AS text)
-    AND status = CAST(:status AS text)
+    AND status = 'next_run_not_scheduled' COLLATE "C"
     AND policy = CAST(:policy AS text)
     AND priority IS NOT DISTINCT FROM CAST(:priority AS text)
     AND (CAST(:policy AS text) <> 'oneshot' OR next_run = :nextRun)

@@ -1,0 +1,120 @@
+package dev.drover.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.drover.model.TaskType;
+import dev.drover.testing.PostgresTemplate;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.Query;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Creating tasks looks duplicates up through {@code task_duplicate_lookup} (partial: waiting tasks
+ * only) even on a table the planner has no statistics of, as in a bulk insert of 100,000 tasks into
+ * a new database, which outruns autovacuum: 100,000 waiting tasks of one type, never analyzed. With
+ * one IN list of hashes the planner guessed that most rows match and walked every waiting task of
+ * the type through {@code task_ready_by_type} for each chunk of 500 (inserting fell from 16,462 to
+ * 1,427 tasks/s). Both plans are checked as PostgreSQL runs them once a statement is prepared on
+ * the server: generic, with no parameter value known.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PostgresDuplicatePlanTest {
+  private Store store;
+  private Jdbi jdbi;
+  private final SqlFiles sql = new SqlFiles(Dialect.POSTGRESQL);
+
+  @BeforeAll
+  void fill() throws Exception {
+    String url = PostgresTemplate.migratedUrl();
+    store = Stores.open(StoreLocation.postgres(url));
+    store.taskTypeCreate(TaskType.builder("work").build());
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      s.execute("ALTER TABLE task SET (autovacuum_enabled = false)");
+      s.execute(
+          """
+          INSERT INTO task (type, arguments, arguments_hash, next_run, status, policy, attempt)
+          SELECT 'work', jsonb_build_array(i), md5(i::text),
+                 timestamptz '2026-06-01 11:00' + (i % 3600) * interval '1 second',
+                 'next_run_not_scheduled', 'oneshot', 0
+          FROM generate_series(1, 100000) AS i
+          """);
+    }
+    jdbi = Jdbi.create(url + "&stringtype=unspecified");
+    jdbi.registerArgument(new InstantArgumentFactory(new PostgresSql(sql)));
+  }
+
+  @AfterAll
+  void close() {
+    store.close();
+  }
+
+  @Test
+  void theTableHasNoStatistics() {
+    long columnsWithStatistics =
+        jdbi.withHandle(
+            h ->
+                h.createQuery("SELECT count(*) FROM pg_stats WHERE tablename = 'task'")
+                    .mapTo(Long.class)
+                    .one());
+    assertThat(columnsWithStatistics).isZero();
+  }
+
+  @Test
+  void aChunksLookupReadsTheDuplicateIndex() {
+    List<String> hashes = new ArrayList<>();
+    for (int i = 1; i <= TaskInserts.CHUNK; i++) {
+      hashes.add(String.format("%032x", i * 7919L));
+    }
+    String plan =
+        explain(
+            h ->
+                h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_FIND_DUPLICATES))
+                    .bindList("types", List.of("work"))
+                    .bindList("hashes", hashes));
+    assertThat(plan)
+        .as(plan)
+        .contains("task_duplicate_lookup")
+        .doesNotContain("task_ready_by_type")
+        .doesNotContain("Seq Scan on task");
+  }
+
+  @Test
+  void creatingOneTaskLooksItsHashUpInTheDuplicateIndex() {
+    String plan =
+        explain(
+            h ->
+                h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_INSERT_UNLESS_DUPLICATE))
+                    .bind("channel", "drover_work")
+                    .bind("type", "work")
+                    .bind("arguments", "[1]")
+                    .bind("hash", String.format("%032x", 1))
+                    .bind("nextRun", Instant.parse("2026-06-01T12:00:00Z"))
+                    .bind("intervalMs", (Long) null)
+                    .bind("status", "next_run_not_scheduled")
+                    .bind("policy", "oneshot")
+                    .bind("retriesLeft", 0)
+                    .bind("priority", (String) null)
+                    .bind("concurrencyKey", (String) null));
+    assertThat(plan)
+        .as(plan)
+        .contains("task_duplicate_lookup")
+        .doesNotContain("task_ready_by_type")
+        .doesNotContain("Seq Scan on task");
+  }
+
+  private String explain(Function<Handle, Query> query) {
+    return jdbi.withHandle(h -> String.join("\n", query.apply(h).mapTo(String.class).list()));
+  }
+}
