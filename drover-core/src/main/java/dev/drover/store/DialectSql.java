@@ -92,11 +92,10 @@ interface DialectSql {
   // ---- the frontier
 
   /**
-   * Holds the frontier write lock of each of {@code visitTypes} (distinct, sorted) until the
-   * transaction ends; see {@link VisitTypeLocks}. With {@code shared}, other shared holders may
-   * hold it too.
+   * Holds the frontier write lock of each of {@code visitTypes} (distinct, sorted) in {@code mode}
+   * until the transaction ends; see {@link VisitTypeLocks}.
    */
-  void lockVisitTypes(Handle h, List<String> visitTypes, boolean shared);
+  void lockVisitTypes(Handle h, List<String> visitTypes, VisitTypeLocks.Mode mode);
 
   /** Records {@code origins} (distinct keys) and returns them as stored, in the same order. */
   List<ListedOrigin> recordOrigins(

@@ -213,7 +213,7 @@ final class JdbiFrontierStore implements FrontierStore {
   public void visitStatsUpsert(List<OriginVisitStats> list) {
     jdbi.useTransaction(
         h -> {
-          locks.lock(h, list.stream().map(OriginVisitStats::visitType).toList());
+          locks.lockForStats(h, list.stream().map(OriginVisitStats::visitType).toList());
           stats.upsert(h, list);
         });
   }
@@ -222,7 +222,7 @@ final class JdbiFrontierStore implements FrontierStore {
   public void visitStatsReplace(List<OriginVisitStats> list) {
     jdbi.useTransaction(
         h -> {
-          locks.lock(h, list.stream().map(OriginVisitStats::visitType).toList());
+          locks.lockForStats(h, list.stream().map(OriginVisitStats::visitType).toList());
           stats.replace(h, list);
         });
   }

@@ -1,5 +1,7 @@
 package dev.drover.store;
 
+import static dev.drover.store.SqlQuery.FRONTIER_LOCK_STATS_SLOT;
+import static dev.drover.store.SqlQuery.FRONTIER_LOCK_STATS_SLOTS;
 import static dev.drover.store.SqlQuery.FRONTIER_LOCK_VISIT_TYPE;
 import static dev.drover.store.SqlQuery.FRONTIER_LOCK_VISIT_TYPE_SHARED;
 import static dev.drover.store.SqlQuery.ORIGIN_RECORD;
@@ -196,14 +198,25 @@ final class PostgresSql implements DialectSql {
 
   /** A transaction-scoped advisory lock per visit type, in the order given. */
   @Override
-  public void lockVisitTypes(Handle h, List<String> visitTypes, boolean shared) {
-    visitTypes.forEach(
-        type ->
-            h.createQuery(
-                    sql.get(shared ? FRONTIER_LOCK_VISIT_TYPE_SHARED : FRONTIER_LOCK_VISIT_TYPE))
-                .bind("visit_type", type)
-                .mapTo(Integer.class)
-                .one());
+  public void lockVisitTypes(Handle h, List<String> visitTypes, VisitTypeLocks.Mode mode) {
+    for (String type : visitTypes) {
+      if (mode == VisitTypeLocks.Mode.ALONE) {
+        lockQuery(h, FRONTIER_LOCK_VISIT_TYPE, type);
+        continue;
+      }
+      // The type's lock before its slots, as every holder takes them: no two wait in a circle.
+      lockQuery(h, FRONTIER_LOCK_VISIT_TYPE_SHARED, type);
+      lockQuery(
+          h,
+          mode == VisitTypeLocks.Mode.RECORDING
+              ? FRONTIER_LOCK_STATS_SLOTS
+              : FRONTIER_LOCK_STATS_SLOT,
+          type);
+    }
+  }
+
+  private void lockQuery(Handle h, SqlQuery query, String visitType) {
+    h.createQuery(sql.get(query)).bind("visit_type", visitType).mapTo(Integer.class).one();
   }
 
   @Override

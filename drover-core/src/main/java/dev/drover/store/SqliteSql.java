@@ -204,7 +204,7 @@ final class SqliteSql implements DialectSql {
 
   /** Nothing to lock: one writer, and every transaction begins IMMEDIATE. */
   @Override
-  public void lockVisitTypes(Handle h, List<String> visitTypes, boolean shared) {}
+  public void lockVisitTypes(Handle h, List<String> visitTypes, VisitTypeLocks.Mode mode) {}
 
   /** A prepared statement per origin, then the stored rows read back by key. */
   @Override

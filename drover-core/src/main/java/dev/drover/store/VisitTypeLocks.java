@@ -8,36 +8,59 @@ import org.jdbi.v3.core.Handle;
  * row of a url (the stats mirror, see V006__frontier.sql) and both listed_origin and
  * origin_visit_stats, in orders no single rule fits (a grab reads rows in its policy's order, a
  * visit result writes stats before the mirror), so two writers of one url could deadlock. Every
- * frontier write transaction therefore begins by taking a transaction-scoped advisory lock per
- * visit type it touches, in sorted order: writers of one visit type queue, writers of different
- * visit types touch different rows. Recordings are the exception: they share the lock among
- * themselves ({@link #lockForRecording}). SQLite needs nothing: it has one writer, and every
+ * frontier write transaction therefore begins by taking a transaction-scoped lock per visit type it
+ * touches, in sorted order, in one of three {@link Mode}s: writers of one visit type queue, writers
+ * of different visit types touch different rows. SQLite needs nothing: it has one writer, and every
  * transaction begins IMMEDIATE.
+ *
+ * <p>On PostgreSQL a mode is advisory locks: the visit type's lock, shared by recordings and stats
+ * writers and taken alone by every other writer, and then eight stats slots, all shared by a
+ * recording and one alone by a stats writer. Recordings so run beside recordings, and stats writers
+ * beside up to seven other stats writers, but never one kind beside the other.
  */
 final class VisitTypeLocks {
+  /** How a writer shares a visit type. */
+  enum Mode {
+    /** Alone: grabs, visit results, disabling, anything that reads before it writes. */
+    ALONE,
+    /**
+     * Shared with other recordings. A recording writes only the rows of the listers it names, in
+     * key order (so two recordings of one key wait for each other without a deadlock), and copies
+     * the url's stored stats into the rows it creates: a stats write beside it could miss a row the
+     * recording has not committed yet, so stats writers wait for recordings, and they for them.
+     */
+    RECORDING,
+    /**
+     * Shared with other blind stats writes (upserts and replacements: no read before the write).
+     * Each writes its stats rows in key order and then the mirror rows of those urls only, which no
+     * other stats writer can reach while it holds their stats rows: two wait for each other on a
+     * stats row and never in a circle.
+     */
+    STATS
+  }
+
   private final DialectSql dialect;
 
   VisitTypeLocks(DialectSql dialect) {
     this.dialect = dialect;
   }
 
-  /** Waits for, then holds until the transaction ends, the locks of {@code visitTypes}. */
+  /** Waits for, then holds alone until the transaction ends, the locks of {@code visitTypes}. */
   void lock(Handle h, Collection<String> visitTypes) {
-    lock(h, visitTypes, false);
+    lock(h, visitTypes, Mode.ALONE);
   }
 
-  /**
-   * As {@link #lock}, shared with other recordings. Recording writes only the rows of the listers
-   * it names, in key order (so two recordings of one key wait for each other without a deadlock),
-   * and reads the stats it copies into new rows: recordings of one visit type can run together, and
-   * every other writer of it, which may write any lister's rows, waits for them (so that no stats
-   * write misses a row a recording was still inserting) as they wait for it.
-   */
+  /** As {@link #lock}, shared with other recordings ({@link Mode#RECORDING}). */
   void lockForRecording(Handle h, Collection<String> visitTypes) {
-    lock(h, visitTypes, true);
+    lock(h, visitTypes, Mode.RECORDING);
   }
 
-  private void lock(Handle h, Collection<String> visitTypes, boolean shared) {
-    dialect.lockVisitTypes(h, visitTypes.stream().distinct().sorted().toList(), shared);
+  /** As {@link #lock}, shared with other blind stats writes ({@link Mode#STATS}). */
+  void lockForStats(Handle h, Collection<String> visitTypes) {
+    lock(h, visitTypes, Mode.STATS);
+  }
+
+  private void lock(Handle h, Collection<String> visitTypes, Mode mode) {
+    dialect.lockVisitTypes(h, visitTypes.stream().distinct().sorted().toList(), mode);
   }
 }

@@ -60,7 +60,11 @@ class SqlFilesTest {
     assertThat(namesOf(SqlQuery.Home.SQLITE_ONLY))
         .containsExactlyInAnyOrder("originMirrorRefresh", "originMirrorScheduled");
     assertThat(namesOf(SqlQuery.Home.POSTGRES_ONLY))
-        .containsExactly("frontierLockVisitType", "frontierLockVisitTypeShared");
+        .containsExactly(
+            "frontierLockStatsSlot",
+            "frontierLockStatsSlots",
+            "frontierLockVisitType",
+            "frontierLockVisitTypeShared");
   }
 
   /** Rule (b), on the packaged files: no name is both common and a dialect's. */

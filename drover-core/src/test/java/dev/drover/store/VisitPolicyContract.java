@@ -24,6 +24,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -584,9 +585,11 @@ interface VisitPolicyContract extends FrontierContract {
 
   /**
    * Recordings of one visit type run together (on PostgreSQL; SQLite has one writer): two of the
-   * same lister's keys in opposite orders, one adding another lister's rows of the same urls, and a
-   * stats writer all at once. All complete (no deadlock), and every row's stats mirror agrees with
-   * its url's stats at the end: no new row missed a stats write that ran beside it.
+   * same lister's keys in opposite orders, one adding another lister's rows of the same urls, and
+   * three stats writers of the same stats (an upsert, and an upsert and a replacement in the
+   * opposite order, which run beside each other) all at once. All complete (no deadlock), and every
+   * row's stats mirror agrees with its url's stats at the end: no new row missed a stats write that
+   * ran beside it.
    */
   @Test
   default void concurrentRecordingsAndStatsWritesAllCompleteAndAgree() throws Exception {
@@ -599,7 +602,7 @@ interface VisitPolicyContract extends FrontierContract {
     List<ListedOrigin> backward = new ArrayList<>(forward);
     Collections.reverse(backward);
     int rounds = 10;
-    ExecutorService pool = Executors.newFixedThreadPool(4);
+    ExecutorService pool = Executors.newFixedThreadPool(6);
     try {
       List<Callable<Void>> work = new ArrayList<>();
       for (List<ListedOrigin> batch : List.of(forward, backward)) {
@@ -624,6 +627,11 @@ interface VisitPolicyContract extends FrontierContract {
             }
             return null;
           });
+      IntFunction<OriginVisitStats> visited =
+          i ->
+              git(urls.get(i))
+                  .withLastVisit(ago(DAY1), SUCCESSFUL)
+                  .withLastSuccess(ago(DAY1), "snap-" + i);
       work.add(
           () -> {
             for (int round = 0; round < rounds; round++) {
@@ -632,15 +640,32 @@ interface VisitPolicyContract extends FrontierContract {
                   .visitStatsUpsert(
                       IntStream.range(0, urls.size())
                           .filter(i -> i % rounds == r && i % 3 == 0)
-                          .mapToObj(
-                              i ->
-                                  git(urls.get(i))
-                                      .withLastVisit(ago(DAY1), SUCCESSFUL)
-                                      .withLastSuccess(ago(DAY1), "snap-" + i))
+                          .mapToObj(visited)
                           .toList());
             }
             return null;
           });
+      for (boolean replace : List.of(false, true)) {
+        work.add(
+            () -> {
+              for (int round = rounds - 1; round >= 0; round--) {
+                int r = round;
+                List<OriginVisitStats> batch =
+                    new ArrayList<>(
+                        IntStream.range(0, urls.size())
+                            .filter(i -> i % (rounds / 2) == r % (rounds / 2) && i % 3 == 0)
+                            .mapToObj(visited)
+                            .toList());
+                Collections.reverse(batch);
+                if (replace) {
+                  frontier().visitStatsReplace(batch);
+                } else {
+                  frontier().visitStatsUpsert(batch);
+                }
+              }
+              return null;
+            });
+      }
       for (Future<Void> f : pool.invokeAll(work)) {
         f.get();
       }

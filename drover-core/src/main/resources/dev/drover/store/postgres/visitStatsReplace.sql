@@ -17,6 +17,9 @@ WITH given AS (
          last_visit_status, to_timestamp(last_scheduled_ms / 1000.0), last_snapshot, next_visit_queue_position,
          next_position_offset, successive_visits
   FROM given
+  -- In key order: stats writers run together (VisitTypeLocks), and two that write the same keys
+  -- then wait for each other in one order instead of deadlocking.
+  ORDER BY url, visit_type
   ON CONFLICT (url, visit_type) DO UPDATE
   SET last_successful = excluded.last_successful,
       last_visit = excluded.last_visit,
