@@ -56,7 +56,10 @@ public final class Stores {
     try {
       Migrations.migrate(pool, dialect.dialect(), location);
       if (location.isSqlite()) {
-        checkpointer = SqliteCheckpointer.start(sqliteUrl(location.dataDir()));
+        checkpointer =
+            SqliteCheckpointer.start(
+                sqliteUrl(location.dataDir()),
+                location.dataDir().resolve(StoreLocation.DATABASE_FILE + "-shm"));
       }
       Jdbi jdbi = Jdbi.create((DataSource) pool);
       jdbi.registerArgument(new InstantArgumentFactory(dialect));

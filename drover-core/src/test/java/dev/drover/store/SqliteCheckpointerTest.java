@@ -28,9 +28,8 @@ class SqliteCheckpointerTest {
 
   /**
    * Writers checkpoint only past the store's backstop (not at SQLite's default of 1,000 pages), and
-   * writes that keep the log under it (about 3.5 MB of them) still reach the database file: only
-   * the background checkpoint can have copied them. (The log itself may stay under 1,000 pages: the
-   * background checkpoint lets SQLite start it over.)
+   * writes that keep the log under it (about 7 MB of them, past the background checkpoint's 1,000
+   * pages) still reach the database file: only the background checkpoint can have copied them.
    */
   @Test
   void theLogReachesTheDatabaseFileWithoutAWriterCheckpointing() throws Exception {
@@ -45,7 +44,7 @@ class SqliteCheckpointerTest {
       }
       long before = Files.size(file);
       Lister lister = store.frontier().listerGetOrCreate("forge", "", null, NOW);
-      for (int batch = 0; batch < 10; batch++) {
+      for (int batch = 0; batch < 20; batch++) {
         List<ListedOrigin> origins = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
           origins.add(
@@ -62,6 +61,41 @@ class SqliteCheckpointerTest {
       }
       assertThat(Files.size(file)).as("database file size").isGreaterThan(before + MEGABYTE);
     }
+  }
+
+  /**
+   * A small log stays until it is worth copying: a checkpoint of the whole log would make the next
+   * commit start the log over and sync its header, so an idle store's next task would wait for a
+   * disk sync. A write, a pause of several checkpoint intervals, another write: the log still holds
+   * both, and the wal-index reads what a checkpoint of it copies.
+   */
+  @Test
+  void aSmallLogIsNotCopiedBackBetweenWrites() throws Exception {
+    SqliteCheckpointer.WalIndex walIndex =
+        new SqliteCheckpointer.WalIndex(dir.resolve(StoreLocation.DATABASE_FILE + "-shm"));
+    try (Store store = Stores.open(StoreLocation.dataDir(dir))) {
+      Lister lister = store.frontier().listerGetOrCreate("forge", "", null, NOW);
+      store.frontier().originRecord(List.of(ListedOrigin.of(lister.id(), "https://a", "git")), NOW);
+      int afterFirst = walIndex.pagesNotCopied();
+      Thread.sleep(10 * SqliteCheckpointer.INTERVAL_MS);
+      store.frontier().originRecord(List.of(ListedOrigin.of(lister.id(), "https://b", "git")), NOW);
+      int afterSecond = walIndex.pagesNotCopied();
+      assertThat(afterFirst).isPositive().isLessThan(SqliteCheckpointer.CHECKPOINT_PAGES);
+      assertThat(afterSecond).as("pages after the pause").isGreaterThan(afterFirst);
+      try (Connection c = store.dataSource().orElseThrow().getConnection();
+          Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getInt(2)).as("frames in the log").isEqualTo(afterSecond);
+      }
+      assertThat(walIndex.pagesNotCopied()).isZero();
+    }
+  }
+
+  @Test
+  void aWalIndexThatCannotBeReadSaysCheckpoint() {
+    assertThat(new SqliteCheckpointer.WalIndex(dir.resolve("missing-shm")).pagesNotCopied())
+        .isEqualTo(Integer.MAX_VALUE);
   }
 
   @Test
