@@ -138,11 +138,13 @@ final class JdbiStore implements Store {
     List<RunEndHook> runEndHooks =
         new ArrayList<>(List.of(VisitOutcomes.create(jdbi, dialect), childEnds));
     runEndHooks.addAll(extraHooks);
-    this.runEnder = new RunEnder(dialect, rows, runEndHooks);
+    // One parse of each task type row, shared: creating tasks and ending runs both read types.
+    ParsedTaskTypes parsedTypes = new ParsedTaskTypes(rows);
+    this.runEnder = new RunEnder(dialect, rows, parsedTypes, runEndHooks);
     this.runners = new JdbiRunnerTable(jdbi, dialect);
     this.work = new WorkSignal(database, jdbi, listen);
     this.frontier = new JdbiFrontierStore(jdbi, dialect);
-    this.inserts = new TaskInserts(dialect, rows, work);
+    this.inserts = new TaskInserts(dialect, rows, parsedTypes, work);
     this.children = new Children(sql, inserts, work);
     this.leases = new Leases(jdbi, dialect, rows, runEnder, children, childEnds);
     this.controls = new TaskControls(jdbi, sql, rows, runEnder, childEnds);

@@ -10,9 +10,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jdbi.v3.core.statement.StatementContext;
 
 /**
- * Maps task_type rows, reusing the type parsed from an identical row: creating a task reads its
- * type's row every time (so it sees the type as stored), but parsing and validating the row (JSON
- * columns, cron, durations, the name's pattern) cost more than comparing its raw values.
+ * Maps task_type rows, reusing the type parsed from an identical row: creating a task and ending
+ * runs read the type's row every time (so they see the type as stored), but parsing and validating
+ * the row (JSON columns, cron, durations, the name's pattern) cost more than comparing its raw
+ * values.
  */
 final class ParsedTaskTypes {
   private final Rows rows;

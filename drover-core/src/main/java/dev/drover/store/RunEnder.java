@@ -34,12 +34,14 @@ final class RunEnder {
   private final DialectSql dialect;
   private final SqlFiles sql;
   private final Rows rows;
+  private final ParsedTaskTypes types;
   private final List<RunEndHook> hooks;
 
-  RunEnder(DialectSql dialect, Rows rows, List<RunEndHook> hooks) {
+  RunEnder(DialectSql dialect, Rows rows, ParsedTaskTypes types, List<RunEndHook> hooks) {
     this.dialect = dialect;
     this.sql = dialect.files();
     this.rows = rows;
+    this.types = types;
     this.hooks = List.copyOf(hooks);
   }
 
@@ -212,7 +214,7 @@ final class RunEnder {
   private TaskType taskType(Handle h, Task task) {
     return h.createQuery(sql.get(TASK_TYPE_GET))
         .bind("name", task.type())
-        .map(rows.taskType)
+        .map(types::map)
         .findOne()
         .orElseThrow(
             () -> new DroverException("task " + task.id() + " has no task type " + task.type()));

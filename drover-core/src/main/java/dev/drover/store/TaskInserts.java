@@ -69,12 +69,12 @@ final class TaskInserts {
   private final WorkSignal work;
   private final ParsedTaskTypes parsedTypes;
 
-  TaskInserts(DialectSql dialect, Rows rows, WorkSignal work) {
+  TaskInserts(DialectSql dialect, Rows rows, ParsedTaskTypes parsedTypes, WorkSignal work) {
     this.dialect = dialect;
     this.sql = dialect.files();
     this.rows = rows;
     this.work = work;
-    this.parsedTypes = new ParsedTaskTypes(rows);
+    this.parsedTypes = parsedTypes;
   }
 
   /**
