@@ -174,7 +174,7 @@ final class Visits implements Workload {
     if (SqlProfile.ENABLED && db.jdbcUrl() != null) {
       // The database's side of the passes (the grabs, the queue counts, the task inserts) among
       // the runner's: enough statements to hold them all.
-      raw.put("sql_profile", SqlProfile.top(db.jdbcUrl(), 30));
+      raw.put("sql_profile", SqlProfile.top(db.jdbcUrl(), 300));
     }
     return new Measurement(figures, raw);
   }
