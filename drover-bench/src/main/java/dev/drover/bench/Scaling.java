@@ -3,6 +3,7 @@ package dev.drover.bench;
 import dev.drover.bench.Databases.BenchDb;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -90,6 +91,9 @@ final class Scaling implements Workload {
     return value;
   }
 
+  /** Most tasks of the unmeasured burn-down before the sizes (else the smallest size). */
+  static final int WARMUP = 5_000;
+
   static String key(int size) {
     return "jobs_per_s_" + size;
   }
@@ -107,6 +111,12 @@ final class Scaling implements Workload {
     double min = Double.MAX_VALUE;
     double max = 0;
     boolean allFinished = true;
+    // A burn-down first, not measured, so that the first size does not time the JVM compiling the
+    // system's code (the same for every system; pickup warms up likewise).
+    int warmup = Math.min(WARMUP, Collections.min(settings.load().scaleSizes()));
+    try (SystemUnderTest system = Bench.SYSTEMS.get(first.name()).get()) {
+      raw.put("warmup", burnDown(system, Databases.sibling(db, "warmup"), settings, warmup));
+    }
     for (int size : settings.load().scaleSizes()) {
       // Every size gets a new instance of the system; the one the bench passed in is left unopened.
       BenchDb fresh = Databases.sibling(db, "n" + size);
