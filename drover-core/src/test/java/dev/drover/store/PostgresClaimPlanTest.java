@@ -2,19 +2,12 @@ package dev.drover.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.drover.model.TaskType;
-import dev.drover.testing.PostgresTemplate;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.Query;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,73 +23,53 @@ import org.junit.jupiter.api.TestInstance;
 class PostgresClaimPlanTest {
   private static final Instant NOW = Instant.parse("2026-06-01T12:00:00Z");
 
-  private Store store;
-  private Jdbi jdbi;
-  private final SqlFiles sql = new SqlFiles(Dialect.POSTGRESQL);
+  private PlanDatabase db;
 
   @BeforeAll
   void fill() throws Exception {
-    String url = PostgresTemplate.migratedUrl();
-    store = Stores.open(StoreLocation.postgres(url));
-    store.taskTypeCreate(TaskType.builder("work").build());
-    store.taskTypeCreate(TaskType.builder("other").build());
-    try (Connection c = DriverManager.getConnection(url);
-        Statement s = c.createStatement()) {
-      s.execute(
-          """
-          INSERT INTO task (type, arguments, arguments_hash, next_run, status, policy, priority, owner, attempt)
-          SELECT CASE WHEN i % 50 = 0 THEN 'other' ELSE 'work' END,
-                 jsonb_build_array(i), md5(i::text),
-                 timestamptz '2026-06-01 11:00' + (i % 3600) * interval '1 second',
-                 CASE WHEN i % 20 = 1 THEN 'next_run_scheduled' WHEN i % 20 = 2 THEN 'completed'
-                      ELSE 'next_run_not_scheduled' END,
-                 'oneshot',
-                 CASE WHEN i % 300 = 7 THEN 'high' END,
-                 CASE WHEN i % 20 = 1 THEN 'runner-' || (i % 3) END,
-                 CASE WHEN i % 20 = 1 THEN 1 ELSE 0 END
-          FROM generate_series(1, 100000) AS i
-          """);
-      s.execute(
-          """
-          INSERT INTO task_run (task, backend_id, scheduled, started, ended, status, owner, attempt)
-          SELECT id, id || '.1', next_run, next_run, CASE WHEN owner IS NULL THEN next_run END,
-                 CASE WHEN owner IS NULL THEN 'eventful' ELSE 'started' END, 'runner-' || (id % 3), 1
-          FROM task
-          WHERE status IN ('next_run_scheduled', 'completed')
-          """);
-      s.execute("ANALYZE");
-    }
-    jdbi = Jdbi.create(url + "&stringtype=unspecified");
-    jdbi.registerArgument(new InstantArgumentFactory(new PostgresSql(sql)));
+    db = new PlanDatabase("work", "other");
+    db.execute(
+        """
+        INSERT INTO task (type, arguments, arguments_hash, next_run, status, policy, priority, owner, attempt)
+        SELECT CASE WHEN i % 50 = 0 THEN 'other' ELSE 'work' END,
+               jsonb_build_array(i), md5(i::text),
+               timestamptz '2026-06-01 11:00' + (i % 3600) * interval '1 second',
+               CASE WHEN i % 20 = 1 THEN 'next_run_scheduled' WHEN i % 20 = 2 THEN 'completed'
+                    ELSE 'next_run_not_scheduled' END,
+               'oneshot',
+               CASE WHEN i % 300 = 7 THEN 'high' END,
+               CASE WHEN i % 20 = 1 THEN 'runner-' || (i % 3) END,
+               CASE WHEN i % 20 = 1 THEN 1 ELSE 0 END
+        FROM generate_series(1, 100000) AS i
+        """,
+        """
+        INSERT INTO task_run (task, backend_id, scheduled, started, ended, status, owner, attempt)
+        SELECT id, id || '.1', next_run, next_run, CASE WHEN owner IS NULL THEN next_run END,
+               CASE WHEN owner IS NULL THEN 'eventful' ELSE 'started' END, 'runner-' || (id % 3), 1
+        FROM task
+        WHERE status IN ('next_run_scheduled', 'completed')
+        """,
+        "ANALYZE");
   }
 
   @AfterAll
   void close() {
-    store.close();
+    db.close();
   }
 
   @Test
   void claimCandidatesWalkTheClaimIndexOfEachLevelWithoutSorting() {
     String plan =
-        jdbi.withHandle(
-            h ->
-                explain(
-                    h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_CLAIM_CANDIDATES))
-                        .bind("type", "work")
-                        .bind("now", NOW)
-                        .bind("limit", 8)));
+        db.explain(
+            SqlQuery.TASK_CLAIM_CANDIDATES,
+            q -> q.bind("type", "work").bind("now", NOW).bind("limit", 8));
     assertThat(plan).as(plan).doesNotContain("Seq Scan").doesNotContain("Sort");
     assertThat(plan.split("Index Scan using task_claim_by_type_priority", -1)).as(plan).hasSize(5);
   }
 
   @Test
   void nextDueIsOneStepIntoAnIndex() {
-    String plan =
-        jdbi.withHandle(
-            h ->
-                explain(
-                    h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_NEXT_DUE))
-                        .bind("type", "work")));
+    String plan = db.explain(SqlQuery.TASK_NEXT_DUE, q -> q.bind("type", "work"));
     assertThat(plan)
         .as(plan)
         .doesNotContain("Seq Scan")
@@ -107,12 +80,9 @@ class PostgresClaimPlanTest {
   @Test
   void theCompletionFenceReadsOnlyTheBatch() {
     String plan =
-        jdbi.withHandle(
-            h ->
-                explain(
-                    h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_LEASE_HELD))
-                        .bindList("ids", List.of(21L, 41L, 61L))
-                        .bind("owner", "runner-1")));
+        db.explain(
+            SqlQuery.TASK_LEASE_HELD,
+            q -> q.bindList("ids", List.of(21L, 41L, 61L)).bind("owner", "runner-1"));
     assertThat(plan).as(plan).doesNotContain("Seq Scan").contains("task_pkey");
   }
 
@@ -127,16 +97,9 @@ class PostgresClaimPlanTest {
                       .digest(Integer.toString(i * 97).getBytes(StandardCharsets.UTF_8))));
     }
     String plan =
-        jdbi.withHandle(
-            h ->
-                explain(
-                    h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_FIND_DUPLICATES))
-                        .bindList("types", List.of("work"))
-                        .bindList("hashes", hashes)));
+        db.explain(
+            SqlQuery.TASK_FIND_DUPLICATES,
+            q -> q.bindList("types", List.of("work")).bindList("hashes", hashes));
     assertThat(plan).as(plan).doesNotContain("Seq Scan").contains("task_duplicate_lookup");
-  }
-
-  private static String explain(Query query) {
-    return String.join("\n", query.mapTo(String.class).list());
   }
 }

@@ -2,18 +2,9 @@ package dev.drover.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.drover.model.TaskType;
-import dev.drover.testing.PostgresTemplate;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.Query;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,45 +21,30 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PostgresDuplicatePlanTest {
-  private Store store;
-  private Jdbi jdbi;
-  private final SqlFiles sql = new SqlFiles(Dialect.POSTGRESQL);
+  private PlanDatabase db;
 
   @BeforeAll
   void fill() throws Exception {
-    String url = PostgresTemplate.migratedUrl();
-    store = Stores.open(StoreLocation.postgres(url));
-    store.taskTypeCreate(TaskType.builder("work").build());
-    try (Connection c = DriverManager.getConnection(url);
-        Statement s = c.createStatement()) {
-      s.execute("ALTER TABLE task SET (autovacuum_enabled = false)");
-      s.execute(
-          """
-          INSERT INTO task (type, arguments, arguments_hash, next_run, status, policy, attempt)
-          SELECT 'work', jsonb_build_array(i), md5(i::text),
-                 timestamptz '2026-06-01 11:00' + (i % 3600) * interval '1 second',
-                 'next_run_not_scheduled', 'oneshot', 0
-          FROM generate_series(1, 100000) AS i
-          """);
-    }
-    jdbi = Jdbi.create(url + "&stringtype=unspecified");
-    jdbi.registerArgument(new InstantArgumentFactory(new PostgresSql(sql)));
+    db = new PlanDatabase("work");
+    db.execute(
+        "ALTER TABLE task SET (autovacuum_enabled = false)",
+        """
+        INSERT INTO task (type, arguments, arguments_hash, next_run, status, policy, attempt)
+        SELECT 'work', jsonb_build_array(i), md5(i::text),
+               timestamptz '2026-06-01 11:00' + (i % 3600) * interval '1 second',
+               'next_run_not_scheduled', 'oneshot', 0
+        FROM generate_series(1, 100000) AS i
+        """);
   }
 
   @AfterAll
   void close() {
-    store.close();
+    db.close();
   }
 
   @Test
   void theTableHasNoStatistics() {
-    long columnsWithStatistics =
-        jdbi.withHandle(
-            h ->
-                h.createQuery("SELECT count(*) FROM pg_stats WHERE tablename = 'task'")
-                    .mapTo(Long.class)
-                    .one());
-    assertThat(columnsWithStatistics).isZero();
+    assertThat(db.count("SELECT count(*) FROM pg_stats WHERE tablename = 'task'")).isZero();
   }
 
   @Test
@@ -78,11 +54,9 @@ class PostgresDuplicatePlanTest {
       hashes.add(String.format("%032x", i * 7919L));
     }
     String plan =
-        explain(
-            h ->
-                h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_FIND_DUPLICATES))
-                    .bindList("types", List.of("work"))
-                    .bindList("hashes", hashes));
+        db.explain(
+            SqlQuery.TASK_FIND_DUPLICATES,
+            q -> q.bindList("types", List.of("work")).bindList("hashes", hashes));
     assertThat(plan)
         .as(plan)
         .contains("task_duplicate_lookup")
@@ -93,10 +67,10 @@ class PostgresDuplicatePlanTest {
   @Test
   void creatingOneTaskLooksItsHashUpInTheDuplicateIndex() {
     String plan =
-        explain(
-            h ->
-                h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_INSERT_UNLESS_DUPLICATE))
-                    .bind("channel", "drover_work")
+        db.explain(
+            SqlQuery.TASK_INSERT_UNLESS_DUPLICATE,
+            q ->
+                q.bind("channel", "drover_work")
                     .bind("type", "work")
                     .bind("arguments", "[1]")
                     .bind("hash", String.format("%032x", 1))
@@ -112,9 +86,5 @@ class PostgresDuplicatePlanTest {
         .contains("task_duplicate_lookup")
         .doesNotContain("task_ready_by_type")
         .doesNotContain("Seq Scan on task");
-  }
-
-  private String explain(Function<Handle, Query> query) {
-    return jdbi.withHandle(h -> String.join("\n", query.apply(h).mapTo(String.class).list()));
   }
 }

@@ -2,14 +2,8 @@ package dev.drover.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.drover.model.TaskType;
-import dev.drover.testing.PostgresTemplate;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
-import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,51 +20,36 @@ import org.junit.jupiter.api.TestInstance;
 class PostgresQueueCountPlanTest {
   private static final Instant NOW = Instant.parse("2026-06-01T12:00:00Z");
 
-  private Store store;
-  private Jdbi jdbi;
-  private final SqlFiles sql = new SqlFiles(Dialect.POSTGRESQL);
+  private PlanDatabase db;
 
   @BeforeAll
   void fill() throws Exception {
-    String url = PostgresTemplate.migratedUrl();
-    store = Stores.open(StoreLocation.postgres(url));
-    store.taskTypeCreate(TaskType.builder("load-git").build());
-    try (Connection c = DriverManager.getConnection(url);
-        Statement s = c.createStatement()) {
-      s.execute(
-          """
-          INSERT INTO task (type, arguments, arguments_hash, next_run, status, policy, owner, attempt)
-          SELECT 'load-git', jsonb_build_array(i), md5(i::text),
-                 timestamptz '2026-06-01 11:00' + (i % 3600) * interval '1 second',
-                 CASE WHEN i % 100 = 1 THEN 'next_run_not_scheduled'
-                      WHEN i % 1000 = 2 THEN 'next_run_scheduled' ELSE 'completed' END,
-                 'oneshot',
-                 CASE WHEN i % 1000 = 2 THEN 'runner-1' END,
-                 CASE WHEN i % 100 = 1 THEN 0 ELSE 1 END
-          FROM generate_series(1, 100000) AS i
-          """);
-    }
-    jdbi = Jdbi.create(url + "&stringtype=unspecified");
-    jdbi.registerArgument(new InstantArgumentFactory(new PostgresSql(sql)));
+    db = new PlanDatabase("load-git");
+    db.execute(
+        """
+        INSERT INTO task (type, arguments, arguments_hash, next_run, status, policy, owner, attempt)
+        SELECT 'load-git', jsonb_build_array(i), md5(i::text),
+               timestamptz '2026-06-01 11:00' + (i % 3600) * interval '1 second',
+               CASE WHEN i % 100 = 1 THEN 'next_run_not_scheduled'
+                    WHEN i % 1000 = 2 THEN 'next_run_scheduled' ELSE 'completed' END,
+               'oneshot',
+               CASE WHEN i % 1000 = 2 THEN 'runner-1' END,
+               CASE WHEN i % 100 = 1 THEN 0 ELSE 1 END
+        FROM generate_series(1, 100000) AS i
+        """);
   }
 
   @AfterAll
   void close() {
-    store.close();
+    db.close();
   }
 
   @Test
   void theQueueCountReadsTheQueueAndTheLeasesNotTheHistory() {
     String plan =
-        jdbi.withHandle(
-            h ->
-                String.join(
-                    "\n",
-                    h.createQuery("EXPLAIN " + sql.get(SqlQuery.TASK_COUNT_OUTSTANDING))
-                        .bindList("types", List.of("load-git"))
-                        .bind("now", NOW)
-                        .mapTo(String.class)
-                        .list()));
+        db.explain(
+            SqlQuery.TASK_COUNT_OUTSTANDING,
+            q -> q.bindList("types", List.of("load-git")).bind("now", NOW));
     assertThat(plan)
         .as(plan)
         .doesNotContain("Seq Scan on task t")
@@ -78,6 +57,6 @@ class PostgresQueueCountPlanTest {
         .contains("task_leased_by_type_and_key")
         .doesNotContain("task_duplicate_lookup")
         .doesNotContain("task_by_next_run");
-    assertThat(store.taskCountOutstanding(List.of("load-git"), NOW)).isEqualTo(1000 + 100);
+    assertThat(db.store.taskCountOutstanding(List.of("load-git"), NOW)).isEqualTo(1000 + 100);
   }
 }
