@@ -13,12 +13,14 @@ import dev.drover.frontier.Lister;
 import dev.drover.frontier.OriginVisitStats;
 import dev.drover.frontier.VisitPolicy;
 import dev.drover.frontier.VisitRequest;
+import dev.drover.testing.FaultProbe;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -32,6 +34,10 @@ import org.junit.jupiter.api.Test;
  * grab next visits: each policy's selection and order, the cooldowns, filters, sampling, dry runs.
  */
 interface VisitPolicyContract extends FrontierContract {
+
+  /** Another store on the same database whose statements and commits {@code probe} sees. */
+  Store openProbed(StoreProbe probe);
+
   Duration HOURS12 = Duration.ofHours(12);
   Duration DAYS7 = Duration.ofDays(7);
   Duration DAYS14 = Duration.ofDays(14);
@@ -689,5 +695,62 @@ interface VisitPolicyContract extends FrontierContract {
     }
     assertThat(expected).as("rows of urls never visited").hasSize(2 * 133);
     assertThat(neverVisited).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  /**
+   * A stats write that fails at any of its steps (on PostgreSQL the visit type's lock and the stats
+   * slot too; the commit on both) writes nothing, neither the stats nor their mirror, and the same
+   * write tried again writes all of it.
+   */
+  @Test
+  default void aStatsWriteThatFailsAtAnyStepWritesNothingAndItsRetryWritesAll() {
+    Lister a = lister("a");
+    List<String> steps =
+        List.of(
+            "frontierLockVisitTypeShared",
+            "frontierLockStatsSlot",
+            "visitStatsUpsert",
+            "originMirrorRefresh",
+            FaultProbe.COMMIT);
+    for (String step : steps) {
+      List<String> urls =
+          IntStream.range(0, 5).mapToObj(i -> "https://example.org/" + step + "/" + i).toList();
+      frontier()
+          .originRecord(
+              urls.stream().map(u -> o(a, u).withLastUpdate(NOW.minus(DAY1))).toList(), NOW);
+      List<OriginVisitStats> batch =
+          urls.stream()
+              .map(u -> git(u).withLastVisit(NOW, SUCCESSFUL).withLastSuccess(NOW, "snap"))
+              .toList();
+      FaultProbe probe = new FaultProbe(step, Set.of(1), Set.of("visitStatsUpsert"));
+      try (Store probed = openProbed(probe)) {
+        probed.frontier().visitStatsUpsert(batch);
+      } catch (FaultProbe.InjectedFault expected) {
+        // the step runs on this database, and failed
+      }
+      if (probe.fired() == 1) {
+        assertThat(urls).as("stats after a fault at " + step).allMatch(u -> statsOf(u) == null);
+        assertThat(neverVisited(urls)).as("mirror after a fault at " + step).hasSize(5);
+        frontier().visitStatsUpsert(batch);
+      } else {
+        // a step of the other database only: every database runs the upsert and commits
+        assertThat(step)
+            .isIn("frontierLockVisitTypeShared", "frontierLockStatsSlot", "originMirrorRefresh");
+      }
+      assertThat(urls).allMatch(u -> "snap".equals(statsOf(u).lastSnapshot()));
+      assertThat(neverVisited(urls)).as("mirror after the write of " + step).isEmpty();
+    }
+  }
+
+  /** Which of {@code urls} never_visited_oldest_update_first would offer (it reads the mirror). */
+  private List<String> neverVisited(List<String> urls) {
+    return grab(
+            VisitRequest.builder(GIT, 1000, VisitPolicy.NEVER_VISITED_OLDEST_UPDATE_FIRST)
+                .cooldowns(Cooldowns.NONE)
+                .dryRun(true)
+                .build())
+        .stream()
+        .filter(urls::contains)
+        .toList();
   }
 }
