@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -77,34 +78,25 @@ class BenchSmokeTest {
    * returns the system/db/workload keys it ran.
    */
   private static List<String> smokeRun(Path out, List<String> systems) throws Exception {
-    ByteArrayOutputStream progress = new ByteArrayOutputStream();
-    int code =
-        Bench.commandLine(new PrintStream(progress, true, StandardCharsets.UTF_8))
-            .execute(
-                "--smoke",
-                "--samples",
-                Integer.toString(SAMPLES),
-                "--tasks",
-                Integer.toString(TASKS),
-                // Only to keep CI short: the poll-only variant waits up to one poll interval per
-                // sample.
-                "--poll-interval",
-                "250ms",
-                "--systems",
-                String.join(",", systems),
-                "--out",
-                out.toString());
-    String log = progress.toString(StandardCharsets.UTF_8);
-    assertThat(code).as(log).isZero();
-
-    JsonNode json = new ObjectMapper().readTree(out.resolve(Report.JSON).toFile());
+    JsonNode json =
+        run(
+            out,
+            "--smoke",
+            "--samples",
+            Integer.toString(SAMPLES),
+            "--tasks",
+            Integer.toString(TASKS),
+            // Only to keep CI short: the poll-only variant waits up to one poll interval per
+            // sample.
+            "--poll-interval",
+            "250ms",
+            "--systems",
+            String.join(",", systems));
     assertThat(json.get("smoke").asBoolean()).isTrue();
     List<String> seen = new ArrayList<>();
     for (JsonNode r : json.get("results")) {
-      String key =
-          r.get("system").asText() + "/" + r.get("db").asText() + "/" + r.get("workload").asText();
+      String key = keyOfGoodResult(r);
       seen.add(key);
-      assertThat(r.get("error").isNull()).as(key + ": " + r.get("error")).isTrue();
       JsonNode figures = r.get("figures");
       switch (r.get("workload").asText()) {
         case Pickup.NAME -> {
@@ -157,6 +149,26 @@ class BenchSmokeTest {
     return seen;
   }
 
+  /** Runs the bench with {@code args} into {@code out}, checks it exited 0, and reads its JSON. */
+  private static JsonNode run(Path out, String... args) throws Exception {
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    String[] withOut = Arrays.copyOf(args, args.length + 2);
+    withOut[args.length] = "--out";
+    withOut[args.length + 1] = out.toString();
+    int code =
+        Bench.commandLine(new PrintStream(progress, true, StandardCharsets.UTF_8)).execute(withOut);
+    assertThat(code).as(progress.toString(StandardCharsets.UTF_8)).isZero();
+    return new ObjectMapper().readTree(out.resolve(Report.JSON).toFile());
+  }
+
+  /** A result's system/db/workload, after checking that it holds no error. */
+  private static String keyOfGoodResult(JsonNode r) {
+    String key =
+        r.get("system").asText() + "/" + r.get("db").asText() + "/" + r.get("workload").asText();
+    assertThat(r.get("error").isNull()).as(key + ": " + r.get("error")).isTrue();
+    return key;
+  }
+
   private static boolean onPath(String command) {
     return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
         .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, command)));
@@ -164,30 +176,13 @@ class BenchSmokeTest {
 
   @Test
   void visitsSmokeRunFeedsTheQueueAndCountsThePasses(@TempDir Path out) throws Exception {
-    ByteArrayOutputStream progress = new ByteArrayOutputStream();
-    int code =
-        Bench.commandLine(new PrintStream(progress, true, StandardCharsets.UTF_8))
-            .execute(
-                "--smoke",
-                "--workloads",
-                Visits.NAME,
-                "--origins",
-                "50000",
-                "--visit-for",
-                "2s",
-                "--out",
-                out.toString());
-    String log = progress.toString(StandardCharsets.UTF_8);
-    assertThat(code).as(log).isZero();
-
     JsonNode results =
-        new ObjectMapper().readTree(out.resolve(Report.JSON).toFile()).get("results");
+        run(out, "--smoke", "--workloads", Visits.NAME, "--origins", "50000", "--visit-for", "2s")
+            .get("results");
     List<String> seen = new ArrayList<>();
     for (JsonNode r : results) {
-      String key =
-          r.get("system").asText() + "/" + r.get("db").asText() + "/" + r.get("workload").asText();
+      String key = keyOfGoodResult(r);
       seen.add(key);
-      assertThat(r.get("error").isNull()).as(key + ": " + r.get("error")).isTrue();
       JsonNode figures = r.get("figures");
       // 50,000 origins outlast the 7 s of visits: the leader kept the queue fed all along.
       assertThat(figures.get("visits_per_s").asDouble()).as(key).isPositive();
@@ -200,30 +195,13 @@ class BenchSmokeTest {
   @Test
   void frontierSmokeRunGivesRecordThroughputAndAGrabLatencyPerPolicy(@TempDir Path out)
       throws Exception {
-    ByteArrayOutputStream progress = new ByteArrayOutputStream();
-    int code =
-        Bench.commandLine(new PrintStream(progress, true, StandardCharsets.UTF_8))
-            .execute(
-                "--smoke",
-                "--workloads",
-                Frontier.NAME,
-                "--origins",
-                "10000",
-                "--grabs",
-                "2",
-                "--out",
-                out.toString());
-    String log = progress.toString(StandardCharsets.UTF_8);
-    assertThat(code).as(log).isZero();
-
     JsonNode results =
-        new ObjectMapper().readTree(out.resolve(Report.JSON).toFile()).get("results");
+        run(out, "--smoke", "--workloads", Frontier.NAME, "--origins", "10000", "--grabs", "2")
+            .get("results");
     List<String> seen = new ArrayList<>();
     for (JsonNode r : results) {
-      String key =
-          r.get("system").asText() + "/" + r.get("db").asText() + "/" + r.get("workload").asText();
+      String key = keyOfGoodResult(r);
       seen.add(key);
-      assertThat(r.get("error").isNull()).as(key + ": " + r.get("error")).isTrue();
       JsonNode figures = r.get("figures");
       assertThat(figures.get("origins").asInt()).as(key).isEqualTo(10000);
       assertThat(figures.get("record_per_s").asDouble()).as(key).isPositive();
