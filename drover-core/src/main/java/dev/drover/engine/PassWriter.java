@@ -1,6 +1,7 @@
 package dev.drover.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.DroverException;
 import dev.drover.Json;
 import dev.drover.model.EventKind;
 import dev.drover.model.TaskType;
@@ -18,16 +19,30 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The pass's transaction: builds an immutable {@link Pass} from the book (the starts and outcomes
+ * The pass's transactions: builds an immutable {@link Pass} from the book (the starts and outcomes
  * not written yet, and claims for the room {@link Slots} give), has the store commit it, and only
  * then applies the result to the book and the stats. If the store throws, nothing in memory has
  * changed and the next pass carries the same starts and outcomes.
+ *
+ * <p>On a database whose writers run side by side (PostgreSQL), a pass that both writes and claims
+ * commits its writes and its claims as two transactions at once, on two connections: the server
+ * works on both while the runner waits once. Each half commits whole or not at all, and memory
+ * follows each half that committed; if either failed, the pass then throws, and the next pass
+ * carries what did not commit. The halves touch different rows (the writes this runner's leased
+ * tasks and their runs, the claims tasks nobody holds), so they never wait for each other. A claim
+ * no longer sees the results committed beside it: a task a result makes due again, or a key it
+ * frees under a per-key limit, is claimed by the next pass. On SQLite, whose writers take turns, a
+ * pass stays one transaction.
  */
-final class PassWriter {
+final class PassWriter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PassWriter.class);
 
   /** What one pass wrote and claimed, and which types may have more due (not saturated). */
@@ -42,6 +57,9 @@ final class PassWriter {
   private final RunnerStats stats;
   private final EventLog events;
 
+  /** Commits the writes half of a split pass; null where a pass stays one transaction. */
+  private final ExecutorService writesThread;
+
   PassWriter(
       Store store, String owner, RunBook book, Slots slots, RunnerStats stats, EventLog events) {
     this.store = store;
@@ -50,28 +68,121 @@ final class PassWriter {
     this.slots = slots;
     this.stats = stats;
     this.events = events;
+    this.writesThread =
+        store.dialect().writersRunSideBySide()
+            ? Executors.newSingleThreadExecutor(
+                r -> {
+                  Thread t = new Thread(r, "drover-pass-writes-" + owner);
+                  t.setDaemon(true);
+                  return t;
+                })
+            : null;
   }
 
-  /** Writes what the book holds unwritten and, if {@code claiming}, claims; one transaction. */
+  /**
+   * Writes what the book holds unwritten and, if {@code claiming}, claims: one transaction, or two
+   * at once where the database allows (see the class comment).
+   */
   Written write(Instant now, boolean claiming) {
     List<ClaimRequest> requests = claiming ? slots.claimRequests(now) : List.of();
     Pass pass = new Pass(owner, now, book.startsToWrite(), book.completionsToWrite(), requests);
     if (pass.isEmpty()) {
       return Written.NOTHING;
     }
+    boolean writes = !pass.started().isEmpty() || !pass.completions().isEmpty();
     // A stopwatch for metrics, not a reading of the time: the injected clock stays the only one.
     long started = System.nanoTime();
-    PassResult result = store.taskPass(pass);
+    Written written =
+        writesThread != null && writes && !requests.isEmpty()
+            ? commitSideBySide(pass)
+            : commitWhole(pass);
     stats.passNanos.addAndGet(System.nanoTime() - started);
     stats.passes.incrementAndGet();
+    return written;
+  }
+
+  private Written commitWhole(Pass pass) {
+    PassResult result = store.taskPass(pass);
     // Committed: from here on memory follows.
+    int completed = applyWrites(pass, result);
+    int claimed = applyClaims(pass, result);
+    return new Written(completed, claimed, unsaturated(pass.claims(), result.claimed()));
+  }
+
+  /**
+   * The writes on the writes thread and the claims on this one, at once; memory follows each half
+   * that committed, then the first failure, if any, is thrown.
+   */
+  private Written commitSideBySide(Pass pass) {
+    Pass writes = new Pass(owner, pass.now(), pass.started(), pass.completions(), List.of());
+    Pass claims = new Pass(owner, pass.now(), List.of(), List.of(), pass.claims());
+    Future<PassResult> writing = writesThread.submit(() -> store.taskPass(writes));
+    RuntimeException failure = null;
+    int claimed = 0;
+    List<String> unsaturated = List.of();
+    try {
+      PassResult result = store.taskPass(claims);
+      claimed = applyClaims(claims, result);
+      unsaturated = unsaturated(claims.claims(), result.claimed());
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    int completed = 0;
+    try {
+      completed = applyWrites(writes, awaitWrites(writing));
+    } catch (RuntimeException e) {
+      if (failure == null) {
+        failure = e;
+      } else {
+        failure.addSuppressed(e);
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return new Written(completed, claimed, unsaturated);
+  }
+
+  /**
+   * The writes half's result, or its failure. If this thread is interrupted meanwhile (a stop that
+   * overran its grace), the writes are interrupted too and the pass fails: the runner is leaving,
+   * and what they held is left to the leases.
+   */
+  private static PassResult awaitWrites(Future<PassResult> writing) {
+    try {
+      return writing.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new DroverException("the pass's writes failed", e.getCause());
+    } catch (InterruptedException e) {
+      writing.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new DroverException("interrupted while the pass's writes commit", e);
+    }
+  }
+
+  /** The book and the stats after a committed write of the pass's starts and outcomes. */
+  private int applyWrites(Pass pass, PassResult result) {
     book.startsWritten(pass.started());
     book.written(pass.completions());
-    int completed = countWritten(pass.completions(), result.rejected());
-    List<HeldRun> claimed = held(result.claimed(), requests, now);
+    return countWritten(pass.completions(), result.rejected());
+  }
+
+  /** The book and the stats after committed claims. */
+  private int applyClaims(Pass pass, PassResult result) {
+    List<HeldRun> claimed = held(result.claimed(), pass.claims(), pass.now());
     book.claimed(claimed);
     stats.claimed.addAndGet(claimed.size());
-    return new Written(completed, claimed.size(), unsaturated(requests, result.claimed()));
+    return claimed.size();
+  }
+
+  @Override
+  public void close() {
+    if (writesThread != null) {
+      writesThread.shutdownNow();
+    }
   }
 
   private int countWritten(List<Completion> completions, List<Lease> rejected) {

@@ -228,6 +228,7 @@ public final class Runner {
       throw new DroverException("cannot stop listening for new work", e);
     } finally {
       execution.close();
+      passes.close();
       leaveTheDatabase();
     }
   }

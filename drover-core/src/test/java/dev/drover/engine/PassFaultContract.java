@@ -240,6 +240,92 @@ interface PassFaultContract {
   }
 
   /**
+   * Where writers run side by side (PostgreSQL), a pass that writes results and claims does both at
+   * once, in two transactions: the claims' transaction and the results' are open at the same time,
+   * on two threads. Until that is seen, the probe holds each commit of claims up to 200 ms for
+   * results to be written on another thread, so the overlap shows however the threads are
+   * scheduled. Where writers take turns (SQLite), a pass stays one transaction on the runner's
+   * thread: its claims never overlap its writes.
+   */
+  @Test
+  default void aPassWritesAndClaimsSideBySideWhereTheDatabaseAllows() throws Exception {
+    store().taskTypeCreate(TaskType.builder("work").maxWorkers(4).numRetries(0).build());
+    store()
+        .taskCreate(
+            IntStream.range(0, TASKS)
+                .mapToObj(i -> NewTask.oneshot("work", TaskArguments.of(List.of(i), null)))
+                .toList(),
+            Clock.systemUTC().instant());
+    OverlapProbe probe = new OverlapProbe(Thread.currentThread());
+    try (Store probed = openAnother(StoreOptions.DEFAULT.withProbe(probe))) {
+      RunnerOptions options = options().withTotalWorkers(4);
+      RunnerStats stats =
+          new RunnerBuilder(probed, options.runsDir())
+              .options(options)
+              .handler("work", ctx -> Outcome.eventful())
+              .build()
+              .run();
+      assertThat(stats.eventful()).isEqualTo(TASKS);
+    }
+    assertThat(probe.overlapped.get())
+        .as("a pass's claims and results in transactions open at once")
+        .isEqualTo(store().dialect().writersRunSideBySide());
+    assertThat(store().taskSearch(TaskQuery.all()))
+        .allSatisfy(t -> assertThat(t.status()).isEqualTo(TaskStatus.COMPLETED));
+  }
+
+  /** See {@link #aPassWritesAndClaimsSideBySideWhereTheDatabaseAllows}. */
+  final class OverlapProbe implements dev.drover.store.StoreProbe {
+    final java.util.concurrent.atomic.AtomicBoolean overlapped =
+        new java.util.concurrent.atomic.AtomicBoolean();
+
+    private final Thread runnerThread;
+
+    /** Threads with results written and not committed yet. */
+    private final Set<Thread> writing = ConcurrentHashMap.newKeySet();
+
+    private volatile boolean claiming;
+
+    OverlapProbe(Thread runnerThread) {
+      this.runnerThread = runnerThread;
+    }
+
+    @Override
+    public void beforeStatement(String queryName) {
+      Thread self = Thread.currentThread();
+      if (queryName.startsWith("taskRunEndMany")) {
+        writing.add(self);
+        if (claiming && self != runnerThread) {
+          overlapped.set(true);
+        }
+      } else if (queryName.startsWith("taskClaimCandidates") && self == runnerThread) {
+        claiming = true;
+        noteOverlap();
+      }
+    }
+
+    @Override
+    public void beforeCommit() {
+      Thread self = Thread.currentThread();
+      writing.remove(self);
+      if (self == runnerThread && claiming) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+        while (!noteOverlap() && System.nanoTime() < deadline) {
+          Thread.onSpinWait();
+        }
+        claiming = false;
+      }
+    }
+
+    private boolean noteOverlap() {
+      if (writing.stream().anyMatch(t -> t != runnerThread)) {
+        overlapped.set(true);
+      }
+      return overlapped.get();
+    }
+  }
+
+  /**
    * Keeps a run executing until a pass has written its start (the runner writes the start of a run
    * still executing at its next pass), so that every task brings a write of starts, whatever the
    * machine's speed: a fault at the third such write then always has one to hit. Bounded, so a
