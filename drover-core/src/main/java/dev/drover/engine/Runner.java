@@ -326,9 +326,10 @@ public final class Runner {
 
   /**
    * One pass: heartbeat leases and housekeeping; write the outcomes and starts and claim (one
-   * transaction), give back what is to be given back, put workers on the queued runs; the leader's
-   * duties; time out handler runs; write the events. Any store failure throws, and whatever had not
-   * committed is retried by the next pass.
+   * transaction, or two at once where the database allows: {@link PassWriter}), give back what is
+   * to be given back, put workers on the queued runs; the leader's duties; time out handler runs;
+   * write the events. Any store failure throws, and whatever had not committed is retried by the
+   * next pass.
    */
   PassReport runOnce() {
     Instant now = clock.instant();
