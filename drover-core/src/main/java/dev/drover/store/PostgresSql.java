@@ -37,7 +37,6 @@ import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.Query;
 
 /**
@@ -157,20 +156,21 @@ final class PostgresSql implements DialectSql {
   /** One insert per run in a JDBC batch. */
   @Override
   public void insertStarted(Handle h, String owner, List<RunStarted> started) {
-    PreparedBatch batch = h.prepareBatch(sql.get(TASK_RUN_INSERT_STARTED));
-    for (RunStarted s : started) {
-      TaskRun run = s.claim().run();
-      batch
-          .bind("task", run.taskId())
-          .bind("backend_id", run.backendId())
-          .bind("scheduled", run.scheduled())
-          .bind("started", s.at())
-          .bind("metadata", Json.canonical(run.metadata()))
-          .bind("owner", owner)
-          .bind("attempt", s.claim().lease().attempt())
-          .add();
-    }
-    batch.execute();
+    List<TaskRun> runs = started.stream().map(s -> s.claim().run()).toList();
+    h.createUpdate(sql.get(TASK_RUN_INSERT_STARTED))
+        .bind("owner", owner)
+        .bindArray("tasks", Long.class, runs.stream().map(TaskRun::taskId).toList())
+        .bindArray("backend_ids", String.class, runs.stream().map(TaskRun::backendId).toList())
+        .bindArray(
+            "scheduled_ms", Long.class, runs.stream().map(r -> millis(r.scheduled())).toList())
+        .bindArray("started_ms", Long.class, started.stream().map(s -> millis(s.at())).toList())
+        .bindArray(
+            "metadata", String.class, runs.stream().map(r -> Json.canonical(r.metadata())).toList())
+        .bindArray(
+            "attempts",
+            Integer.class,
+            started.stream().map(s -> s.claim().lease().attempt()).toList())
+        .execute();
   }
 
   @Override

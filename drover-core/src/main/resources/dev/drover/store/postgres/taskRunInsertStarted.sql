@@ -1,19 +1,27 @@
--- PostgreSQL differs: the task row is read FOR SHARE (see below).
--- The run of a queued claim, written when its worker has begun it and it is still executing at
--- the runner's next pass (one JDBC batch per pass). Fenced like the owner's final writes: nothing
--- is written if the lease was lost or given back meanwhile, or if a run of the attempt exists (a
--- rescue wrote it lost).
+-- PostgreSQL differs: the pass's starts as arrays in one statement (one round trip; a batch
+-- executes a statement per row, which cost PostgreSQL more than the writes), and the task rows
+-- read FOR SHARE (see below).
+-- The runs of queued claims, written when their worker has begun them and they are still
+-- executing at the runner's next pass (times in epoch milliseconds, as stored). Fenced like the
+-- owner's final writes: a run is not written if its lease was lost or given back meanwhile, or if
+-- a run of the attempt exists (a rescue wrote it lost).
 --
--- FOR SHARE: the task row stays as read until this commits. Without it a disable (or rescue) that
+-- FOR SHARE: the task rows stay as read until this commits. Without it a disable (or rescue) that
 -- commits between this read and its own commit would not see the new run, which would then stay
 -- 'started' for ever; with it the disable waits, then finds the run and ends it, or it went first
--- and this read finds the task no longer leased and writes nothing.
+-- and this read finds the task no longer leased and writes nothing. Rows are locked in id order.
 INSERT INTO task_run (task, backend_id, scheduled, started, metadata, status, owner, attempt)
-SELECT id, :backend_id, :scheduled, :started, :metadata, 'started', owner, attempt
-FROM task
-WHERE id = :task
-  AND owner = :owner
-  AND attempt = :attempt
-  AND status = 'next_run_scheduled'
-FOR SHARE
+SELECT t.id, u.backend_id,
+       timestamptz 'epoch' + u.scheduled_ms * interval '1 millisecond',
+       timestamptz 'epoch' + u.started_ms * interval '1 millisecond',
+       u.metadata::jsonb, 'started', t.owner, t.attempt
+FROM unnest(:tasks::bigint[], :backend_ids::text[], :scheduled_ms::bigint[], :started_ms::bigint[],
+            :metadata::text[], :attempts::int[])
+     AS u (task, backend_id, scheduled_ms, started_ms, metadata, attempt)
+JOIN task t ON t.id = u.task
+WHERE t.owner = :owner
+  AND t.attempt = u.attempt
+  AND t.status = 'next_run_scheduled'
+ORDER BY t.id
+FOR SHARE OF t
 ON CONFLICT (backend_id) DO NOTHING
