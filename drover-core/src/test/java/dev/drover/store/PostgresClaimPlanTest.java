@@ -74,7 +74,22 @@ class PostgresClaimPlanTest {
         .as(plan)
         .doesNotContain("Seq Scan")
         .doesNotContain("Bitmap Heap Scan on task")
-        .contains("Index Only Scan using task_ready_by_type");
+        .contains("Index Only Scan using task_ready_by_type")
+        .contains("task_leased_by_type");
+  }
+
+  /**
+   * The rescue and a dead runner's leases read the index of leased tasks (5,000 here), never the
+   * 100,000 tasks.
+   */
+  @Test
+  void theRescueAndADeadRunnersLeasesReadOnlyTheLeasedTasks() {
+    String expired =
+        db.explain(SqlQuery.TASK_LEASE_EXPIRED, q -> q.bind("now", NOW).bind("limit", 100));
+    String ofRunner = db.explain(SqlQuery.TASK_LEASED_BY, q -> q.bind("owner", "runner-1"));
+    for (String plan : List.of(expired, ofRunner)) {
+      assertThat(plan).as(plan).doesNotContain("Seq Scan").contains("task_leased_by_type");
+    }
   }
 
   @Test

@@ -54,7 +54,7 @@ class PostgresQueueCountPlanTest {
         .as(plan)
         .doesNotContain("Seq Scan on task t")
         .contains("task_ready_by_type")
-        .contains("task_leased_by_type_and_key")
+        .contains("task_leased_by_type")
         .doesNotContain("task_duplicate_lookup")
         .doesNotContain("task_by_next_run");
     assertThat(db.store.taskCountOutstanding(List.of("load-git"), NOW)).isEqualTo(1000 + 100);

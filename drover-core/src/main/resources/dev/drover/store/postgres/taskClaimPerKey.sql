@@ -22,7 +22,7 @@ WITH due AS (
     AND next_run <= :now
 ),
 leased AS (
-  -- served by task_leased_by_type_and_key
+  -- served by task_leased_by_type (a type's leases; the key read from the row)
   SELECT concurrency_key, count(*) AS n
   FROM task
   WHERE type = :type

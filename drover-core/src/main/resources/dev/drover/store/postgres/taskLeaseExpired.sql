@@ -1,7 +1,7 @@
 -- PostgreSQL differs: rows locked (FOR UPDATE) so a rescue and a fenced write serialize.
 -- Tasks whose owner stopped heartbeating: still claimed, lease (next_run) over.
--- Served by task_leased_by_next_run. Locked so that a late owner's fenced write waits and then
--- finds the lease gone.
+-- Served by task_leased_by_type (read whole: it holds only leased tasks). Locked so that a late
+-- owner's fenced write waits and then finds the lease gone.
 SELECT *
 FROM task
 WHERE owner IS NOT NULL

@@ -1,7 +1,7 @@
 -- SQLite differs: no FOR UPDATE; its one writer already serializes a rescue and a
 -- fenced write.
 -- Tasks whose owner stopped heartbeating: still claimed, lease (next_run) over.
--- Served by task_leased_by_next_run.
+-- Served by task_leased_by_type (read whole: it holds only leased tasks).
 SELECT *
 FROM task
 WHERE owner IS NOT NULL

@@ -1,7 +1,7 @@
 -- SQLite differs: no FOR UPDATE; its one writer already serializes a rescue and a
 -- fenced write.
 -- The leases a runner holds, for rescuing them when it is found dead. Scans
--- task_leased_by_next_run, which holds only leased tasks.
+-- task_leased_by_type, which holds only leased tasks.
 SELECT *
 FROM task
 WHERE owner = :owner
