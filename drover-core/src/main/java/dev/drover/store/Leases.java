@@ -123,14 +123,16 @@ final class Leases {
       Duration lease,
       int limit,
       PriorityShares shares) {
-    if (limit <= 0 || typePaused(h, type.name())) {
+    boolean perKey = type.maxPerKey() != null;
+    // The candidates' query checks the pause itself; the per-key claim reads it first.
+    if (limit <= 0 || (perKey && typePaused(h, type.name()))) {
       return List.of();
     }
     Instant until = now.plus(lease);
     List<Rows.Leased> claimed =
-        type.maxPerKey() == null
-            ? claimByPriority(h, type.name(), owner, now, until, limit, shares)
-            : claimPerKey(h, type.name(), owner, now, until, limit, type.maxPerKey());
+        perKey
+            ? claimPerKey(h, type.name(), owner, now, until, limit, type.maxPerKey())
+            : claimByPriority(h, type.name(), owner, now, until, limit, shares);
     ObjectNode meta = Json.object();
     meta.put("worker", owner);
     return claimed.stream()

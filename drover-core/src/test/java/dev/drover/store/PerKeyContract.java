@@ -99,6 +99,17 @@ interface PerKeyContract {
         .isEmpty();
   }
 
+  /** A paused type with a per-key limit is not claimed either (its claim reads the pause). */
+  @Test
+  default void aPausedPerKeyTypeIsNotClaimed() {
+    Store s = withBuildType(2);
+    s.taskCreate(builds("ann", 3, t0().minusSeconds(10)), t0());
+    assertThat(s.taskTypePause("build", true)).isTrue();
+    assertThat(claim(s, "r", t0(), 5)).isEmpty();
+    s.taskTypePause("build", false);
+    assertThat(claim(s, "r", t0(), 5)).hasSize(2);
+  }
+
   @Test
   default void aTypeKeepsItsPerKeyLimit() {
     TaskType type = TaskType.builder("build").perKeyLimit("owner", 2).build();

@@ -6,28 +6,34 @@
 -- SKIP LOCKED lets concurrent claimers take disjoint rows without waiting; the rows stay locked
 -- until commit, so the chosen ones are still due when taskClaim writes them, and the others are
 -- merely skipped by other claimers meanwhile. Each level is a MATERIALIZED CTE, which runs exactly
--- once (a locking clause is not allowed directly in a UNION).
+-- once (a locking clause is not allowed directly in a UNION). A paused type has no candidates:
+-- each level's check of task_type is one primary-key probe, evaluated once, in the same statement
+-- rather than a round trip of its own.
 WITH high AS MATERIALIZED (
   SELECT id, next_run FROM task
   WHERE type = :type AND status = 'next_run_not_scheduled' AND next_run <= :now
+    AND NOT EXISTS (SELECT 1 FROM task_type WHERE name = :type AND paused)
     AND COALESCE(priority, 'none') = 'high'
   ORDER BY next_run, id LIMIT :limit
   FOR UPDATE SKIP LOCKED
 ), normal AS MATERIALIZED (
   SELECT id, next_run FROM task
   WHERE type = :type AND status = 'next_run_not_scheduled' AND next_run <= :now
+    AND NOT EXISTS (SELECT 1 FROM task_type WHERE name = :type AND paused)
     AND COALESCE(priority, 'none') = 'normal'
   ORDER BY next_run, id LIMIT :limit
   FOR UPDATE SKIP LOCKED
 ), low AS MATERIALIZED (
   SELECT id, next_run FROM task
   WHERE type = :type AND status = 'next_run_not_scheduled' AND next_run <= :now
+    AND NOT EXISTS (SELECT 1 FROM task_type WHERE name = :type AND paused)
     AND COALESCE(priority, 'none') = 'low'
   ORDER BY next_run, id LIMIT :limit
   FOR UPDATE SKIP LOCKED
 ), unprioritized AS MATERIALIZED (
   SELECT id, next_run FROM task
   WHERE type = :type AND status = 'next_run_not_scheduled' AND next_run <= :now
+    AND NOT EXISTS (SELECT 1 FROM task_type WHERE name = :type AND paused)
     AND COALESCE(priority, 'none') = 'none'
   ORDER BY next_run, id LIMIT :limit
   FOR UPDATE SKIP LOCKED

@@ -4,11 +4,13 @@
 -- the priority shares and claims its choice with taskClaim, so a claim costs two statements
 -- however many levels there are; each level is one walk down task_claim_by_type_priority. No
 -- other claimer can interleave: SQLite has one writer, and Drover begins write transactions
--- IMMEDIATE.
+-- IMMEDIATE. A paused type has no candidates: the check of task_type is a primary-key probe in
+-- the same statement rather than one of its own.
 SELECT id, next_run, level
 FROM (SELECT id, next_run, 'high' AS level
       FROM task
       WHERE type = :type AND status = 'next_run_not_scheduled' AND next_run <= :now
+        AND NOT EXISTS (SELECT 1 FROM task_type WHERE name = :type AND paused)
         AND COALESCE(priority, 'none') = 'high'
       ORDER BY next_run, id
       LIMIT :limit)
@@ -17,6 +19,7 @@ SELECT id, next_run, level
 FROM (SELECT id, next_run, 'normal' AS level
       FROM task
       WHERE type = :type AND status = 'next_run_not_scheduled' AND next_run <= :now
+        AND NOT EXISTS (SELECT 1 FROM task_type WHERE name = :type AND paused)
         AND COALESCE(priority, 'none') = 'normal'
       ORDER BY next_run, id
       LIMIT :limit)
@@ -25,6 +28,7 @@ SELECT id, next_run, level
 FROM (SELECT id, next_run, 'low' AS level
       FROM task
       WHERE type = :type AND status = 'next_run_not_scheduled' AND next_run <= :now
+        AND NOT EXISTS (SELECT 1 FROM task_type WHERE name = :type AND paused)
         AND COALESCE(priority, 'none') = 'low'
       ORDER BY next_run, id
       LIMIT :limit)
@@ -33,6 +37,7 @@ SELECT id, next_run, level
 FROM (SELECT id, next_run, 'none' AS level
       FROM task
       WHERE type = :type AND status = 'next_run_not_scheduled' AND next_run <= :now
+        AND NOT EXISTS (SELECT 1 FROM task_type WHERE name = :type AND paused)
         AND COALESCE(priority, 'none') = 'none'
       ORDER BY next_run, id
       LIMIT :limit)
