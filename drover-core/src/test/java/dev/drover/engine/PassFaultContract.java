@@ -81,10 +81,8 @@ interface PassFaultContract {
                     Arguments.of(step, Set.of(2, 3, 4))));
   }
 
-  @ParameterizedTest(name = "{0} fails at occurrences {1}")
-  @MethodSource("dev.drover.engine.PassFaultContract#faults")
-  default void aFailedPassLosesNoResultAndChargesNoAttempt(String step, Set<Integer> failing)
-      throws Exception {
+  /** {@link #TASKS} one-shot tasks of a type "work" with four workers and no retries, all due. */
+  private void createWork() {
     store().taskTypeCreate(TaskType.builder("work").maxWorkers(4).numRetries(0).build());
     store()
         .taskCreate(
@@ -92,6 +90,13 @@ interface PassFaultContract {
                 .mapToObj(i -> NewTask.oneshot("work", TaskArguments.of(List.of(i), null)))
                 .toList(),
             Clock.systemUTC().instant());
+  }
+
+  @ParameterizedTest(name = "{0} fails at occurrences {1}")
+  @MethodSource("dev.drover.engine.PassFaultContract#faults")
+  default void aFailedPassLosesNoResultAndChargesNoAttempt(String step, Set<Integer> failing)
+      throws Exception {
+    createWork();
     Map<Long, AtomicInteger> executions = new ConcurrentHashMap<>();
     Set<Long> executing = ConcurrentHashMap.newKeySet();
     AtomicInteger overlaps = new AtomicInteger();
@@ -249,13 +254,7 @@ interface PassFaultContract {
    */
   @Test
   default void aPassWritesAndClaimsSideBySideWhereTheDatabaseAllows() throws Exception {
-    store().taskTypeCreate(TaskType.builder("work").maxWorkers(4).numRetries(0).build());
-    store()
-        .taskCreate(
-            IntStream.range(0, TASKS)
-                .mapToObj(i -> NewTask.oneshot("work", TaskArguments.of(List.of(i), null)))
-                .toList(),
-            Clock.systemUTC().instant());
+    createWork();
     OverlapProbe probe = new OverlapProbe(Thread.currentThread());
     try (Store probed = openAnother(StoreOptions.DEFAULT.withProbe(probe))) {
       RunnerOptions options = options().withTotalWorkers(4);
