@@ -7,10 +7,10 @@ import java.util.Map;
 
 /**
  * How many tasks of each type a runner keeps claimed beyond its free worker slots: as many as its
- * workers finished of that type in the last window. Short tasks then find the next one already
- * claimed while the loop writes the last batch, and a pass claims and completes hundreds at once;
- * slow tasks finish few per window, so they are claimed for free slots only and stay available to
- * other runners. Loop thread only.
+ * workers finished of that type in the last window, or more if the current one is going faster.
+ * Short tasks then find the next one already claimed while the loop writes the last batch, and a
+ * pass claims and completes hundreds at once; slow tasks finish few per window, so they are claimed
+ * for free slots only and stay available to other runners. Loop thread only.
  */
 final class ClaimAhead {
   /** A cap per type, which also keeps a pass's statements well below the bound-parameter limits. */
@@ -43,6 +43,20 @@ final class ClaimAhead {
       current = new HashMap<>();
       windowEnd = now.plus(window);
     }
-    return Math.min(MAX, last.getOrDefault(type, 0));
+    return Math.min(MAX, Math.max(last.getOrDefault(type, 0), projected(type, now)));
+  }
+
+  /**
+   * What finished so far in the current window, at that pace over a whole window, once a quarter of
+   * it has passed: a burst of short tasks is claimed ahead within a few passes rather than after a
+   * whole window, and a lucky early moment counts at most four times over.
+   */
+  private int projected(String type, Instant now) {
+    long elapsed = window.toNanos() - Duration.between(now, windowEnd).toNanos();
+    if (elapsed < window.toNanos() / 4) {
+      return 0;
+    }
+    long sofar = current.getOrDefault(type, 0);
+    return (int) Math.min(MAX, sofar * window.toNanos() / elapsed);
   }
 }

@@ -30,6 +30,22 @@ class ClaimAheadTest {
   }
 
   @Test
+  void aFasterCurrentWindowCountsAtItsPaceOnceAQuarterHasPassed() {
+    ClaimAhead ahead = new ClaimAhead(WINDOW);
+    ahead.target("t", T0); // opens the first window
+    finish(ahead, "t", 50);
+    assertThat(ahead.target("t", T0.plusMillis(20)))
+        .as("too early in the window to tell a pace")
+        .isZero();
+    assertThat(ahead.target("t", T0.plusMillis(25))).isEqualTo(200);
+    assertThat(ahead.target("t", T0.plusMillis(50))).isEqualTo(100);
+    finish(ahead, "t", 10);
+    assertThat(ahead.target("t", T0.plusMillis(130)))
+        .as("the last window's 60, and 0 so far in this one")
+        .isEqualTo(60);
+  }
+
+  @Test
   void aTypeKeepsAtMostTheCapClaimedAhead() {
     ClaimAhead ahead = new ClaimAhead(WINDOW);
     ahead.target("t", T0);
