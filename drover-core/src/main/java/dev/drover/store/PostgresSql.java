@@ -153,7 +153,7 @@ final class PostgresSql implements DialectSql {
     return updated;
   }
 
-  /** One insert per run in a JDBC batch. */
+  /** All the pass's starts in one statement, the rows as arrays (see the SQL file). */
   @Override
   public void insertStarted(Handle h, String owner, List<RunStarted> started) {
     List<TaskRun> runs = started.stream().map(s -> s.claim().run()).toList();
