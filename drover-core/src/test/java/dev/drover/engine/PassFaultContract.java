@@ -14,6 +14,7 @@ import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.store.Store;
 import dev.drover.store.StoreOptions;
+import dev.drover.store.StoreProbe;
 import dev.drover.testing.FaultProbe;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -274,9 +276,8 @@ interface PassFaultContract {
   }
 
   /** See {@link #aPassWritesAndClaimsSideBySideWhereTheDatabaseAllows}. */
-  final class OverlapProbe implements dev.drover.store.StoreProbe {
-    final java.util.concurrent.atomic.AtomicBoolean overlapped =
-        new java.util.concurrent.atomic.AtomicBoolean();
+  final class OverlapProbe implements StoreProbe {
+    final AtomicBoolean overlapped = new AtomicBoolean();
 
     private final Thread runnerThread;
 
