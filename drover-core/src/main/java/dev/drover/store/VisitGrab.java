@@ -1,6 +1,5 @@
 package dev.drover.store;
 
-import static dev.drover.store.SqlQuery.VISIT_GRAB;
 import static dev.drover.store.SqlQuery.VISIT_QUEUE_POSITION_ADVANCE;
 
 import dev.drover.ValidationException;
@@ -47,7 +46,7 @@ final class VisitGrab {
           }
           VisitGrabSql query = query(r, now, listers);
           List<Grabbed> chosen =
-              query.bind(h.createQuery(sql.get(VISIT_GRAB)), r).map(rows.grabbed).list();
+              query.bind(h.createQuery(sql.get(query.template())), r).map(rows.grabbed).list();
           if (!r.dryRun() && !chosen.isEmpty()) {
             markScheduled(h, r, chosen, now);
           }
@@ -61,7 +60,7 @@ final class VisitGrab {
         h -> {
           List<Lister> listers = r.filtersListers() ? matchingListers(h, r) : List.of();
           VisitGrabSql query = query(r, now, listers);
-          return dialect.plan(h, sql.get(VISIT_GRAB), q -> query.bind(q, r));
+          return dialect.plan(h, sql.get(query.template()), q -> query.bind(q, r));
         });
   }
 

@@ -1,5 +1,8 @@
 package dev.drover.store;
 
+import static dev.drover.store.SqlQuery.VISIT_GRAB;
+import static dev.drover.store.SqlQuery.VISIT_GRAB_SAMPLED;
+
 import dev.drover.frontier.Cooldowns;
 import dev.drover.frontier.VisitPolicy;
 import dev.drover.frontier.VisitRequest;
@@ -12,11 +15,13 @@ import java.util.Map;
 import org.jdbi.v3.core.statement.Query;
 
 /**
- * Fills in the grab's SQL template ({@code visitGrab.sql}) for one request. Only fixed fragments
- * are chosen here; every value from the request is a bound parameter.
+ * Fills in the grab's SQL template for one request: {@code visitGrab.sql}, or {@code
+ * visitGrabSampled.sql} for a request that samples the table. Only fixed fragments are chosen
+ * here; every value from the request is a bound parameter.
  */
 final class VisitGrabSql {
   private final List<String> filters = new ArrayList<>();
+  private final List<String> awaitingBounds = new ArrayList<>();
   private final Map<String, Object> values = new LinkedHashMap<>();
   private final String order;
   private String sample = "";
@@ -67,6 +72,7 @@ final class VisitGrabSql {
   private void cooldowns(Cooldowns c, Instant now) {
     if (c.absolute() != null) {
       add("(last_scheduled IS NULL OR last_scheduled < :absolute_before)");
+      awaitingBounds.add("last_scheduled < :absolute_before");
       values.put("absolute_before", before(now, c.absolute()));
     }
     if (c.scheduled() != null) {
@@ -75,6 +81,9 @@ final class VisitGrabSql {
       add(
           "(last_scheduled IS NULL OR last_scheduled < :scheduled_before OR last_scheduled < "
               + "last_visit)");
+      // For an origin awaiting its visit (no result newer than the scheduling) both cooldowns
+      // come down to a bound on last_scheduled: a range of listed_origin_awaiting_visit.
+      awaitingBounds.add("last_scheduled < :scheduled_before");
       values.put("scheduled_before", before(now, c.scheduled()));
     }
     if (c.failed() != null) {
@@ -97,11 +106,15 @@ final class VisitGrabSql {
     }
   }
 
+  /** The template this request fills in. */
+  SqlQuery template() {
+    return sample.isEmpty() ? VISIT_GRAB : VISIT_GRAB_SAMPLED;
+  }
+
   Query bind(Query query, VisitRequest r) {
     query
-        .define(
-            "filters",
-            filters.stream().map(f -> "AND " + f).reduce((a, b) -> a + "\n  " + b).orElse(""))
+        .define("filters", clauses(filters))
+        .define("awaiting_bounds", clauses(awaitingBounds))
         .define("order", order)
         .define("sample", sample)
         .bind("visit_type", r.visitType())
@@ -109,5 +122,9 @@ final class VisitGrabSql {
         .bind("count", r.count());
     values.forEach(query::bind);
     return query;
+  }
+
+  private static String clauses(List<String> clauses) {
+    return clauses.stream().map(c -> "AND " + c).reduce((a, b) -> a + "\n  " + b).orElse("");
   }
 }
