@@ -16,8 +16,8 @@ import org.jdbi.v3.core.statement.Query;
 
 /**
  * Fills in the grab's SQL template for one request: {@code visitGrab.sql}, or {@code
- * visitGrabSampled.sql} for a request that samples the table. Only fixed fragments are chosen
- * here; every value from the request is a bound parameter.
+ * visitGrabSampled.sql} for a request that samples the table. Only fixed fragments are chosen here;
+ * every value from the request is a bound parameter.
  */
 final class VisitGrabSql {
   private final List<String> filters = new ArrayList<>();

@@ -28,10 +28,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Every frontier query is served by an index on PostgreSQL: EXPLAIN of the exact SQL the store
- * runs, on 150,000 analyzed listed origins across 10 listers and two visit types, in a realistic mix
- * (half visited, some failed, some never scheduled, a fifth without forge update time). No plan may
- * read listed_origin or origin_visit_stats whole, and each grab policy must walk its own index in
- * order, with no sort, so that it stops after {@code count} rows.
+ * runs, on 150,000 analyzed listed origins across 10 listers and two visit types, in a realistic
+ * mix (half visited, some failed, some never scheduled, some awaiting a visit, a fifth without
+ * forge update time). No plan may read listed_origin or origin_visit_stats whole, and each grab
+ * policy must walk its own index in order, with no sort, so that it stops after {@code count} rows.
+ * (With fewer origins, PostgreSQL reads the small by_lag side whole and sorts it, which is cheaper
+ * there.)
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PostgresFrontierPlanTest {
@@ -143,10 +145,10 @@ class PostgresFrontierPlanTest {
 
   /**
    * V016: a grab's mark takes what it hands out out of every policy's index, so the next grab of a
-   * policy whose order the mark does not change reads none of it (before, it read past every
-   * origin handed out within the cooldown, each a row removed by the scheduled cooldown's filter).
-   * The failed and not-found cooldowns are off, so that no other filter removes a row here. (The
-   * other tests only EXPLAIN, without running, so the origins handed out here do not change them.)
+   * policy whose order the mark does not change reads none of it (before, it read past every origin
+   * handed out within the cooldown, each a row removed by the scheduled cooldown's filter). The
+   * failed and not-found cooldowns are off, so that no other filter removes a row here. (The other
+   * tests only EXPLAIN, without running, so the origins handed out here do not change them.)
    */
   @Test
   void aGrabNeverReadsPastTheOriginsEarlierGrabsHandedOut() {
