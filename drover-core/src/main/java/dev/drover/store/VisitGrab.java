@@ -1,6 +1,7 @@
 package dev.drover.store;
 
 import static dev.drover.store.SqlQuery.VISIT_QUEUE_POSITION_ADVANCE;
+import static dev.drover.store.SqlQuery.VISIT_RETURN_AWAITING;
 
 import dev.drover.ValidationException;
 import dev.drover.frontier.ListedOrigin;
@@ -17,7 +18,8 @@ import org.jdbi.v3.core.Jdbi;
 /**
  * Grab next visits: choose origins by a policy, then (unless a dry run) record that they were
  * scheduled, all in one transaction. Grabs of one visit type take turns ({@link VisitTypeLocks}),
- * so each sees what the previous one scheduled and two grabs never hand out the same row at once.
+ * so each sees what the previous one scheduled and two grabs never hand out the same row at once. A
+ * dry run does the same steps and rolls them back.
  */
 final class VisitGrab {
   private final Jdbi jdbi;
@@ -37,17 +39,13 @@ final class VisitGrab {
   List<ListedOrigin> grab(VisitRequest r, Instant now) {
     return jdbi.inTransaction(
         h -> {
-          if (!r.dryRun()) {
-            locks.lock(h, List.of(r.visitType()));
-          }
-          List<Lister> listers = r.filtersListers() ? matchingListers(h, r) : List.of();
-          if (r.count() == 0) {
-            return List.of();
-          }
-          VisitGrabSql query = query(r, now, listers);
-          List<Grabbed> chosen =
-              query.bind(h.createQuery(sql.get(query.template())), r).map(rows.grabbed).list();
-          if (!r.dryRun() && !chosen.isEmpty()) {
+          // A dry run takes the lock too: it returns awaiting origins to the policy's index as a
+          // grab does (see choose), then rolls back.
+          locks.lock(h, List.of(r.visitType()));
+          List<Grabbed> chosen = choose(h, r, now);
+          if (r.dryRun()) {
+            h.rollback();
+          } else if (!chosen.isEmpty()) {
             markScheduled(h, r, chosen, now);
           }
           return chosen.stream().map(Grabbed::origin).toList();
@@ -56,12 +54,36 @@ final class VisitGrab {
 
   /** The database's plan for choosing {@code r}'s origins, run as a dry run would be. */
   List<String> plan(VisitRequest r, Instant now) {
-    return jdbi.withHandle(
+    return jdbi.inTransaction(
         h -> {
-          List<Lister> listers = r.filtersListers() ? matchingListers(h, r) : List.of();
-          VisitGrabSql query = query(r, now, listers);
-          return dialect.plan(h, sql.get(query.template()), q -> query.bind(q, r));
+          locks.lock(h, List.of(r.visitType()));
+          VisitGrabSql query = returnAwaiting(h, r, now);
+          List<String> plan = dialect.plan(h, sql.get(query.template()), q -> query.bind(q, r));
+          h.rollback();
+          return plan;
         });
+  }
+
+  private List<Grabbed> choose(Handle h, VisitRequest r, Instant now) {
+    VisitGrabSql query = returnAwaiting(h, r, now);
+    if (r.count() == 0) {
+      return List.of();
+    }
+    return query.bind(h.createQuery(sql.get(query.template())), r).map(rows.grabbed).list();
+  }
+
+  /**
+   * The request's query, after the origins awaiting a visit whose cooldowns have ended for this
+   * request went back into the policy indexes, so that the choice takes them in the policy's order
+   * (see V016__grab_indexes_skip_origins_awaiting_a_visit.sql).
+   */
+  private VisitGrabSql returnAwaiting(Handle h, VisitRequest r, Instant now) {
+    List<Lister> listers = r.filtersListers() ? matchingListers(h, r) : List.of();
+    VisitGrabSql query = query(r, now, listers);
+    if (query.walksPolicyIndex() && r.count() > 0) {
+      query.bindReturn(h.createUpdate(sql.get(VISIT_RETURN_AWAITING)), r).execute();
+    }
+    return query;
   }
 
   private VisitGrabSql query(VisitRequest r, Instant now, List<Lister> listers) {

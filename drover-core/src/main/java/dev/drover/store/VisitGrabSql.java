@@ -13,16 +13,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.statement.Query;
+import org.jdbi.v3.core.statement.SqlStatement;
 
 /**
- * Fills in the grab's SQL template for one request: {@code visitGrab.sql}, or {@code
- * visitGrabSampled.sql} for a request that samples the table. Only fixed fragments are chosen here;
- * every value from the request is a bound parameter.
+ * Fills in the grab's SQL templates for one request: the choice ({@code visitGrab.sql}, or {@code
+ * visitGrabSampled.sql} for a request that samples the table) and, before it, the return of the
+ * origins awaiting a visit whose cooldowns have ended ({@code visitReturnAwaiting.sql}). Only fixed
+ * fragments are chosen here; every value from the request is a bound parameter.
  */
 final class VisitGrabSql {
   private final List<String> filters = new ArrayList<>();
-  private final List<String> awaitingBounds = new ArrayList<>();
   private final Map<String, Object> values = new LinkedHashMap<>();
+  private final List<String> returnBounds = new ArrayList<>();
+  private final Map<String, Object> returnValues = new LinkedHashMap<>();
   private final String order;
   private String sample = "";
 
@@ -70,10 +73,12 @@ final class VisitGrabSql {
 
   /** The reference's cooldown clauses; each compares with a threshold computed here from now. */
   private void cooldowns(Cooldowns c, Instant now) {
+    // An origin awaiting its visit has no result newer than its scheduling, so for it both time
+    // cooldowns come down to a bound on when it was handed out.
     if (c.absolute() != null) {
       add("(last_scheduled IS NULL OR last_scheduled < :absolute_before)");
-      awaitingBounds.add("last_scheduled < :absolute_before");
       values.put("absolute_before", before(now, c.absolute()));
+      returnBound("absolute_before", before(now, c.absolute()));
     }
     if (c.scheduled() != null) {
       // last_scheduled < greatest(now - scheduled, last_visit), NULL last_visit ignored: eligible
@@ -81,10 +86,8 @@ final class VisitGrabSql {
       add(
           "(last_scheduled IS NULL OR last_scheduled < :scheduled_before OR last_scheduled < "
               + "last_visit)");
-      // For an origin awaiting its visit (no result newer than the scheduling) both cooldowns
-      // come down to a bound on last_scheduled: a range of listed_origin_awaiting_visit.
-      awaitingBounds.add("last_scheduled < :scheduled_before");
       values.put("scheduled_before", before(now, c.scheduled()));
+      returnBound("scheduled_before", before(now, c.scheduled()));
     }
     if (c.failed() != null) {
       add("(last_visit_status IS DISTINCT FROM 'failed' OR last_visit < :failed_before)");
@@ -94,6 +97,11 @@ final class VisitGrabSql {
       add("(last_visit_status IS DISTINCT FROM 'not_found' OR last_visit < :not_found_before)");
       values.put("not_found_before", before(now, c.notFound()));
     }
+  }
+
+  private void returnBound(String name, Instant threshold) {
+    returnBounds.add("awaiting_visit_since < :" + name);
+    returnValues.put(name, threshold);
   }
 
   private static Instant before(Instant now, Duration cooldown) {
@@ -106,15 +114,29 @@ final class VisitGrabSql {
     }
   }
 
-  /** The template this request fills in. */
+  /** The choice's template. */
   SqlQuery template() {
     return sample.isEmpty() ? VISIT_GRAB : VISIT_GRAB_SAMPLED;
+  }
+
+  /**
+   * Whether the choice walks the policy's index, which holds no origin awaiting a visit, so that
+   * the awaiting ones whose cooldowns have ended must be returned to it first. A sample reads
+   * pages.
+   */
+  boolean walksPolicyIndex() {
+    return sample.isEmpty();
+  }
+
+  <S extends SqlStatement<S>> S bindReturn(S statement, VisitRequest r) {
+    statement.define("bounds", clauses(returnBounds)).bind("visit_type", r.visitType());
+    returnValues.forEach(statement::bind);
+    return statement;
   }
 
   Query bind(Query query, VisitRequest r) {
     query
         .define("filters", clauses(filters))
-        .define("awaiting_bounds", clauses(awaitingBounds))
         .define("order", order)
         .define("sample", sample)
         .bind("visit_type", r.visitType())

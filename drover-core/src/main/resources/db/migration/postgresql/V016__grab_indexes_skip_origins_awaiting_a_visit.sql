@@ -1,63 +1,62 @@
--- An origin handed out by a grab and not yet visited (scheduled, and no visit result since) leaves
--- every grab policy's index, and one small index holds it until its visit reports back.
+-- An origin handed out by a grab leaves every grab policy's index until its visit reports back
+-- (or a grab finds its cooldowns over): awaiting_visit_since holds when it was handed out, and
+-- every grab index takes only rows where it is NULL.
 --
 -- A grab marks what it hands out: last_scheduled becomes now. Before, the marked row stayed in the
 -- policy indexes, so the mark wrote the row's new version into all eight indexes of listed_origin
 -- (about 9,400 WAL records per grab of 1,000), and every later grab of a policy whose order the
 -- mark does not change (stop_after_success, never_visited, by_lag, without_last_update) read past
--- it, filtered out by the scheduled cooldown (65,000 rows per grab after a few rounds at 1M). Now
--- the new version matches no grab index's predicate, so PostgreSQL writes it into the primary key,
--- the url index and listed_origin_awaiting_visit only, and later grabs never meet it.
+-- it, a row removed by the scheduled cooldown's filter (65,000 per grab after a few rounds at 1M).
+-- Now the mark also sets awaiting_visit_since, the new version matches no grab index's predicate,
+-- and PostgreSQL writes it into the primary key, the url index and listed_origin_awaiting_visit
+-- only; later grabs never meet it.
 --
--- A predicate, not a flag column: it needs no write when the visit reports back (the stats write
--- that records the visit rewrites the row anyway, and the new version re-enters the policy
--- indexes it matches) and none when a cooldown ends. An origin awaiting its visit is still
--- eligible once the request's cooldowns allow it (a lost visit, after the scheduled cooldown; any
--- time, with no cooldown): the grab reads those from listed_origin_awaiting_visit, by
--- last_scheduled, and merges them into the policy's order (visitGrab.sql).
---
--- "awaiting a visit" is: last_scheduled IS NOT NULL AND (last_visit IS NULL OR last_scheduled >=
--- last_visit); every grab index takes its complement, (last_scheduled IS NULL OR last_scheduled <
--- last_visit), so every row is in exactly one of the two sides. The grab's SQL repeats each clause
--- word for word, so that the planner can prove the partial index applies.
+-- The rules (VisitGrab, visitMarkScheduled.sql, visitStatsUpsert.sql, visitStatsReplace.sql):
+-- - a grab's mark sets it to now, with last_scheduled, unless a visit result is newer;
+-- - a stats write keeps it only while the origin still awaits that same scheduling (last_scheduled
+--   unchanged, no visit result at or after it), and clears it otherwise: a visit that reported
+--   back puts the row back into the policy indexes it matches;
+-- - a grab first clears it on the rows whose cooldowns have ended for its request (a visit that
+--   never reported back; every row, with no cooldowns), so that they are chosen in the policy's
+--   order; listed_origin_awaiting_visit finds them by time.
+-- So it is set only while the origin awaits its visit, and equals last_scheduled then; a grab
+-- could not have chosen such a row. Clearing it is always safe: the grab's cooldown filters still
+-- apply to every row its index holds. Stats written directly (an import) never set it.
+ALTER TABLE listed_origin ADD COLUMN awaiting_visit_since timestamptz;
+
 DROP INDEX listed_origin_grab_oldest_scheduled;
 CREATE INDEX listed_origin_grab_oldest_scheduled
   ON listed_origin (visit_type, enabled, last_scheduled ASC NULLS FIRST)
-  WHERE (last_scheduled IS NULL OR last_scheduled < last_visit);
+  WHERE awaiting_visit_since IS NULL;
 
 DROP INDEX listed_origin_grab_stop_after_success;
 CREATE INDEX listed_origin_grab_stop_after_success
   ON listed_origin (visit_type, enabled, last_update ASC NULLS LAST, first_seen)
-  WHERE last_visit_status IS DISTINCT FROM 'successful'
-    AND (last_scheduled IS NULL OR last_scheduled < last_visit);
+  WHERE last_visit_status IS DISTINCT FROM 'successful' AND awaiting_visit_since IS NULL;
 
 DROP INDEX listed_origin_grab_never_visited;
 CREATE INDEX listed_origin_grab_never_visited
   ON listed_origin (visit_type, enabled, last_update)
-  WHERE last_snapshot IS NULL AND last_update IS NOT NULL
-    AND (last_scheduled IS NULL OR last_scheduled < last_visit);
+  WHERE last_snapshot IS NULL AND last_update IS NOT NULL AND awaiting_visit_since IS NULL;
 
 DROP INDEX listed_origin_grab_by_lag;
 CREATE INDEX listed_origin_grab_by_lag
   ON listed_origin (visit_type, enabled, (last_update - last_successful) DESC)
-  WHERE last_snapshot IS NOT NULL AND last_update > last_successful
-    AND (last_scheduled IS NULL OR last_scheduled < last_visit);
+  WHERE last_snapshot IS NOT NULL AND last_update > last_successful AND awaiting_visit_since IS NULL;
 
 DROP INDEX listed_origin_grab_without_last_update;
 CREATE INDEX listed_origin_grab_without_last_update
   ON listed_origin (visit_type, enabled, next_visit_queue_position ASC NULLS FIRST, first_seen)
-  WHERE last_update IS NULL
-    AND (last_scheduled IS NULL OR last_scheduled < last_visit);
+  WHERE last_update IS NULL AND awaiting_visit_since IS NULL;
 
 DROP INDEX listed_origin_grab_first_visits;
 CREATE INDEX listed_origin_grab_first_visits
   ON listed_origin (visit_type, enabled, lister_id, last_scheduled ASC NULLS FIRST)
-  WHERE (last_scheduled IS NULL OR last_scheduled < last_visit);
+  WHERE awaiting_visit_since IS NULL;
 
--- The origins awaiting a visit, oldest scheduling first: a grab reads the ones whose cooldowns
--- have ended (last_scheduled < the earlier threshold) and nothing else. New entries land at the
--- right end (a mark writes now), so the mark's entry here is an append. It holds about a visit
--- queue's worth of origins plus the visits that never reported back.
+-- The origins awaiting a visit, oldest first: a grab finds the ones whose cooldowns have ended
+-- with one range read. A mark's entry lands at the right end (it writes now). It holds about a
+-- visit queue's worth of origins, plus visits that never reported back within the cooldown.
 CREATE INDEX listed_origin_awaiting_visit
-  ON listed_origin (visit_type, enabled, last_scheduled)
-  WHERE last_scheduled IS NOT NULL AND (last_visit IS NULL OR last_scheduled >= last_visit);
+  ON listed_origin (visit_type, awaiting_visit_since)
+  WHERE awaiting_visit_since IS NOT NULL;

@@ -26,6 +26,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.BiFunction;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -112,6 +113,58 @@ interface VisitPolicyContract extends FrontierContract {
     assertThat(statsOf("a")).isNull();
     assertThat(grab(dry)).isEqualTo(first);
     assertThat(grab(VisitPolicy.OLDEST_SCHEDULED_FIRST, 10)).isEqualTo(first);
+  }
+
+  /**
+   * A grab takes what it hands out out of the policies' indexes until its visit reports back
+   * (V016); no choice may show it. A handed-out origin is chosen again, in its policy's order, as
+   * soon as the request's cooldowns allow: at once with none, after the absolute cooldown once its
+   * visit reported back, after the scheduled cooldown if it never did.
+   */
+  @Test
+  default void handedOutOriginsComeBackInThePolicysOrderOnceTheCooldownsAllow() {
+    Lister l = lister("github");
+    listed(
+        ago(DAYS31),
+        o(l, "update-9d").withLastUpdate(ago(Duration.ofDays(9))),
+        o(l, "update-8d").withLastUpdate(ago(Duration.ofDays(8))),
+        o(l, "update-7d").withLastUpdate(ago(Duration.ofDays(7))),
+        o(l, "update-6d").withLastUpdate(ago(Duration.ofDays(6))));
+    VisitPolicy policy = VisitPolicy.STOP_AFTER_SUCCESS;
+    Cooldowns failedAgainAtOnce = Cooldowns.DEFAULT.withFailed(null);
+    BiFunction<Instant, Cooldowns, List<String>> peekAt =
+        (at, cooldowns) ->
+            urls(
+                frontier()
+                    .originGrabNextVisits(
+                        VisitRequest.builder(GIT, 10, policy)
+                            .cooldowns(cooldowns)
+                            .dryRun(true)
+                            .build(),
+                        at));
+
+    assertThat(grab(policy, 2)).containsExactly("update-9d", "update-8d");
+    assertThat(peekAt.apply(NOW, Cooldowns.DEFAULT)).containsExactly("update-7d", "update-6d");
+    assertThat(peekAt.apply(NOW, Cooldowns.NONE))
+        .containsExactly("update-9d", "update-8d", "update-7d", "update-6d");
+
+    stats(visited("update-9d", NOW.plus(Duration.ofHours(1)), FAILED));
+    Instant afterAbsolute = NOW.plus(HOURS12).plusSeconds(1);
+    assertThat(peekAt.apply(afterAbsolute, failedAgainAtOnce))
+        .as("update-9d's visit reported back; update-8d's did not")
+        .containsExactly("update-9d", "update-7d", "update-6d");
+
+    Instant afterScheduled = NOW.plus(DAYS7).plusSeconds(1);
+    assertThat(peekAt.apply(afterScheduled, failedAgainAtOnce))
+        .containsExactly("update-9d", "update-8d", "update-7d", "update-6d");
+    assertThat(
+            urls(
+                frontier()
+                    .originGrabNextVisits(
+                        VisitRequest.builder(GIT, 10, policy).cooldowns(failedAgainAtOnce).build(),
+                        afterScheduled)))
+        .containsExactly("update-9d", "update-8d", "update-7d", "update-6d");
+    assertThat(peekAt.apply(afterScheduled, Cooldowns.DEFAULT)).isEmpty();
   }
 
   @Test

@@ -1,8 +1,8 @@
 -- PostgreSQL differs: TABLESAMPLE SYSTEM for the sample; an advisory lock orders grabs.
 -- Chooses origins for grab next visits from a sample of listed_origin's pages: VisitGrabSql fills
 -- in the policy's filter and order, the cooldown and lister filters (<filters>) and the sample
--- (<sample>: TABLESAMPLE SYSTEM). A sample is read page by page, not through an index, so the
--- origins awaiting a visit need no side of their own here (see visitGrab.sql).
+-- (<sample>: TABLESAMPLE SYSTEM). A sample reads pages, not an index, so the origins awaiting a
+-- visit are among its rows, and the cooldown filters decide for them as for any other.
 SELECT *
 FROM listed_origin <sample>
 WHERE visit_type = :visit_type

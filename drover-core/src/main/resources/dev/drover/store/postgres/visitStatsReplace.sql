@@ -39,7 +39,11 @@ SET last_scheduled = w.last_scheduled,
     last_visit_status = w.last_visit_status,
     last_successful = w.last_successful,
     last_snapshot = w.last_snapshot,
-    next_visit_queue_position = w.next_visit_queue_position
+    next_visit_queue_position = w.next_visit_queue_position,
+    -- Kept while the origin still awaits the visit it was handed out for (see V016).
+    awaiting_visit_since = CASE WHEN lo.awaiting_visit_since = w.last_scheduled
+                                 AND (w.last_visit IS NULL OR w.last_visit <= w.last_scheduled)
+                                THEN lo.awaiting_visit_since END
 FROM written AS w
 WHERE lo.url = w.url
   AND lo.visit_type = w.visit_type

@@ -10,7 +10,11 @@ SET last_scheduled = s.last_scheduled,
     last_visit_status = s.last_visit_status,
     last_successful = s.last_successful,
     last_snapshot = s.last_snapshot,
-    next_visit_queue_position = s.next_visit_queue_position
+    next_visit_queue_position = s.next_visit_queue_position,
+    -- Kept while the origin still awaits the visit it was handed out for (see V016).
+    awaiting_visit_since = CASE WHEN listed_origin.awaiting_visit_since = s.last_scheduled
+                                 AND (s.last_visit IS NULL OR s.last_visit <= s.last_scheduled)
+                                THEN listed_origin.awaiting_visit_since END
 FROM origin_visit_stats s
 WHERE s.visit_type = :visit_type
   AND s.url IN (<urls>)
