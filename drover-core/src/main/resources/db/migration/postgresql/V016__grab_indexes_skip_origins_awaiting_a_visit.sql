@@ -11,17 +11,20 @@
 -- and PostgreSQL writes it into the primary key, the url index and listed_origin_awaiting_visit
 -- only; later grabs never meet it.
 --
--- The rules (VisitGrab, visitMarkScheduled.sql, visitStatsUpsert.sql, visitStatsReplace.sql):
+-- The rules (VisitGrab, visitMarkScheduled.sql, visitStatsUpsert.sql, visitStatsReplace.sql,
+-- visitReturnAwaiting.sql):
 -- - a grab's mark sets it to now, with last_scheduled, unless a visit result is newer;
 -- - a stats write keeps it only while the origin still awaits that same scheduling (last_scheduled
---   unchanged, no visit result at or after it), and clears it otherwise: a visit that reported
---   back puts the row back into the policy indexes it matches;
--- - a grab first clears it on the rows whose cooldowns have ended for its request (a visit that
---   never reported back; every row, with no cooldowns), so that they are chosen in the policy's
---   order; listed_origin_awaiting_visit finds them by time.
--- So it is set only while the origin awaits its visit, and equals last_scheduled then; a grab
--- could not have chosen such a row. Clearing it is always safe: the grab's cooldown filters still
--- apply to every row its index holds. Stats written directly (an import) never set it.
+--   unchanged, no visit result at or after it) and clears it otherwise: a visit that reported back
+--   puts the row back into the grab indexes it matches;
+-- - before choosing, a grab clears it on the rows whose time cooldowns have ended for its request
+--   (visits that never reported back; every awaiting row when the request has no time cooldown),
+--   found by time in listed_origin_awaiting_visit, so that the choice takes them in order.
+-- So it is set only while an origin awaits its visit, and then equals last_scheduled: only the
+-- absolute and scheduled cooldowns keep such an origin from being chosen, and a grab returns it to
+-- the indexes as soon as its own request's thresholds allow. Clearing it is always safe, since the
+-- grab's cooldown filters still apply to every row a grab index holds. Stats written directly (an
+-- import, the bench's load) never set it.
 ALTER TABLE listed_origin ADD COLUMN awaiting_visit_since timestamptz;
 
 DROP INDEX listed_origin_grab_oldest_scheduled;
