@@ -8,12 +8,16 @@ import dev.drover.frontier.Lister;
 import dev.drover.frontier.VisitPolicy;
 import dev.drover.frontier.VisitRequest;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -52,6 +56,22 @@ class SqliteFrontierPlanTest {
   @AfterAll
   void close() {
     store.close();
+  }
+
+  /** The fill's grab handed out 300 origins: each is marked, and so out of every grab index. */
+  @Test
+  void aGrabMarksWhatItHandsOutAsAwaitingItsVisit() throws Exception {
+    try (Connection c = store.dataSource().orElseThrow().getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT count(*), count(DISTINCT last_scheduled), min(awaiting_visit_since = last_scheduled)"
+                    + " FROM listed_origin WHERE awaiting_visit_since IS NOT NULL")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getLong(1)).isEqualTo(300);
+      assertThat(rs.getLong(2)).isEqualTo(1);
+      assertThat(rs.getInt(3)).isEqualTo(1);
+    }
   }
 
   @ParameterizedTest
