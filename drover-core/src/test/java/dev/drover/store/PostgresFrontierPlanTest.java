@@ -130,8 +130,9 @@ class PostgresFrontierPlanTest {
    * V016: a grab's mark takes what it hands out out of every policy's index, so the next grab of a
    * policy whose order the mark does not change reads none of it (before, it read past every origin
    * handed out within the cooldown, each a row removed by the scheduled cooldown's filter). The
-   * failed and not-found cooldowns are off, so that no other filter removes a row here. (The other
-   * tests only EXPLAIN, without running, so the origins handed out here do not change them.)
+   * failed and not-found cooldowns are off, so that no other filter removes a row here, whichever
+   * way the planner reads the index. (The other tests only EXPLAIN, without running, so the origins
+   * handed out here do not change them.)
    */
   @Test
   void aGrabNeverReadsPastTheOriginsEarlierGrabsHandedOut() {
@@ -150,9 +151,10 @@ class PostgresFrontierPlanTest {
     assertThat(next).hasSize(500).doesNotContainAnyElementsOf(handedOut);
     for (List<String> plan : List.of(firstPlan, secondPlan)) {
       String text = String.join("\n", plan);
-      assertThat(policySide(text, "listed_origin_grab_stop_after_success"))
+      assertThat(text)
           .as(text)
-          .isNotEmpty()
+          .containsPattern(
+              "(Index Scan using|Bitmap Index Scan on) listed_origin_grab_stop_after_success ")
           .doesNotContain("Rows Removed by Filter");
     }
   }
@@ -174,14 +176,6 @@ class PostgresFrontierPlanTest {
                           h.createQuery("EXPLAIN " + sql.get(SqlQuery.VISIT_RETURN_AWAITING)), r)));
       assertThat(plan).as(plan).contains("listed_origin_awaiting_visit").doesNotContain("Seq Scan");
     }
-  }
-
-  /** The lines of the plan's scan of {@code index}, up to the next node. */
-  private static String policySide(String plan, String index) {
-    Matcher m =
-        Pattern.compile("->  Index Scan using " + index + " [^\\n]*(\\n\\s+[^-\\s][^\\n]*)*")
-            .matcher(plan);
-    return m.find() ? m.group() : "";
   }
 
   /**
