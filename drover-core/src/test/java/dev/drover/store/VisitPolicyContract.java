@@ -10,6 +10,7 @@ import dev.drover.ValidationException;
 import dev.drover.frontier.Cooldowns;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
+import dev.drover.frontier.OriginKey;
 import dev.drover.frontier.OriginVisitStats;
 import dev.drover.frontier.VisitPolicy;
 import dev.drover.frontier.VisitRequest;
@@ -28,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.BiFunction;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -755,6 +757,79 @@ interface VisitPolicyContract extends FrontierContract {
    * slot too; the commit on both) writes nothing, neither the stats nor their mirror, and the same
    * write tried again writes all of it.
    */
+  /**
+   * A grab happens whole or not at all. Failed at any of its steps (the visit type's lock, the
+   * return of awaiting origins to the policy's index, the choice, the mark in the stats and in the
+   * mirror, the queue's advance, the commit), it marks nothing and moves no queue, and its retry
+   * hands out what it would have: here the origin an earlier grab handed out, whose visit never
+   * reported back, first, as its queue position says.
+   */
+  @Test
+  default void aGrabThatFailsAtAnyStepWritesNothingAndItsRetryHandsOutTheSame() {
+    Lister l = lister("github");
+    List<String> steps =
+        List.of(
+            "frontierLockVisitType",
+            "visitReturnAwaiting",
+            "visitGrab",
+            "visitMarkScheduled",
+            "originMirrorScheduled",
+            "visitQueuePositionAdvance",
+            FaultProbe.COMMIT);
+    Instant earlier = NOW.minus(DAYS7).minusSeconds(60);
+    for (String step : steps) {
+      String visitType = "vcs-" + steps.indexOf(step);
+      List<String> urls = List.of("lost", "second", "third");
+      frontier()
+          .originRecord(
+              urls.stream().map(u -> ListedOrigin.of(l.id(), u, visitType)).toList(), ago(DAYS31));
+      frontier()
+          .visitStatsUpsert(
+              IntStream.range(0, urls.size())
+                  .mapToObj(
+                      i ->
+                          OriginVisitStats.initial(urls.get(i), visitType)
+                              .withQueue(100L * (i + 1), 4))
+                  .toList());
+      VisitRequest first = VisitRequest.of(visitType, 1, VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE);
+      assertThat(urls(frontier().originGrabNextVisits(first, earlier))).containsExactly("lost");
+      Supplier<List<Instant>> scheduled =
+          () ->
+              urls.stream()
+                  .map(
+                      u ->
+                          frontier()
+                              .visitStatsGet(List.of(new OriginKey(u, visitType)))
+                              .get(0)
+                              .lastScheduled())
+                  .toList();
+      List<Instant> before = scheduled.get();
+      VisitRequest request =
+          VisitRequest.of(visitType, 10, VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE);
+
+      FaultProbe probe = new FaultProbe(step, Set.of(1), Set.of("visitGrab"));
+      List<String> handedOut = null;
+      try (Store probed = openProbed(probe)) {
+        handedOut = urls(probed.frontier().originGrabNextVisits(request, NOW));
+      } catch (FaultProbe.InjectedFault expected) {
+        // the step runs on this database, and failed
+      }
+      if (probe.fired() == 1) {
+        assertThat(scheduled.get()).as("stats after a fault at " + step).isEqualTo(before);
+        assertThat(frontier().visitQueuePosition(visitType))
+            .as("queue after a fault at " + step)
+            .isEqualTo(100);
+        handedOut = urls(frontier().originGrabNextVisits(request, NOW));
+      } else {
+        // a step of the other database only: every database returns, chooses, marks and commits
+        assertThat(step).isIn("frontierLockVisitType", "originMirrorScheduled");
+      }
+      assertThat(handedOut).as("after " + step).containsExactly("lost", "second", "third");
+      assertThat(scheduled.get()).containsOnly(NOW);
+      assertThat(frontier().visitQueuePosition(visitType)).isEqualTo(300);
+    }
+  }
+
   @Test
   default void aStatsWriteThatFailsAtAnyStepWritesNothingAndItsRetryWritesAll() {
     Lister a = lister("a");
