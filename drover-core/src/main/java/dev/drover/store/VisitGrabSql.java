@@ -78,7 +78,7 @@ final class VisitGrabSql {
     if (c.absolute() != null) {
       add("(last_scheduled IS NULL OR last_scheduled < :absolute_before)");
       values.put("absolute_before", before(now, c.absolute()));
-      returnBound("absolute_before", before(now, c.absolute()));
+      returnBound("absolute_before");
     }
     if (c.scheduled() != null) {
       // last_scheduled < greatest(now - scheduled, last_visit), NULL last_visit ignored: eligible
@@ -87,7 +87,7 @@ final class VisitGrabSql {
           "(last_scheduled IS NULL OR last_scheduled < :scheduled_before OR last_scheduled < "
               + "last_visit)");
       values.put("scheduled_before", before(now, c.scheduled()));
-      returnBound("scheduled_before", before(now, c.scheduled()));
+      returnBound("scheduled_before");
     }
     if (c.failed() != null) {
       add("(last_visit_status IS DISTINCT FROM 'failed' OR last_visit < :failed_before)");
@@ -99,9 +99,10 @@ final class VisitGrabSql {
     }
   }
 
-  private void returnBound(String name, Instant threshold) {
+  /** The return's bound on when an awaiting origin was handed out: the cooldown's threshold. */
+  private void returnBound(String name) {
     returnBounds.add("awaiting_visit_since < :" + name);
-    returnValues.put(name, threshold);
+    returnValues.put(name, values.get(name));
   }
 
   private static Instant before(Instant now, Duration cooldown) {
@@ -125,7 +126,7 @@ final class VisitGrabSql {
    * pages.
    */
   boolean walksPolicyIndex() {
-    return sample.isEmpty();
+    return template() == VISIT_GRAB;
   }
 
   <S extends SqlStatement<S>> S bindReturn(S statement, VisitRequest r) {
