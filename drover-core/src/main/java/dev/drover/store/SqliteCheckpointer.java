@@ -1,13 +1,8 @@
 package dev.drover.store;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
@@ -42,22 +37,19 @@ final class SqliteCheckpointer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SqliteCheckpointer.class);
 
   private final Connection connection;
-  private final WalIndex walIndex;
   private final Thread thread;
   private volatile boolean stopping;
 
-  private SqliteCheckpointer(Connection connection, WalIndex walIndex) {
+  private SqliteCheckpointer(Connection connection) {
     this.connection = connection;
-    this.walIndex = walIndex;
     this.thread = new Thread(this::loop, "drover-sqlite-checkpoint");
     this.thread.setDaemon(true);
   }
 
-  /** Starts checkpointing the database at {@code jdbcUrl}, whose wal-index file is {@code shm}. */
-  static SqliteCheckpointer start(String jdbcUrl, Path shm) {
+  /** Starts checkpointing the database at {@code jdbcUrl}. */
+  static SqliteCheckpointer start(String jdbcUrl) {
     try {
-      SqliteCheckpointer c =
-          new SqliteCheckpointer(DriverManager.getConnection(jdbcUrl), new WalIndex(shm));
+      SqliteCheckpointer c = new SqliteCheckpointer(DriverManager.getConnection(jdbcUrl));
       c.thread.start();
       return c;
     } catch (SQLException e) {
@@ -68,7 +60,7 @@ final class SqliteCheckpointer implements AutoCloseable {
   private void loop() {
     try (Statement s = connection.createStatement()) {
       while (!stopping) {
-        if (walIndex.pagesNotCopied() >= CHECKPOINT_PAGES) {
+        if (pagesNotCopied(s) >= CHECKPOINT_PAGES) {
           s.execute("PRAGMA wal_checkpoint(PASSIVE)");
         }
         TimeUnit.MILLISECONDS.sleep(INTERVAL_MS);
@@ -99,38 +91,22 @@ final class SqliteCheckpointer implements AutoCloseable {
   }
 
   /**
-   * How far the log is ahead of the database file, read from the wal-index header in the {@code
-   * -shm} file (SQLite's documented format, https://sqlite.org/walformat.html): {@code mxFrame},
-   * the last valid frame of the log, at byte 16 of the header, and {@code nBackfill}, the frames
-   * already copied back, at byte 96; in the machine's byte order. A read may see a header being
-   * rewritten; that only moves one checkpoint by one interval. A file that cannot be read or does
-   * not hold that format makes every look answer "checkpoint", as before this was read.
+   * Frames (pages) in the log not yet copied back into the database file, from a checkpoint that
+   * copies nothing ({@code NOOP}, SQLite 3.51 and later), which only reads the wal-index header
+   * through SQLite's own mapping of it; {@code Integer.MAX_VALUE} if SQLite cannot say.
+   *
+   * <p>Why not read the header from the {@code -shm} file directly, as this class once did: closing
+   * any file descriptor of a file drops every POSIX lock this process holds on it, SQLite's
+   * included (https://sqlite.org/howtocorrupt.html, section 2.2). Another process that then opens
+   * the database sees nobody on the wal-index, takes itself for the first, and truncates the file
+   * this process has mapped: the next read of it here dies with SIGBUS.
    */
-  static final class WalIndex {
-    private static final int HEADER_VERSION = 3_007_000;
-    private static final int BYTES = 100;
-
-    private final Path shm;
-    private final ByteBuffer header = ByteBuffer.allocate(BYTES).order(ByteOrder.nativeOrder());
-
-    WalIndex(Path shm) {
-      this.shm = shm;
-    }
-
-    /** Frames (pages) in the log not yet copied back; {@code Integer.MAX_VALUE} if unknown. */
-    int pagesNotCopied() {
-      header.clear();
-      try (FileChannel channel = FileChannel.open(shm, StandardOpenOption.READ)) {
-        while (header.hasRemaining() && channel.read(header, header.position()) > 0) {
-          // a short read of a file just being extended: read on
-        }
-      } catch (IOException e) {
+  static int pagesNotCopied(Statement s) throws SQLException {
+    try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(NOOP)")) {
+      if (!rs.next() || rs.getInt(2) < 0) {
         return Integer.MAX_VALUE;
       }
-      if (header.position() < BYTES || header.getInt(0) != HEADER_VERSION) {
-        return Integer.MAX_VALUE;
-      }
-      return Math.max(0, header.getInt(16) - header.getInt(96));
+      return Math.max(0, rs.getInt(2) - rs.getInt(3));
     }
   }
 }

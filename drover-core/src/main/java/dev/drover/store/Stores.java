@@ -6,16 +6,16 @@ import com.zaxxer.hikari.pool.HikariPool;
 import dev.drover.DroverException;
 import dev.drover.ValidationException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Jdbi;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
 
 /**
  * Opens a {@link Store}: connects, migrates the schema, and refuses a schema newer than this
@@ -56,10 +56,7 @@ public final class Stores {
     try {
       Migrations.migrate(pool, dialect.dialect(), location);
       if (location.isSqlite()) {
-        checkpointer =
-            SqliteCheckpointer.start(
-                sqliteUrl(location.dataDir()),
-                location.dataDir().resolve(StoreLocation.DATABASE_FILE + "-shm"));
+        checkpointer = SqliteCheckpointer.start(sqliteUrl(location.dataDir()));
       }
       Jdbi jdbi = Jdbi.create((DataSource) pool);
       jdbi.registerArgument(new InstantArgumentFactory(dialect));
@@ -161,7 +158,30 @@ public final class Stores {
     hikari.setDataSource(source);
     hikari.setMaximumPoolSize(poolSize);
     hikari.setMinimumIdle(1);
-    return connect(hikari, dataDir.toString());
+    try {
+      return connect(hikari, dataDir.toString());
+    } catch (DroverException e) {
+      throw notADatabase(e, dataDir.resolve(StoreLocation.DATABASE_FILE)).orElseThrow(() -> e);
+    }
+  }
+
+  /**
+   * SQLite's answer for a file that is not a database (SQLITE_NOTADB), as an error that names it.
+   *
+   * <p>SQLite is asked, not the file read here: closing a file descriptor of the database drops
+   * every POSIX lock this process holds on it, those of the connections it already has open to it
+   * included (https://sqlite.org/howtocorrupt.html, section 2.2), and a process may open a second
+   * store on a data dir whose first is open.
+   */
+  private static Optional<ValidationException> notADatabase(Throwable e, Path db) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLiteException s && s.getResultCode() == SQLiteErrorCode.SQLITE_NOTADB) {
+        return Optional.of(
+            new ValidationException(
+                "data-dir", "'" + db + "' is not an SQLite database, so not a Drover store"));
+      }
+    }
+    return Optional.empty();
   }
 
   /** An SQLite store's pool and its checkpoint thread, which closes first. */
@@ -198,26 +218,7 @@ public final class Stores {
     if (Files.isDirectory(db)) {
       throw new ValidationException("data-dir", "'" + db + "' is a directory, not a database file");
     }
-    if (Files.isRegularFile(db) && !hasSqliteHeader(db)) {
-      throw new ValidationException(
-          "data-dir",
-          "'" + db + "' is not an SQLite database (no SQLite header), so not a Drover store");
-    }
     return dataDir;
-  }
-
-  /**
-   * True if the file is empty (SQLite makes a database of it) or starts with SQLite's 16-byte
-   * header. Without this check sqlite-jdbc fails later, with SQLITE_NOTADB and no file named.
-   */
-  private static boolean hasSqliteHeader(Path db) {
-    byte[] header = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
-    try (InputStream in = Files.newInputStream(db)) {
-      byte[] start = in.readNBytes(header.length);
-      return start.length == 0 || Arrays.equals(start, header);
-    } catch (IOException e) {
-      throw new ValidationException("data-dir", "cannot read '" + db + "': " + e.getMessage());
-    }
   }
 
   /** Seconds to connect to a PostgreSQL server and log in. */

@@ -7,6 +7,7 @@ import dev.drover.frontier.Lister;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
@@ -67,35 +68,36 @@ class SqliteCheckpointerTest {
    * A small log stays until it is worth copying: a checkpoint of the whole log would make the next
    * commit start the log over and sync its header, so an idle store's next task would wait for a
    * disk sync. A write, a pause of several checkpoint intervals, another write: the log still holds
-   * both, and the wal-index reads what a checkpoint of it copies.
+   * both, and the look at the log counts what a checkpoint of it copies.
    */
   @Test
   void aSmallLogIsNotCopiedBackBetweenWrites() throws Exception {
-    SqliteCheckpointer.WalIndex walIndex =
-        new SqliteCheckpointer.WalIndex(dir.resolve(StoreLocation.DATABASE_FILE + "-shm"));
-    try (Store store = Stores.open(StoreLocation.dataDir(dir))) {
+    try (Store store = Stores.open(StoreLocation.dataDir(dir));
+        Connection c = store.dataSource().orElseThrow().getConnection();
+        Statement st = c.createStatement()) {
       Lister lister = store.frontier().listerGetOrCreate("forge", "", null, NOW);
       store.frontier().originRecord(List.of(ListedOrigin.of(lister.id(), "https://a", "git")), NOW);
-      int afterFirst = walIndex.pagesNotCopied();
+      int afterFirst = SqliteCheckpointer.pagesNotCopied(st);
       Thread.sleep(10 * SqliteCheckpointer.INTERVAL_MS);
       store.frontier().originRecord(List.of(ListedOrigin.of(lister.id(), "https://b", "git")), NOW);
-      int afterSecond = walIndex.pagesNotCopied();
+      int afterSecond = SqliteCheckpointer.pagesNotCopied(st);
       assertThat(afterFirst).isPositive().isLessThan(SqliteCheckpointer.CHECKPOINT_PAGES);
       assertThat(afterSecond).as("pages after the pause").isGreaterThan(afterFirst);
-      try (Connection c = store.dataSource().orElseThrow().getConnection();
-          Statement st = c.createStatement();
-          ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
+      try (ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
         assertThat(rs.next()).isTrue();
         assertThat(rs.getInt(2)).as("frames in the log").isEqualTo(afterSecond);
       }
-      assertThat(walIndex.pagesNotCopied()).isZero();
+      assertThat(SqliteCheckpointer.pagesNotCopied(st)).isZero();
     }
   }
 
   @Test
-  void aWalIndexThatCannotBeReadSaysCheckpoint() {
-    assertThat(new SqliteCheckpointer.WalIndex(dir.resolve("missing-shm")).pagesNotCopied())
-        .isEqualTo(Integer.MAX_VALUE);
+  void aDatabaseNotInWalModeSaysCheckpoint() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("plain.db"));
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE t (x)");
+      assertThat(SqliteCheckpointer.pagesNotCopied(st)).isEqualTo(Integer.MAX_VALUE);
+    }
   }
 
   @Test
