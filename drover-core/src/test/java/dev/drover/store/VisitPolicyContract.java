@@ -753,11 +753,6 @@ interface VisitPolicyContract extends FrontierContract {
   }
 
   /**
-   * A stats write that fails at any of its steps (on PostgreSQL the visit type's lock and the stats
-   * slot too; the commit on both) writes nothing, neither the stats nor their mirror, and the same
-   * write tried again writes all of it.
-   */
-  /**
    * A grab happens whole or not at all. Failed at any of its steps (the visit type's lock, the
    * return of awaiting origins to the policy's index, the choice, the mark in the stats and in the
    * mirror, the queue's advance, the commit), it marks nothing and moves no queue, and its retry
@@ -830,6 +825,11 @@ interface VisitPolicyContract extends FrontierContract {
     }
   }
 
+  /**
+   * A stats write that fails at any of its steps (on PostgreSQL the visit type's lock and the stats
+   * slot too; the commit on both) writes nothing, neither the stats nor their mirror, and the same
+   * write tried again writes all of it.
+   */
   @Test
   default void aStatsWriteThatFailsAtAnyStepWritesNothingAndItsRetryWritesAll() {
     Lister a = lister("a");
