@@ -13,6 +13,7 @@ import dev.drover.store.StoreLocation;
 import dev.drover.store.StoreOptions;
 import dev.drover.store.Stores;
 import dev.drover.testing.SqliteLocker;
+import dev.drover.testing.TestJvm;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -138,16 +139,7 @@ class OutageTest {
       addAndAwait(store, 0, 3);
 
       Path file = location.dataDir().resolve(StoreLocation.DATABASE_FILE);
-      Process locker =
-          new ProcessBuilder(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  SqliteLocker.class.getName(),
-                  file.toString(),
-                  "4000")
-              .redirectErrorStream(true)
-              .start();
+      Process locker = TestJvm.start(SqliteLocker.class, file.toString(), "4000");
       try (BufferedReader out =
           new BufferedReader(
               new InputStreamReader(locker.getInputStream(), StandardCharsets.UTF_8))) {

@@ -6,6 +6,7 @@ import static dev.drover.testing.SqliteLockProbe.SHM_DMS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.drover.testing.SqliteLockProbe;
+import dev.drover.testing.TestJvm;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -44,8 +45,7 @@ class SqliteLocksTest {
       assertThat(SqliteCheckpointer.pagesNotCopied(s)).isPositive();
       // The store's own thread looks every INTERVAL_MS; give it several looks.
       Thread.sleep(5 * SqliteCheckpointer.INTERVAL_MS);
-      assertThat(probe(shm(), SHM_DMS, 1)).as("the wal-index's switch").isEqualTo("held");
-      assertThat(probe(db(), DB_SHARED_FIRST, DB_SHARED_SIZE)).as("the database").isEqualTo("held");
+      assertStoreLocksHeld();
     }
   }
 
@@ -54,8 +54,7 @@ class SqliteLocksTest {
     try (Store first = Stores.open(StoreLocation.dataDir(dir))) {
       first.dataSource().orElseThrow().getConnection().close();
       Stores.open(StoreLocation.dataDir(dir)).close();
-      assertThat(probe(shm(), SHM_DMS, 1)).as("the wal-index's switch").isEqualTo("held");
-      assertThat(probe(db(), DB_SHARED_FIRST, DB_SHARED_SIZE)).as("the database").isEqualTo("held");
+      assertStoreLocksHeld();
     }
   }
 
@@ -70,19 +69,19 @@ class SqliteLocksTest {
     }
   }
 
+  /**
+   * The wal-index's switch byte and the database's shared range, as every open store holds them.
+   */
+  private void assertStoreLocksHeld() throws IOException, InterruptedException {
+    assertThat(probe(shm(), SHM_DMS, 1)).as("the wal-index's switch").isEqualTo("held");
+    assertThat(probe(db(), DB_SHARED_FIRST, DB_SHARED_SIZE)).as("the database").isEqualTo("held");
+  }
+
   private static String probe(Path file, long offset, long length)
       throws IOException, InterruptedException {
     Process p =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                SqliteLockProbe.class.getName(),
-                file.toString(),
-                Long.toString(offset),
-                Long.toString(length))
-            .redirectErrorStream(true)
-            .start();
+        TestJvm.start(
+            SqliteLockProbe.class, file.toString(), Long.toString(offset), Long.toString(length));
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(out).isZero();
