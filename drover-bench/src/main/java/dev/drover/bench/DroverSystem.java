@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.sql.DataSource;
 
 /**
  * Drover embedded as an application would: the {@link Drover} facade to create tasks and an
@@ -98,6 +99,14 @@ final class DroverSystem implements SystemUnderTest {
                   throw new IllegalStateException("drover-bench has no command task types");
                 })
             .build();
+  }
+
+  /**
+   * Opens Drover alone, on an application's pool, for a workload that runs a runner of its own
+   * ({@link #drover}); {@link #close} leaves the pool open.
+   */
+  void openOn(DataSource source) {
+    drover = Drover.open(source);
   }
 
   /** The crawl frontier of the opened store, for the frontier workload. */

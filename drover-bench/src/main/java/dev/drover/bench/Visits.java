@@ -5,6 +5,7 @@ import dev.drover.Drover;
 import dev.drover.Outcome;
 import dev.drover.TaskHandler;
 import dev.drover.bench.Databases.BenchDb;
+import dev.drover.bench.Databases.Kind;
 import dev.drover.engine.Runner;
 import dev.drover.engine.RunnerOptions;
 import dev.drover.engine.RunnerStats;
@@ -40,6 +41,9 @@ final class Visits implements Workload {
   /** Enough workers that the clock, not a free worker, decides when a visit ends. */
   private static final int WORKERS = 16;
 
+  /** The runner's thread that runs the visit passes (VisitSchedulingThread). */
+  private static final String PASS_THREAD = "drover-visit-scheduler";
+
   private static final int SAMPLE_MILLIS = 100;
   private static final Duration WARMUP = Duration.ofSeconds(5);
 
@@ -72,21 +76,37 @@ final class Visits implements Workload {
         new Column("queue_min", "queue min"),
         new Column("passes_per_s", "passes/s"),
         new Column("pass_mean_ms", "pass ms"),
-        new Column("pass_cpu_pct", "pass CPU % of a core"),
+        new Column("pass_cpu_pct", "pass thread CPU % of a core"),
+        new Column("pass_server_cpu_pct", "server CPU % of a core"),
+        new Column("pass_total_cpu_pct", "pass CPU % of a core, both"),
         new Column("pass_wall_pct", "pass wall %"));
   }
 
   @Override
   public Plot plot() {
     return new Plot(
-        "Visit scheduling passes, % of a core (bar CPU, whisker wall time)",
-        "pass_cpu_pct", "pass_wall_pct", false);
+        "Visit scheduling passes, % of a core (bar CPU of the runner and the server, whisker wall"
+            + " time)",
+        "pass_total_cpu_pct", "pass_wall_pct", false);
   }
 
   @Override
   public Measurement run(SystemUnderTest system, BenchDb db, Settings settings) throws Exception {
-    system.open(db, settings, seq -> {});
-    Drover drover = ((DroverSystem) system).drover();
+    // On PostgreSQL the passes' statements run in the server's processes: a pool that counts their
+    // CPU time while the pass thread holds a connection. On SQLite they run in the pass thread.
+    try (BackendCpuPool pool =
+        db.kind() == Kind.POSTGRES ? new BackendCpuPool(db.jdbcUrl(), PASS_THREAD) : null) {
+      if (pool == null) {
+        system.open(db, settings, seq -> {});
+      } else {
+        ((DroverSystem) system).openOn(pool);
+      }
+      return run(((DroverSystem) system).drover(), pool, db, settings);
+    }
+  }
+
+  private static Measurement run(Drover drover, BackendCpuPool pool, BenchDb db, Settings settings)
+      throws Exception {
     FrontierStore frontier = drover.frontier();
     int n = settings.origins();
     Instant now = Instant.now();
@@ -122,7 +142,7 @@ final class Visits implements Workload {
     loop.start();
     try {
       Thread.sleep(WARMUP.toMillis());
-      return measure(drover, runner.stats(), n, settings.visitFor(), db);
+      return measure(drover, runner.stats(), pool, n, settings.visitFor(), db);
     } finally {
       runner.stop(Duration.ofSeconds(5));
       loop.join(Duration.ofSeconds(30).toMillis());
@@ -130,13 +150,16 @@ final class Visits implements Workload {
   }
 
   private static Measurement measure(
-      Drover drover, RunnerStats stats, int n, Duration length, BenchDb db) throws Exception {
+      Drover drover, RunnerStats stats, BackendCpuPool pool, int n, Duration length, BenchDb db)
+      throws Exception {
     OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long visits0 = stats.eventful();
     long passes0 = stats.visitPasses();
     double passSeconds0 = stats.visitPassSeconds();
     double passCpu0 = stats.visitPassCpuSeconds();
     long processCpu0 = os.getProcessCpuTime();
+    double serverCpu0 = pool == null ? 0 : pool.cpuSeconds();
+    double serverWait0 = pool == null ? 0 : pool.runQueueSeconds();
     SqlProfile.reset(db.jdbcUrl());
     long start = System.nanoTime();
     long end = start + length.toNanos();
@@ -150,6 +173,7 @@ final class Visits implements Workload {
     long passes = stats.visitPasses() - passes0;
     double passSeconds = stats.visitPassSeconds() - passSeconds0;
     double passCpu = stats.visitPassCpuSeconds() - passCpu0;
+    double serverCpu = pool == null ? 0 : pool.cpuSeconds() - serverCpu0;
     int[] sampled = Arrays.copyOf(depths, samples);
 
     Map<String, Number> figures = new LinkedHashMap<>();
@@ -163,6 +187,8 @@ final class Visits implements Workload {
     figures.put("passes_per_s", passes / seconds);
     figures.put("pass_mean_ms", passes == 0 ? 0 : passSeconds * 1000 / passes);
     figures.put("pass_cpu_pct", 100 * passCpu / seconds);
+    figures.put("pass_server_cpu_pct", 100 * serverCpu / seconds);
+    figures.put("pass_total_cpu_pct", 100 * (passCpu + serverCpu) / seconds);
     figures.put("pass_wall_pct", 100 * passSeconds / seconds);
     Map<String, Object> raw = new LinkedHashMap<>();
     raw.put("seconds", seconds);
@@ -171,6 +197,14 @@ final class Visits implements Workload {
     raw.put("passes", passes);
     raw.put("process_cpu_pct", 100 * (os.getProcessCpuTime() - processCpu0) / 1e9 / seconds);
     raw.put("workers", WORKERS);
+    if (pool != null) {
+      // How long the passes' backends waited for a core: the part of their statements' wall time
+      // that pg_stat_statements counts and the CPU time does not.
+      raw.put("pass_server_run_queue_s", pool.runQueueSeconds() - serverWait0);
+      raw.put("pass_server_cpu_s", serverCpu);
+      // Over the whole run, warm-up included: where the server's CPU for the passes goes.
+      raw.put("pass_server_cpu_s_by_statement", pool.cpuSecondsByStatement());
+    }
     if (SqlProfile.ENABLED && db.jdbcUrl() != null) {
       // The database's side of the passes (the grabs, the queue counts, the task inserts) among
       // the runner's: enough statements to hold them all.

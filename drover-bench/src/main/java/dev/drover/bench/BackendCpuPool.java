@@ -1,0 +1,216 @@
+package dev.drover.bench;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.drover.store.StoreOptions;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.postgresql.PGConnection;
+
+/**
+ * A PostgreSQL pool for Drover that measures what the server spends for one thread of the runner:
+ * while a thread of that name holds a connection, the CPU time of the connection's backend process
+ * and its time waiting for a core are counted (Linux's {@code /proc/<pid>/schedstat}, nanoseconds;
+ * the bench's PostgreSQL runs on this machine). A backend serves one connection, and a connection
+ * one holder at a time, so the counts are that thread's statements and nothing else's.
+ *
+ * <p>{@code pg_stat_statements} gives statements' wall time, which on a busy machine includes their
+ * waits for a core; this gives the CPU time alone.
+ */
+final class BackendCpuPool implements DataSource, AutoCloseable {
+  private final HikariDataSource pool;
+  private final String threadName;
+  private final LongAdder cpuNanos = new LongAdder();
+  private final LongAdder waitNanos = new LongAdder();
+  private final Map<String, LongAdder> cpuByStatement = new ConcurrentHashMap<>();
+  private volatile boolean readable = true;
+
+  BackendCpuPool(String jdbcUrl, String threadName) {
+    HikariConfig config = new HikariConfig();
+    config.setPoolName("drover-bench-measured");
+    config.setJdbcUrl(jdbcUrl);
+    // As Drover's own pool: text parameters bind to jsonb columns.
+    config.addDataSourceProperty("stringtype", "unspecified");
+    // Drover's own pool has this many, and listens on a connection of its own; on a borrowed pool
+    // the listener holds one of the pool's.
+    config.setMaximumPoolSize(StoreOptions.DEFAULT_POOL_SIZE + 1);
+    this.pool = new HikariDataSource(config);
+    this.threadName = threadName;
+  }
+
+  /** Backend CPU seconds spent for the thread so far, or NaN where schedstat cannot be read. */
+  double cpuSeconds() {
+    return readable ? cpuNanos.sum() / 1e9 : Double.NaN;
+  }
+
+  /** Seconds the thread's backends waited for a core so far, or NaN as {@link #cpuSeconds}. */
+  double runQueueSeconds() {
+    return readable ? waitNanos.sum() / 1e9 : Double.NaN;
+  }
+
+  /**
+   * Backend CPU seconds per kind of work, busiest first: each statement by the start of its text,
+   * and the transaction's begin and commit; empty where schedstat cannot be read.
+   */
+  Map<String, Double> cpuSecondsByStatement() {
+    Map<String, Double> seconds = new LinkedHashMap<>();
+    cpuByStatement.entrySet().stream()
+        .sorted(
+            Map.Entry.<String, LongAdder>comparingByValue(
+                    java.util.Comparator.comparingLong(LongAdder::sum))
+                .reversed())
+        .forEach(e -> seconds.put(e.getKey(), e.getValue().sum() / 1e9));
+    return seconds;
+  }
+
+  @Override
+  public Connection getConnection() throws SQLException {
+    Connection c = pool.getConnection();
+    if (!readable || !Thread.currentThread().getName().equals(threadName)) {
+      return c;
+    }
+    int pid = c.unwrap(PGConnection.class).getBackendPID();
+    long[] before = schedstat(pid);
+    if (before == null) {
+      return c;
+    }
+    boolean[] closed = {false};
+    return proxy(
+        Connection.class,
+        (proxy, method, args) -> {
+          String name = method.getName();
+          if (name.equals("close") && !closed[0]) {
+            closed[0] = true;
+            long[] after = schedstat(pid);
+            if (after != null) {
+              cpuNanos.add(after[0] - before[0]);
+              waitNanos.add(after[1] - before[1]);
+            }
+          }
+          if (name.equals("commit") || name.equals("rollback") || name.equals("setAutoCommit")) {
+            return timed(pid, name, () -> invoke(method, c, args));
+          }
+          Object result = invoke(method, c, args);
+          if (result instanceof PreparedStatement statement
+              && args != null
+              && args[0] instanceof String sql) {
+            return timedStatement(pid, statement, sql);
+          }
+          return result;
+        });
+  }
+
+  /** The statement, with its executions' backend CPU counted under the start of its text. */
+  private PreparedStatement timedStatement(int pid, PreparedStatement statement, String sql) {
+    String kind = sql.replaceAll("(?s)--[^\\n]*", " ").replaceAll("\\s+", " ").trim();
+    String key = kind.substring(0, Math.min(90, kind.length()));
+    return proxy(
+        PreparedStatement.class,
+        (proxy, method, args) ->
+            method.getName().startsWith("execute")
+                ? timed(pid, key, () -> invoke(method, statement, args))
+                : invoke(method, statement, args));
+  }
+
+  private interface Call {
+    Object call() throws Throwable;
+  }
+
+  private Object timed(int pid, String key, Call call) throws Throwable {
+    long[] before = schedstat(pid);
+    try {
+      return call.call();
+    } finally {
+      long[] after = schedstat(pid);
+      if (before != null && after != null) {
+        cpuByStatement.computeIfAbsent(key, k -> new LongAdder()).add(after[0] - before[0]);
+      }
+    }
+  }
+
+  private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> T proxy(Class<T> type, InvocationHandler handler) {
+    return (T) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, handler);
+  }
+
+  /** A process's time on a core and waiting for one, in nanoseconds; null if unreadable. */
+  private long[] schedstat(int pid) {
+    try {
+      String[] fields =
+          Files.readString(Path.of("/proc", Integer.toString(pid), "schedstat")).trim().split(" ");
+      return new long[] {Long.parseLong(fields[0]), Long.parseLong(fields[1])};
+    } catch (IOException | RuntimeException e) {
+      readable = false;
+      return null;
+    }
+  }
+
+  @Override
+  public Connection getConnection(String username, String password) throws SQLException {
+    throw new SQLFeatureNotSupportedException("the bench's pool takes the URL's credentials");
+  }
+
+  @Override
+  public PrintWriter getLogWriter() throws SQLException {
+    return pool.getLogWriter();
+  }
+
+  @Override
+  public void setLogWriter(PrintWriter out) throws SQLException {
+    pool.setLogWriter(out);
+  }
+
+  @Override
+  public void setLoginTimeout(int seconds) throws SQLException {
+    pool.setLoginTimeout(seconds);
+  }
+
+  @Override
+  public int getLoginTimeout() throws SQLException {
+    return pool.getLoginTimeout();
+  }
+
+  @Override
+  public Logger getParentLogger() {
+    return Logger.getLogger("dev.drover.bench");
+  }
+
+  @Override
+  public <T> T unwrap(Class<T> iface) throws SQLException {
+    return pool.unwrap(iface);
+  }
+
+  @Override
+  public boolean isWrapperFor(Class<?> iface) throws SQLException {
+    return pool.isWrapperFor(iface);
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+  }
+}
