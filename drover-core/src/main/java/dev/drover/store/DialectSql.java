@@ -3,6 +3,7 @@ package dev.drover.store;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.OriginVisitStats;
 import dev.drover.schedule.TaskUpdate;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -55,6 +56,15 @@ interface DialectSql {
    * status as a parameter, PostgreSQL's as a literal (each file says why).
    */
   void bindDuplicateLookup(Query lookup);
+
+  /** taskInsertMany's text ({@code file}) for a chunk of {@code rows} new tasks. */
+  String taskInsertText(String file, int rows);
+
+  /**
+   * Binds {@code rows} to {@code insert}, prepared from {@link #taskInsertText} for their count.
+   */
+  void bindTaskInsert(PreparedStatement insert, List<TaskInserts.NewTaskRow> rows)
+      throws SQLException;
 
   /**
    * Runs {@code work}, whose reads come before its only write, a single statement, with what {@code

@@ -19,6 +19,8 @@ import dev.drover.frontier.OriginVisitStats;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
 import dev.drover.schedule.TaskUpdate;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
@@ -82,6 +84,41 @@ final class PostgresSql implements DialectSql {
   public boolean bindInsertSignal(Query insert) {
     insert.bind("channel", WorkSignal.CHANNEL);
     return true;
+  }
+
+  /** The same text for any count: the chunk comes as ten arrays. */
+  @Override
+  public String taskInsertText(String file, int rows) {
+    return file;
+  }
+
+  @Override
+  public void bindTaskInsert(PreparedStatement insert, List<TaskInserts.NewTaskRow> rows)
+      throws SQLException {
+    Connection c = insert.getConnection();
+    insert.setArray(
+        1, c.createArrayOf("text", column(rows, TaskInserts.NewTaskRow::type).toArray()));
+    insert.setArray(
+        2, c.createArrayOf("text", column(rows, TaskInserts.NewTaskRow::arguments).toArray()));
+    insert.setArray(
+        3, c.createArrayOf("text", column(rows, TaskInserts.NewTaskRow::argumentsHash).toArray()));
+    insert.setArray(
+        4, c.createArrayOf("bigint", column(rows, r -> r.nextRun().toEpochMilli()).toArray()));
+    insert.setArray(
+        5,
+        c.createArrayOf(
+            "bigint", column(rows, TaskInserts.NewTaskRow::currentIntervalMs).toArray()));
+    insert.setArray(
+        6, c.createArrayOf("text", column(rows, TaskInserts.NewTaskRow::status).toArray()));
+    insert.setArray(
+        7, c.createArrayOf("text", column(rows, TaskInserts.NewTaskRow::policy).toArray()));
+    insert.setArray(
+        8, c.createArrayOf("integer", column(rows, TaskInserts.NewTaskRow::retriesLeft).toArray()));
+    insert.setArray(
+        9, c.createArrayOf("text", column(rows, TaskInserts.NewTaskRow::priority).toArray()));
+    insert.setArray(
+        10,
+        c.createArrayOf("text", column(rows, TaskInserts.NewTaskRow::concurrencyKey).toArray()));
   }
 
   @Override
@@ -338,10 +375,10 @@ final class PostgresSql implements DialectSql {
         .execute();
   }
 
-  private static <T> List<T> column(
-      List<OriginVisitStats> stats, Function<OriginVisitStats, T> field) {
-    List<T> values = new ArrayList<>(stats.size());
-    stats.forEach(s -> values.add(field.apply(s)));
+  /** One field of every row, in order: a column of an array batch. */
+  private static <R, T> List<T> column(List<R> rows, Function<R, T> field) {
+    List<T> values = new ArrayList<>(rows.size());
+    rows.forEach(r -> values.add(field.apply(r)));
     return values;
   }
 

@@ -18,12 +18,14 @@ import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskStatus;
 import dev.drover.schedule.TaskUpdate;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +42,9 @@ import org.jdbi.v3.core.statement.Query;
  * transactions makes writers take turns without locks. Instants are INTEGER milliseconds.
  */
 final class SqliteSql implements DialectSql {
+  /** One row's parameters in taskInsertMany.sql's column order. */
+  private static final String TASK_ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
   /** SQLite samples rows with this resolution, so that 0.1 % (the git default) is expressible. */
   private static final int SAMPLE_SCALE = 1_000_000;
 
@@ -85,6 +90,34 @@ final class SqliteSql implements DialectSql {
   @Override
   public boolean bindInsertSignal(Query insert) {
     return false;
+  }
+
+  /** One ten-parameter row per task. */
+  @Override
+  public String taskInsertText(String file, int rows) {
+    return file.replace("<values>", String.join(", ", Collections.nCopies(rows, TASK_ROW)));
+  }
+
+  @Override
+  public void bindTaskInsert(PreparedStatement insert, List<TaskInserts.NewTaskRow> rows)
+      throws SQLException {
+    int i = 1;
+    for (TaskInserts.NewTaskRow r : rows) {
+      insert.setString(i++, r.type());
+      insert.setString(i++, r.arguments());
+      insert.setString(i++, r.argumentsHash());
+      insert.setObject(i++, Columns.bindable(this, r.nextRun()));
+      if (r.currentIntervalMs() == null) {
+        insert.setNull(i++, Types.BIGINT);
+      } else {
+        insert.setLong(i++, r.currentIntervalMs());
+      }
+      insert.setString(i++, r.status());
+      insert.setString(i++, r.policy());
+      insert.setInt(i++, r.retriesLeft());
+      insert.setString(i++, r.priority());
+      insert.setString(i++, r.concurrencyKey());
+    }
   }
 
   @Override

@@ -17,11 +17,9 @@ import dev.drover.model.TaskType;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -56,9 +54,6 @@ final class TaskInserts {
 
   /** Tasks a bulk create hands to {@link #create} at once: a few statements' worth. */
   static final int BULK_CHUNK = 5_000;
-
-  /** One row's parameters in taskInsertMany.sql's column order. */
-  private static final String ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
   /** Tries of the single-task path before it gives up on a duplicate that keeps vanishing. */
   private static final int SINGLE_TRIES = 3;
@@ -143,9 +138,9 @@ final class TaskInserts {
     }
     List<Prepared> distinct = new ArrayList<>(unique.values());
     Map<Key, Task> resolved = new HashMap<>();
-    // by row count: a full chunk's statement is prepared once per call, not once per chunk (with
-    // 5,000 parameters, compiling it cost a fifth of SQLite's time)
-    Map<Integer, PreparedStatement> statements = new HashMap<>();
+    // by text: a full chunk's statement is prepared once per call, not once per chunk (with 5,000
+    // parameters, compiling it cost a fifth of SQLite's time)
+    Map<String, PreparedStatement> statements = new HashMap<>();
     try {
       for (int from = 0; from < distinct.size(); from += CHUNK) {
         List<Prepared> chunk = distinct.subList(from, Math.min(from + CHUNK, distinct.size()));
@@ -251,19 +246,17 @@ final class TaskInserts {
    * columns: the rest of each task is what was written.
    */
   private Map<Key, Task> insert(
-      Handle h, List<Prepared> fresh, Map<Integer, PreparedStatement> statements) {
+      Handle h, List<Prepared> fresh, Map<String, PreparedStatement> statements) {
     Map<Key, Task> inserted = new HashMap<>();
     if (fresh.isEmpty()) {
       return inserted;
     }
     try {
-      PreparedStatement statement = statements.get(fresh.size());
+      String text = dialect.taskInsertText(sql.get(TASK_INSERT_MANY), fresh.size());
+      PreparedStatement statement = statements.get(text);
       if (statement == null) {
-        String text =
-            sql.get(TASK_INSERT_MANY)
-                .replace("<values>", String.join(", ", Collections.nCopies(fresh.size(), ROW)));
         statement = h.getConnection().prepareStatement(text);
-        statements.put(fresh.size(), statement);
+        statements.put(text, statement);
       }
       insert(statement, fresh, inserted);
     } catch (SQLException e) {
@@ -281,25 +274,7 @@ final class TaskInserts {
       throws SQLException {
     Map<Key, Prepared> byKey = new HashMap<>();
     fresh.forEach(p -> byKey.put(p.key, p));
-    int i = 1;
-    for (Prepared p : fresh) {
-      NewTask t = p.task;
-      insert.setString(i++, t.type());
-      insert.setString(i++, p.json);
-      insert.setString(i++, p.hash);
-      insert.setObject(i++, Columns.bindable(dialect, p.nextRun));
-      Long intervalMs = Columns.millis(p.interval);
-      if (intervalMs == null) {
-        insert.setNull(i++, Types.BIGINT);
-      } else {
-        insert.setLong(i++, intervalMs);
-      }
-      insert.setString(i++, TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName());
-      insert.setString(i++, t.policy().dbName());
-      insert.setInt(i++, retriesLeft(p));
-      insert.setString(i++, priority(p));
-      insert.setString(i++, p.concurrencyKey);
-    }
+    dialect.bindTaskInsert(insert, fresh.stream().map(TaskInserts::row).toList());
     try (ResultSet rs = insert.executeQuery()) {
       while (rs.next()) {
         String priority = rs.getString("priority");
@@ -327,6 +302,20 @@ final class TaskInserts {
         // closing cannot lose data; the connection finalizes it at the latest
       }
     }
+  }
+
+  private static NewTaskRow row(Prepared p) {
+    return new NewTaskRow(
+        p.task.type(),
+        p.json,
+        p.hash,
+        p.nextRun,
+        Columns.millis(p.interval),
+        TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName(),
+        p.task.policy().dbName(),
+        retriesLeft(p),
+        priority(p),
+        p.concurrencyKey);
   }
 
   /** The task {@code p} became, as the row holds it (see taskInsertMany.sql for the columns). */
@@ -387,6 +376,19 @@ final class TaskInserts {
       String json,
       String hash,
       Key key) {}
+
+  /** The values of one new task's row, in taskInsertMany's column order; nullable where boxed. */
+  record NewTaskRow(
+      String type,
+      String arguments,
+      String argumentsHash,
+      Instant nextRun,
+      Long currentIntervalMs,
+      String status,
+      String policy,
+      int retriesLeft,
+      String priority,
+      String concurrencyKey) {}
 
   private record Hashed(String hash, Task task) {}
 

@@ -203,6 +203,54 @@ interface TaskBatchContract {
     assertThat(s.taskSearch(TaskQuery.all())).isEmpty();
   }
 
+  /**
+   * Arguments whose text needs escaping wherever a batch travels (quotes, backslashes, commas and
+   * braces of an array literal, NULL spelt out, line breaks, non-ASCII) are stored exactly as
+   * given, and ids ascend in input order, so equal due times are claimed in the order they were
+   * given.
+   */
+  @Test
+  default void aBatchStoresEveryArgumentTextExactlyAndNumbersItsTasksInInputOrder() {
+    Store s = withTypes();
+    List<String> awkward =
+        List.of(
+            "\"quoted\"",
+            "back\\slash",
+            "a,b",
+            "{braces}",
+            "NULL",
+            "",
+            "line\nbreak",
+            "été ✓ 日本",
+            "'single'",
+            "tab\there");
+    List<NewTask> batch =
+        IntStream.range(0, LARGE)
+            .mapToObj(
+                i ->
+                    NewTask.oneshot(
+                            "sync",
+                            TaskArguments.of(
+                                List.of(awkward.get(i % awkward.size()), i),
+                                Map.of("k" + awkward.get(i % awkward.size()), "v")))
+                        .withNextRun(t0()))
+            .toList();
+    List<Task> created = s.taskCreate(batch, t0());
+
+    Map<Long, Task> stored = new HashMap<>();
+    s.taskSearch(TaskQuery.all()).forEach(t -> stored.put(t.id(), t));
+    assertThat(stored).hasSize(LARGE);
+    for (int i = 0; i < LARGE; i++) {
+      assertThat(stored.get(created.get(i).id()).arguments().toJson())
+          .as("task %d", i)
+          .isEqualTo(batch.get(i).arguments().toJson());
+      assertThat(stored.get(created.get(i).id()).nextRun()).as("task %d", i).isEqualTo(t0());
+      if (i > 0) {
+        assertThat(created.get(i).id()).as("task %d", i).isGreaterThan(created.get(i - 1).id());
+      }
+    }
+  }
+
   @Test
   default void retriesAndNextRunAreWrittenForEveryRowOfABatch() {
     Store s = withTypes();

@@ -1,3 +1,5 @@
+-- SQLite differs: one ten-parameter row per task (<values>), compiled once per row count and
+-- call; PostgreSQL binds ten arrays, so its text is the same for every count.
 -- Inserts a chunk of new tasks in one statement; the caller supplies one ten-parameter row per task
 -- in the columns' order and maps the returned rows back to its tasks by their duplicate keys (the
 -- order of RETURNING rows is not defined); the other columns are what it wrote.
