@@ -2,8 +2,10 @@ package dev.drover.store;
 
 import static dev.drover.store.SqlQuery.VISIT_QUEUE_POSITION_ADVANCE;
 import static dev.drover.store.SqlQuery.VISIT_RETURN_AWAITING;
+import static dev.drover.store.SqlQuery.VISIT_RETURN_COOLED;
 
 import dev.drover.ValidationException;
+import dev.drover.frontier.LastVisitStatus;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
 import dev.drover.frontier.VisitPolicy;
@@ -73,15 +75,20 @@ final class VisitGrab {
   }
 
   /**
-   * The request's query, after the origins awaiting a visit whose cooldowns have ended for this
-   * request went back into the policy indexes, so that the choice takes them in the policy's order
-   * (see V016__grab_indexes_skip_origins_awaiting_a_visit.sql).
+   * The request's query, after the origins awaiting a visit or cooling after a failed or not-found
+   * one whose cooldowns have ended for this request went back into the policy indexes, so that the
+   * choice takes them in the policy's order (see
+   * V016__grab_indexes_skip_origins_awaiting_a_visit.sql and
+   * V018__grab_indexes_skip_origins_cooling_after_a_failed_visit.sql).
    */
   private VisitGrabSql returnAwaiting(Handle h, VisitRequest r, Instant now) {
     List<Lister> listers = r.filtersListers() ? matchingListers(h, r) : List.of();
     VisitGrabSql query = query(r, now, listers);
     if (query.walksPolicyIndex() && r.count() > 0) {
       query.bindReturn(h.createUpdate(sql.get(VISIT_RETURN_AWAITING)), r).execute();
+      for (LastVisitStatus status : query.coolingStatuses()) {
+        query.bindReturnCooled(h.createUpdate(sql.get(VISIT_RETURN_COOLED)), r, status).execute();
+      }
     }
     return query;
   }

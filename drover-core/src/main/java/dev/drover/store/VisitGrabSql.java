@@ -4,11 +4,13 @@ import static dev.drover.store.SqlQuery.VISIT_GRAB;
 import static dev.drover.store.SqlQuery.VISIT_GRAB_SAMPLED;
 
 import dev.drover.frontier.Cooldowns;
+import dev.drover.frontier.LastVisitStatus;
 import dev.drover.frontier.VisitPolicy;
 import dev.drover.frontier.VisitRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,14 +20,22 @@ import org.jdbi.v3.core.statement.SqlStatement;
 /**
  * Fills in the grab's SQL templates for one request: the choice ({@code visitGrab.sql}, or {@code
  * visitGrabSampled.sql} for a request that samples the table) and, before it, the return of the
- * origins awaiting a visit whose cooldowns have ended ({@code visitReturnAwaiting.sql}). Only fixed
- * fragments are chosen here; every value from the request is a bound parameter.
+ * origins awaiting a visit whose cooldowns have ended ({@code visitReturnAwaiting.sql}) and of
+ * those cooling after a failed or not-found visit whose cooldown has ended ({@code
+ * visitReturnCooled.sql}). Only fixed fragments are chosen here; every value from the request is a
+ * bound parameter.
  */
 final class VisitGrabSql {
   private final List<String> filters = new ArrayList<>();
   private final Map<String, Object> values = new LinkedHashMap<>();
   private final List<String> returnBounds = new ArrayList<>();
   private final Map<String, Object> returnValues = new LinkedHashMap<>();
+
+  /**
+   * Per visit status that cools, the threshold its cooldown puts on the visit's end; null if off.
+   */
+  private final Map<LastVisitStatus, Instant> coolingBounds = new EnumMap<>(LastVisitStatus.class);
+
   private final String order;
   private String sample = "";
 
@@ -89,13 +99,19 @@ final class VisitGrabSql {
       values.put("scheduled_before", before(now, c.scheduled()));
       returnBound("scheduled_before");
     }
+    // An origin cooling after such a visit has cooling_since = last_visit (V018), so the same
+    // threshold bounds its return.
+    coolingBounds.put(LastVisitStatus.FAILED, null);
+    coolingBounds.put(LastVisitStatus.NOT_FOUND, null);
     if (c.failed() != null) {
       add("(last_visit_status IS DISTINCT FROM 'failed' OR last_visit < :failed_before)");
       values.put("failed_before", before(now, c.failed()));
+      coolingBounds.put(LastVisitStatus.FAILED, before(now, c.failed()));
     }
     if (c.notFound() != null) {
       add("(last_visit_status IS DISTINCT FROM 'not_found' OR last_visit < :not_found_before)");
       values.put("not_found_before", before(now, c.notFound()));
+      coolingBounds.put(LastVisitStatus.NOT_FOUND, before(now, c.notFound()));
     }
   }
 
@@ -132,6 +148,27 @@ final class VisitGrabSql {
   <S extends SqlStatement<S>> S bindReturn(S statement, VisitRequest r) {
     statement.define("bounds", clauses(returnBounds)).bind("visit_type", r.visitType());
     returnValues.forEach(statement::bind);
+    return statement;
+  }
+
+  /**
+   * The visit statuses whose cooling origins a grab returns before choosing ({@code
+   * visitReturnCooled.sql}), each bound by {@link #bindReturnCooled}.
+   */
+  Iterable<LastVisitStatus> coolingStatuses() {
+    return coolingBounds.keySet();
+  }
+
+  <S extends SqlStatement<S>> S bindReturnCooled(
+      S statement, VisitRequest r, LastVisitStatus status) {
+    Instant bound = coolingBounds.get(status);
+    statement
+        .define("bound", bound == null ? "" : "AND cooling_since < :cooled_before")
+        .bind("visit_type", r.visitType())
+        .bind("status", status.dbName());
+    if (bound != null) {
+      statement.bind("cooled_before", bound);
+    }
     return statement;
   }
 

@@ -169,6 +169,69 @@ interface VisitPolicyContract extends FrontierContract {
     assertThat(peekAt.apply(afterScheduled, Cooldowns.DEFAULT)).isEmpty();
   }
 
+  /**
+   * An origin whose last visit failed or found nothing is out of the policies' indexes while that
+   * visit's cooldown may hold (V018). A grab whose request's cooldown has ended puts it back, and
+   * it is chosen in its policy's order; it stays back through stats writes that bring no new visit
+   * result, and a new failed visit takes it out again.
+   */
+  @Test
+  default void originsCoolingAfterAFailedVisitComeBackInThePolicysOrderOnceTheCooldownEnds() {
+    Lister l = lister("github");
+    listed(
+        ago(DAYS31),
+        o(l, "update-9d").withLastUpdate(ago(Duration.ofDays(9))),
+        o(l, "update-8d").withLastUpdate(ago(Duration.ofDays(8))),
+        o(l, "update-7d").withLastUpdate(ago(Duration.ofDays(7))));
+    VisitPolicy policy = VisitPolicy.STOP_AFTER_SUCCESS;
+    BiFunction<Instant, Cooldowns, List<String>> grabAt =
+        (at, cooldowns) ->
+            urls(
+                frontier()
+                    .originGrabNextVisits(
+                        VisitRequest.builder(GIT, 10, policy)
+                            .cooldowns(cooldowns)
+                            .dryRun(true)
+                            .build(),
+                        at));
+    stats(
+        visited("update-9d", ago(Duration.ofDays(1)), FAILED),
+        visited("update-8d", ago(Duration.ofDays(2)), NOT_FOUND));
+
+    assertThat(grabAt.apply(NOW, Cooldowns.DEFAULT)).containsExactly("update-7d");
+    assertThat(grabAt.apply(NOW, Cooldowns.DEFAULT.withFailed(null)))
+        .containsExactly("update-9d", "update-7d");
+    assertThat(grabAt.apply(NOW, Cooldowns.DEFAULT.withNotFound(null)))
+        .containsExactly("update-8d", "update-7d");
+    Instant failedOver = NOW.plus(DAYS14).plusSeconds(1);
+    assertThat(grabAt.apply(failedOver, Cooldowns.DEFAULT))
+        .containsExactly("update-9d", "update-7d");
+
+    // A real grab with the failed cooldown off puts update-9d back for good.
+    Cooldowns failedOff = Cooldowns.DEFAULT.withFailed(null);
+    assertThat(
+            urls(
+                frontier()
+                    .originGrabNextVisits(
+                        VisitRequest.builder(GIT, 1, VisitPolicy.NEVER_VISITED_OLDEST_UPDATE_FIRST)
+                            .cooldowns(failedOff)
+                            .build(),
+                        NOW)))
+        .containsExactly("update-9d");
+    // A stats write that brings no new visit result leaves it back in the indexes.
+    stats(visited("update-9d", ago(Duration.ofDays(1)), FAILED));
+    assertThat(grabAt.apply(NOW.plus(DAYS7).plusSeconds(1), failedOff))
+        .containsExactly("update-9d", "update-7d");
+    // A new failed visit takes it out again, until its own cooldown ends.
+    Instant later = NOW.plus(DAYS7);
+    stats(visited("update-9d", later, FAILED));
+    assertThat(grabAt.apply(later.plus(DAYS7).plusSeconds(1), Cooldowns.DEFAULT))
+        .containsExactly("update-7d");
+    assertThat(grabAt.apply(later.plus(DAYS14).plusSeconds(1), Cooldowns.DEFAULT))
+        .as("update-8d's not-found cooldown (31 days) still holds")
+        .containsExactly("update-9d", "update-7d");
+  }
+
   @Test
   default void lastScheduledNeverGoesBack() {
     Lister l = lister("github");

@@ -9,11 +9,12 @@
 -- (enabled too, so a listing enables an origin that was disabled), last_seen moves.
 INSERT INTO listed_origin (lister_id, url, visit_type, extra_loader_arguments, enabled, first_seen, last_seen,
                            last_update, is_fork, forked_from_url, last_scheduled, last_visit, last_visit_status,
-                           last_successful, last_snapshot, next_visit_queue_position)
+                           last_successful, last_snapshot, next_visit_queue_position, cooling_since)
 SELECT o.lister_id::uuid, o.url, o.visit_type, o.extra_loader_arguments::jsonb, o.enabled, :now, :now,
        to_timestamp(o.last_update_ms / 1000.0), o.is_fork, o.forked_from_url,
        s.last_scheduled, s.last_visit, s.last_visit_status, s.last_successful, s.last_snapshot,
-       s.next_visit_queue_position
+       s.next_visit_queue_position,
+       CASE WHEN s.last_visit_status IN ('failed', 'not_found') THEN s.last_visit END
 FROM unnest(:lister_ids::text[], :urls::text[], :visit_types::text[], :extra_loader_arguments::text[],
             :enabled::boolean[], :last_update_ms::bigint[], :is_fork::boolean[], :forked_from_urls::text[])
        AS o (lister_id, url, visit_type, extra_loader_arguments, enabled, last_update_ms, is_fork, forked_from_url)

@@ -43,7 +43,15 @@ SET last_scheduled = w.last_scheduled,
     -- Kept while the origin still awaits the visit it was handed out for (see V016).
     awaiting_visit_since = CASE WHEN lo.awaiting_visit_since = w.last_scheduled
                                  AND (w.last_visit IS NULL OR w.last_visit <= w.last_scheduled)
-                                THEN lo.awaiting_visit_since END
+                                THEN lo.awaiting_visit_since END,
+    -- Out of the grab indexes while a failed or not-found visit's cooldown may hold (see V018): set
+    -- by a new visit result of those statuses, kept while the visit result stays the same.
+    cooling_since = CASE WHEN w.last_visit_status IN ('failed', 'not_found')
+                         THEN CASE WHEN lo.last_visit IS NOT DISTINCT FROM w.last_visit
+                                    AND lo.last_visit_status IS NOT DISTINCT FROM w.last_visit_status
+                                   THEN lo.cooling_since
+                                   ELSE w.last_visit END
+                    END
 FROM written AS w
 WHERE lo.url = w.url
   AND lo.visit_type = w.visit_type

@@ -14,7 +14,15 @@ SET last_scheduled = s.last_scheduled,
     -- Kept while the origin still awaits the visit it was handed out for (see V016).
     awaiting_visit_since = CASE WHEN listed_origin.awaiting_visit_since = s.last_scheduled
                                  AND (s.last_visit IS NULL OR s.last_visit <= s.last_scheduled)
-                                THEN listed_origin.awaiting_visit_since END
+                                THEN listed_origin.awaiting_visit_since END,
+    -- Out of the grab indexes while a failed or not-found visit's cooldown may hold (see V018): set
+    -- by a new visit result of those statuses, kept while the visit result stays the same.
+    cooling_since = CASE WHEN s.last_visit_status IN ('failed', 'not_found')
+                         THEN CASE WHEN listed_origin.last_visit IS NOT DISTINCT FROM s.last_visit
+                                    AND listed_origin.last_visit_status IS NOT DISTINCT FROM s.last_visit_status
+                                   THEN listed_origin.cooling_since
+                                   ELSE s.last_visit END
+                    END
 FROM origin_visit_stats s
 WHERE s.visit_type = :visit_type
   AND s.url IN (<urls>)

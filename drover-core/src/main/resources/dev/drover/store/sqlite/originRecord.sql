@@ -10,11 +10,12 @@
 -- stored, inserted or updated.
 INSERT INTO listed_origin (lister_id, url, visit_type, extra_loader_arguments, enabled, first_seen, last_seen,
                            last_update, is_fork, forked_from_url, last_scheduled, last_visit, last_visit_status,
-                           last_successful, last_snapshot, next_visit_queue_position)
+                           last_successful, last_snapshot, next_visit_queue_position, cooling_since)
 SELECT :lister_id, :url, :visit_type, :extra_loader_arguments, :enabled, :now, :now,
        :last_update, :is_fork, :forked_from_url,
        s.last_scheduled, s.last_visit, s.last_visit_status, s.last_successful, s.last_snapshot,
-       s.next_visit_queue_position
+       s.next_visit_queue_position,
+       CASE WHEN s.last_visit_status IN ('failed', 'not_found') THEN s.last_visit END
 FROM (SELECT 1) AS one
 LEFT JOIN origin_visit_stats s ON s.url = :url AND s.visit_type = :visit_type
 WHERE true
