@@ -23,10 +23,14 @@
 -- their exact meaning.
 ALTER TABLE listed_origin ADD COLUMN cooling_since timestamptz;
 
+-- Only visits of the last 31 days (the longest default cooldown, not_found's) start out cooling:
+-- an older one is past every default cooldown, and the first grab would have to put each back at
+-- once (on a large frontier, every origin whose visit ever failed, in one transaction). Leaving a
+-- row in the indexes is always safe: the grab's filters still apply to it.
 UPDATE listed_origin
 SET cooling_since = last_visit
 WHERE last_visit_status IN ('failed', 'not_found')
-  AND last_visit IS NOT NULL;
+  AND last_visit > now() - interval '31 days';
 
 DROP INDEX listed_origin_grab_oldest_scheduled;
 CREATE INDEX listed_origin_grab_oldest_scheduled

@@ -4,10 +4,11 @@
 -- reason; times here are epoch milliseconds, as in every SQLite time column.
 ALTER TABLE listed_origin ADD COLUMN cooling_since INTEGER;
 
+-- Only visits of the last 31 days start out cooling (see the PostgreSQL migration).
 UPDATE listed_origin
 SET cooling_since = last_visit
 WHERE last_visit_status IN ('failed', 'not_found')
-  AND last_visit IS NOT NULL;
+  AND last_visit > (unixepoch('now') - 31 * 86400) * 1000;
 
 DROP INDEX listed_origin_grab_oldest_scheduled;
 CREATE INDEX listed_origin_grab_oldest_scheduled

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -50,6 +51,85 @@ class MigrationsTest {
       }
       assertThat(applied).isEqualTo(versionsIn(dialect));
       assertThat(Migrations.appliedVersion(c)).hasValue(Migrations.LATEST);
+    }
+  }
+
+  /**
+   * V018 starts the origins whose failed or not-found visit is at most 31 days old out of the grab
+   * indexes (cooling_since), and leaves older ones and other statuses in: the first grab after the
+   * upgrade would otherwise put back every origin whose visit ever failed, in one transaction.
+   */
+  @ParameterizedTest
+  @EnumSource(Dialect.class)
+  void v18CoolsOnlyTheOriginsWhoseFailedVisitIsRecent(Dialect dialect, @TempDir Path dir)
+      throws Exception {
+    StoreLocation location =
+        dialect == Dialect.SQLITE
+            ? StoreLocation.dataDir(dir.resolve("data"))
+            : StoreLocation.postgres(TestPostgres.freshUrl());
+    String url =
+        location.isSqlite()
+            ? "jdbc:sqlite:" + location.dataDir().resolve(StoreLocation.DATABASE_FILE)
+            : location.jdbcUrl();
+    Files.createDirectories(dir.resolve("data"));
+    Flyway.configure()
+        .dataSource(url, null, null)
+        .locations("classpath:" + dialect.migrations())
+        .target("17")
+        .load()
+        .migrate();
+    String day = dialect == Dialect.SQLITE ? "86400000" : "interval '1 day'";
+    String now = dialect == Dialect.SQLITE ? "(unixepoch('now') * 1000)" : "now()";
+    String lister = dialect == Dialect.SQLITE ? "'l1'" : "'00000000-0000-0000-0000-000000000001'";
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      s.execute(
+          "INSERT INTO lister (id, name, instance_name, created, updated) VALUES ("
+              + lister
+              + ", 'github', '', "
+              + now
+              + ", "
+              + now
+              + ")");
+      for (String[] row :
+          new String[][] {
+            {"failed-yesterday", "'failed'", "1"},
+            {"not-found-30-days-ago", "'not_found'", "30"},
+            {"failed-40-days-ago", "'failed'", "40"},
+            {"successful-yesterday", "'successful'", "1"}
+          }) {
+        s.execute(
+            "INSERT INTO listed_origin (lister_id, url, visit_type, enabled, first_seen, last_seen,"
+                + " last_visit, last_visit_status) VALUES ("
+                + lister
+                + ", '"
+                + row[0]
+                + "', 'git', true, "
+                + now
+                + ", "
+                + now
+                + ", "
+                + now
+                + " - "
+                + row[2]
+                + " * "
+                + day
+                + ", "
+                + row[1]
+                + ")");
+      }
+    }
+    Stores.open(location).close();
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement();
+        ResultSet rows =
+            s.executeQuery(
+                "SELECT url FROM listed_origin WHERE cooling_since = last_visit ORDER BY url")) {
+      Set<String> cooling = new HashSet<>();
+      while (rows.next()) {
+        cooling.add(rows.getString(1));
+      }
+      assertThat(cooling).containsExactlyInAnyOrder("failed-yesterday", "not-found-30-days-ago");
     }
   }
 
