@@ -64,6 +64,11 @@ final class BackendCpuPool implements DataSource, AutoCloseable {
     return readable ? waitNanos.sum() / 1e9 : Double.NaN;
   }
 
+  /** Starts the per-statement counts afresh (the totals keep counting). */
+  void resetByStatement() {
+    cpuByStatement.clear();
+  }
+
   /**
    * Backend CPU seconds per kind of work, busiest first: each statement by the start of its text,
    * and the transaction's begin and commit; empty where schedstat cannot be read.
