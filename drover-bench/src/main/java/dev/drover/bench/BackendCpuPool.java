@@ -15,6 +15,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -70,15 +71,15 @@ final class BackendCpuPool implements DataSource, AutoCloseable {
   }
 
   /**
-   * Backend CPU seconds per kind of work, busiest first: each statement by the start of its text,
-   * and the transaction's begin and commit; empty where schedstat cannot be read.
+   * Backend CPU seconds per kind of work, busiest first: each statement by the start of its text
+   * (comments left out), and the connection's commit, rollback and setAutoCommit calls (which begin
+   * and end transactions); empty where schedstat cannot be read.
    */
   Map<String, Double> cpuSecondsByStatement() {
     Map<String, Double> seconds = new LinkedHashMap<>();
     cpuByStatement.entrySet().stream()
         .sorted(
-            Map.Entry.<String, LongAdder>comparingByValue(
-                    java.util.Comparator.comparingLong(LongAdder::sum))
+            Map.Entry.<String, LongAdder>comparingByValue(Comparator.comparingLong(LongAdder::sum))
                 .reversed())
         .forEach(e -> seconds.put(e.getKey(), e.getValue().sum() / 1e9));
     return seconds;
@@ -123,7 +124,7 @@ final class BackendCpuPool implements DataSource, AutoCloseable {
 
   /** The statement, with its executions' backend CPU counted under the start of its text. */
   private PreparedStatement timedStatement(int pid, PreparedStatement statement, String sql) {
-    String kind = sql.replaceAll("(?s)--[^\\n]*", " ").replaceAll("\\s+", " ").trim();
+    String kind = sql.replaceAll("--[^\\n]*", " ").replaceAll("\\s+", " ").trim();
     String key = kind.substring(0, Math.min(90, kind.length()));
     return proxy(
         PreparedStatement.class,

@@ -59,7 +59,7 @@ final class VisitGrab {
     return jdbi.inTransaction(
         h -> {
           locks.lock(h, List.of(r.visitType()));
-          VisitGrabSql query = returnAwaiting(h, r, now);
+          VisitGrabSql query = returnOriginsPastCooldown(h, r, now);
           List<String> plan = dialect.plan(h, sql.get(query.template()), q -> query.bind(q, r));
           h.rollback();
           return plan;
@@ -67,7 +67,7 @@ final class VisitGrab {
   }
 
   private List<Grabbed> choose(Handle h, VisitRequest r, Instant now) {
-    VisitGrabSql query = returnAwaiting(h, r, now);
+    VisitGrabSql query = returnOriginsPastCooldown(h, r, now);
     if (r.count() == 0) {
       return List.of();
     }
@@ -81,7 +81,7 @@ final class VisitGrab {
    * V016__grab_indexes_skip_origins_awaiting_a_visit.sql and
    * V018__grab_indexes_skip_origins_cooling_after_a_failed_visit.sql).
    */
-  private VisitGrabSql returnAwaiting(Handle h, VisitRequest r, Instant now) {
+  private VisitGrabSql returnOriginsPastCooldown(Handle h, VisitRequest r, Instant now) {
     List<Lister> listers = r.filtersListers() ? matchingListers(h, r) : List.of();
     VisitGrabSql query = query(r, now, listers);
     if (query.walksPolicyIndex() && r.count() > 0) {

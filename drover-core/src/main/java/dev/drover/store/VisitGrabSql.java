@@ -100,18 +100,17 @@ final class VisitGrabSql {
       returnBound("scheduled_before");
     }
     // An origin cooling after such a visit has cooling_since = last_visit (V018), so the same
-    // threshold bounds its return.
-    coolingBounds.put(LastVisitStatus.FAILED, null);
-    coolingBounds.put(LastVisitStatus.NOT_FOUND, null);
+    // threshold bounds its return; with the cooldown off, every such origin returns.
+    coolingBounds.put(LastVisitStatus.FAILED, c.failed() == null ? null : before(now, c.failed()));
+    coolingBounds.put(
+        LastVisitStatus.NOT_FOUND, c.notFound() == null ? null : before(now, c.notFound()));
     if (c.failed() != null) {
       add("(last_visit_status IS DISTINCT FROM 'failed' OR last_visit < :failed_before)");
       values.put("failed_before", before(now, c.failed()));
-      coolingBounds.put(LastVisitStatus.FAILED, before(now, c.failed()));
     }
     if (c.notFound() != null) {
       add("(last_visit_status IS DISTINCT FROM 'not_found' OR last_visit < :not_found_before)");
       values.put("not_found_before", before(now, c.notFound()));
-      coolingBounds.put(LastVisitStatus.NOT_FOUND, before(now, c.notFound()));
     }
   }
 

@@ -829,6 +829,7 @@ interface VisitPolicyContract extends FrontierContract {
         List.of(
             "frontierLockVisitType",
             "visitReturnAwaiting",
+            "visitReturnCooled",
             "visitGrab",
             "visitMarkScheduled",
             "originMirrorScheduled",
