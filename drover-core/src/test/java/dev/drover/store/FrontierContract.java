@@ -92,7 +92,16 @@ interface FrontierContract {
 
   /** What {@code policy} would grab now with {@code cooldowns}, recording nothing. */
   default List<String> peek(VisitPolicy policy, Cooldowns cooldowns) {
-    return grab(VisitRequest.builder(GIT, 100, policy).cooldowns(cooldowns).dryRun(true).build());
+    return peekAt(NOW, policy, cooldowns);
+  }
+
+  /** What a grab by {@code policy} at {@code at} would hand out, as a dry run. */
+  default List<String> peekAt(Instant at, VisitPolicy policy, Cooldowns cooldowns) {
+    return urls(
+        frontier()
+            .originGrabNextVisits(
+                VisitRequest.builder(GIT, 100, policy).cooldowns(cooldowns).dryRun(true).build(),
+                at));
   }
 
   default List<String> urls(List<ListedOrigin> origins) {

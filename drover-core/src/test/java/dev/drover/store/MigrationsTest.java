@@ -31,15 +31,9 @@ class MigrationsTest {
   @EnumSource(Dialect.class)
   void migratesAnEmptyDatabaseThroughEveryVersion(Dialect dialect, @TempDir Path dir)
       throws Exception {
-    StoreLocation empty =
-        dialect == Dialect.SQLITE
-            ? StoreLocation.dataDir(dir.resolve("data"))
-            : StoreLocation.postgres(TestPostgres.freshUrl());
+    StoreLocation empty = freshLocation(dialect, dir);
     Stores.open(empty).close();
-    String url =
-        empty.isSqlite()
-            ? "jdbc:sqlite:" + empty.dataDir().resolve(StoreLocation.DATABASE_FILE)
-            : empty.jdbcUrl();
+    String url = jdbcUrl(empty);
     try (Connection c = DriverManager.getConnection(url);
         Statement s = c.createStatement();
         ResultSet rows =
@@ -63,14 +57,8 @@ class MigrationsTest {
   @EnumSource(Dialect.class)
   void v18CoolsOnlyTheOriginsWhoseFailedVisitIsRecent(Dialect dialect, @TempDir Path dir)
       throws Exception {
-    StoreLocation location =
-        dialect == Dialect.SQLITE
-            ? StoreLocation.dataDir(dir.resolve("data"))
-            : StoreLocation.postgres(TestPostgres.freshUrl());
-    String url =
-        location.isSqlite()
-            ? "jdbc:sqlite:" + location.dataDir().resolve(StoreLocation.DATABASE_FILE)
-            : location.jdbcUrl();
+    StoreLocation location = freshLocation(dialect, dir);
+    String url = jdbcUrl(location);
     Files.createDirectories(dir.resolve("data"));
     Flyway.configure()
         .dataSource(url, null, null)
@@ -131,6 +119,18 @@ class MigrationsTest {
       }
       assertThat(cooling).containsExactlyInAnyOrder("failed-yesterday", "not-found-30-days-ago");
     }
+  }
+
+  private static StoreLocation freshLocation(Dialect dialect, Path dir) throws Exception {
+    return dialect == Dialect.SQLITE
+        ? StoreLocation.dataDir(dir.resolve("data"))
+        : StoreLocation.postgres(TestPostgres.freshUrl());
+  }
+
+  private static String jdbcUrl(StoreLocation location) {
+    return location.isSqlite()
+        ? "jdbc:sqlite:" + location.dataDir().resolve(StoreLocation.DATABASE_FILE)
+        : location.jdbcUrl();
   }
 
   @ParameterizedTest
