@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import javax.sql.DataSource;
 
 /**
  * Drover embedded as an application would: the {@link Drover} facade to create tasks and an
@@ -102,11 +101,11 @@ final class DroverSystem implements SystemUnderTest {
   }
 
   /**
-   * Opens Drover alone, on an application's pool, for a workload that runs a runner of its own
-   * ({@link #drover}); {@link #close} leaves the pool open.
+   * Takes {@code opened} as this system's Drover, for a workload that opens the store its own way
+   * and runs a runner of its own ({@link #drover}); {@link #close} closes it.
    */
-  void openOn(DataSource source) {
-    drover = Drover.open(source);
+  void use(Drover opened) {
+    drover = opened;
   }
 
   /** The crawl frontier of the opened store, for the frontier workload. */

@@ -12,7 +12,11 @@ import dev.drover.engine.RunnerStats;
 import dev.drover.frontier.Lister;
 import dev.drover.model.TaskType;
 import dev.drover.store.FrontierStore;
+import dev.drover.store.StoreLocation;
+import dev.drover.store.StoreOptions;
+import dev.drover.store.Stores;
 import java.lang.management.ManagementFactory;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -94,18 +98,24 @@ final class Visits implements Workload {
   public Measurement run(SystemUnderTest system, BenchDb db, Settings settings) throws Exception {
     // On PostgreSQL the passes' statements run in the server's processes: a pool that counts their
     // CPU time while the pass thread holds a connection. On SQLite they run in the pass thread.
+    // On SQLite they run in the pass thread: a probe splits its CPU time by the store's steps.
+    StatementCpuProbe steps = db.kind() == Kind.SQLITE ? new StatementCpuProbe(PASS_THREAD) : null;
     try (BackendCpuPool pool =
         db.kind() == Kind.POSTGRES ? new BackendCpuPool(db.jdbcUrl(), PASS_THREAD) : null) {
-      if (pool == null) {
-        system.open(db, settings, seq -> {});
-      } else {
-        ((DroverSystem) system).openOn(pool);
-      }
-      return run(((DroverSystem) system).drover(), pool, db, settings);
+      ((DroverSystem) system)
+          .use(
+              pool != null
+                  ? Drover.open(pool)
+                  : Drover.of(
+                      Stores.open(
+                          StoreLocation.dataDir(db.dir()), StoreOptions.DEFAULT.withProbe(steps)),
+                      Clock.systemUTC()));
+      return run(((DroverSystem) system).drover(), pool, steps, db, settings);
     }
   }
 
-  private static Measurement run(Drover drover, BackendCpuPool pool, BenchDb db, Settings settings)
+  private static Measurement run(
+      Drover drover, BackendCpuPool pool, StatementCpuProbe steps, BenchDb db, Settings settings)
       throws Exception {
     FrontierStore frontier = drover.frontier();
     int n = settings.origins();
@@ -142,7 +152,7 @@ final class Visits implements Workload {
     loop.start();
     try {
       Thread.sleep(WARMUP.toMillis());
-      return measure(drover, runner.stats(), pool, n, settings.visitFor(), db);
+      return measure(drover, runner.stats(), pool, steps, n, settings.visitFor(), db);
     } finally {
       runner.stop(Duration.ofSeconds(5));
       loop.join(Duration.ofSeconds(30).toMillis());
@@ -150,7 +160,13 @@ final class Visits implements Workload {
   }
 
   private static Measurement measure(
-      Drover drover, RunnerStats stats, BackendCpuPool pool, int n, Duration length, BenchDb db)
+      Drover drover,
+      RunnerStats stats,
+      BackendCpuPool pool,
+      StatementCpuProbe steps,
+      int n,
+      Duration length,
+      BenchDb db)
       throws Exception {
     OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long visits0 = stats.eventful();
@@ -162,6 +178,9 @@ final class Visits implements Workload {
     double serverWait0 = pool == null ? 0 : pool.runQueueSeconds();
     if (pool != null) {
       pool.resetByStatement();
+    }
+    if (steps != null) {
+      steps.reset();
     }
     SqlProfile.reset(db.jdbcUrl());
     long start = System.nanoTime();
@@ -207,6 +226,10 @@ final class Visits implements Workload {
       raw.put("pass_server_cpu_s", serverCpu);
       // Over the measured time: where the server's CPU for the passes goes.
       raw.put("pass_server_cpu_s_by_statement", pool.cpuSecondsByStatement());
+    }
+    if (steps != null) {
+      // Over the measured time: the pass thread's CPU (SQLite's work included) by store step.
+      raw.put("pass_cpu_s_by_step", steps.cpuSeconds());
     }
     if (SqlProfile.ENABLED && db.jdbcUrl() != null) {
       // The database's side of the passes (the grabs, the queue counts, the task inserts) among
