@@ -19,6 +19,7 @@ import dev.drover.frontier.OriginVisitStats;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
 import dev.drover.schedule.TaskUpdate;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -96,29 +97,22 @@ final class PostgresSql implements DialectSql {
   public void bindTaskInsert(PreparedStatement insert, List<TaskInserts.NewTaskRow> rows)
       throws SQLException {
     Connection c = insert.getConnection();
-    insert.setArray(
-        1, c.createArrayOf("text", column(rows, TaskInserts.NewTaskRow::type).toArray()));
-    insert.setArray(
-        2, c.createArrayOf("text", column(rows, TaskInserts.NewTaskRow::arguments).toArray()));
-    insert.setArray(
-        3, c.createArrayOf("text", column(rows, TaskInserts.NewTaskRow::argumentsHash).toArray()));
-    insert.setArray(
-        4, c.createArrayOf("bigint", column(rows, r -> r.nextRun().toEpochMilli()).toArray()));
-    insert.setArray(
-        5,
-        c.createArrayOf(
-            "bigint", column(rows, TaskInserts.NewTaskRow::currentIntervalMs).toArray()));
-    insert.setArray(
-        6, c.createArrayOf("text", column(rows, TaskInserts.NewTaskRow::status).toArray()));
-    insert.setArray(
-        7, c.createArrayOf("text", column(rows, TaskInserts.NewTaskRow::policy).toArray()));
-    insert.setArray(
-        8, c.createArrayOf("integer", column(rows, TaskInserts.NewTaskRow::retriesLeft).toArray()));
-    insert.setArray(
-        9, c.createArrayOf("text", column(rows, TaskInserts.NewTaskRow::priority).toArray()));
-    insert.setArray(
-        10,
-        c.createArrayOf("text", column(rows, TaskInserts.NewTaskRow::concurrencyKey).toArray()));
+    insert.setArray(1, array(c, "text", rows, TaskInserts.NewTaskRow::type));
+    insert.setArray(2, array(c, "text", rows, TaskInserts.NewTaskRow::arguments));
+    insert.setArray(3, array(c, "text", rows, TaskInserts.NewTaskRow::argumentsHash));
+    insert.setArray(4, array(c, "bigint", rows, r -> r.nextRun().toEpochMilli()));
+    insert.setArray(5, array(c, "bigint", rows, TaskInserts.NewTaskRow::currentIntervalMs));
+    insert.setArray(6, array(c, "text", rows, TaskInserts.NewTaskRow::status));
+    insert.setArray(7, array(c, "text", rows, TaskInserts.NewTaskRow::policy));
+    insert.setArray(8, array(c, "integer", rows, TaskInserts.NewTaskRow::retriesLeft));
+    insert.setArray(9, array(c, "text", rows, TaskInserts.NewTaskRow::priority));
+    insert.setArray(10, array(c, "text", rows, TaskInserts.NewTaskRow::concurrencyKey));
+  }
+
+  /** One field of every row as a PostgreSQL array of {@code type}. */
+  private static <R> Array array(Connection c, String type, List<R> rows, Function<R, ?> field)
+      throws SQLException {
+    return c.createArrayOf(type, column(rows, field).toArray());
   }
 
   @Override

@@ -138,9 +138,9 @@ final class TaskInserts {
     }
     List<Prepared> distinct = new ArrayList<>(unique.values());
     Map<Key, Task> resolved = new HashMap<>();
-    // by text: a full chunk's statement is prepared once per call, not once per chunk (with 5,000
-    // parameters, compiling it cost a fifth of SQLite's time)
-    Map<String, PreparedStatement> statements = new HashMap<>();
+    // by row count: a full chunk's statement is prepared once per call, not once per chunk (with
+    // 5,000 parameters, compiling it cost a fifth of SQLite's time)
+    Map<Integer, PreparedStatement> statements = new HashMap<>();
     try {
       for (int from = 0; from < distinct.size(); from += CHUNK) {
         List<Prepared> chunk = distinct.subList(from, Math.min(from + CHUNK, distinct.size()));
@@ -246,17 +246,17 @@ final class TaskInserts {
    * columns: the rest of each task is what was written.
    */
   private Map<Key, Task> insert(
-      Handle h, List<Prepared> fresh, Map<String, PreparedStatement> statements) {
+      Handle h, List<Prepared> fresh, Map<Integer, PreparedStatement> statements) {
     Map<Key, Task> inserted = new HashMap<>();
     if (fresh.isEmpty()) {
       return inserted;
     }
     try {
-      String text = dialect.taskInsertText(sql.get(TASK_INSERT_MANY), fresh.size());
-      PreparedStatement statement = statements.get(text);
+      PreparedStatement statement = statements.get(fresh.size());
       if (statement == null) {
+        String text = dialect.taskInsertText(sql.get(TASK_INSERT_MANY), fresh.size());
         statement = h.getConnection().prepareStatement(text);
-        statements.put(text, statement);
+        statements.put(fresh.size(), statement);
       }
       insert(statement, fresh, inserted);
     } catch (SQLException e) {
