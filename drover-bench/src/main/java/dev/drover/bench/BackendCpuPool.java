@@ -15,10 +15,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -39,7 +36,7 @@ final class BackendCpuPool implements DataSource, AutoCloseable {
   private final String threadName;
   private final LongAdder cpuNanos = new LongAdder();
   private final LongAdder waitNanos = new LongAdder();
-  private final Map<String, LongAdder> cpuByStatement = new ConcurrentHashMap<>();
+  private final CpuTally cpuByStatement = new CpuTally();
   private volatile boolean readable = true;
 
   BackendCpuPool(String jdbcUrl, String threadName) {
@@ -67,7 +64,7 @@ final class BackendCpuPool implements DataSource, AutoCloseable {
 
   /** Starts the per-statement counts afresh (the totals keep counting). */
   void resetByStatement() {
-    cpuByStatement.clear();
+    cpuByStatement.reset();
   }
 
   /**
@@ -76,13 +73,7 @@ final class BackendCpuPool implements DataSource, AutoCloseable {
    * and end transactions); empty where schedstat cannot be read.
    */
   Map<String, Double> cpuSecondsByStatement() {
-    Map<String, Double> seconds = new LinkedHashMap<>();
-    cpuByStatement.entrySet().stream()
-        .sorted(
-            Map.Entry.<String, LongAdder>comparingByValue(Comparator.comparingLong(LongAdder::sum))
-                .reversed())
-        .forEach(e -> seconds.put(e.getKey(), e.getValue().sum() / 1e9));
-    return seconds;
+    return cpuByStatement.seconds();
   }
 
   @Override
@@ -145,7 +136,7 @@ final class BackendCpuPool implements DataSource, AutoCloseable {
     } finally {
       long[] after = schedstat(pid);
       if (before != null && after != null) {
-        cpuByStatement.computeIfAbsent(key, k -> new LongAdder()).add(after[0] - before[0]);
+        cpuByStatement.add(key, after[0] - before[0]);
       }
     }
   }

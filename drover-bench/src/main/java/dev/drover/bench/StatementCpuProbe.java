@@ -3,11 +3,7 @@ package dev.drover.bench;
 import dev.drover.store.StoreProbe;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Where one thread's CPU goes between the store's steps, for SQLite, whose statements run inside
@@ -20,7 +16,7 @@ final class StatementCpuProbe implements StoreProbe {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
   private final String threadName;
-  private final Map<String, LongAdder> nanos = new ConcurrentHashMap<>();
+  private final CpuTally tally = new CpuTally();
   private String last;
   private long lastCpu;
 
@@ -44,7 +40,7 @@ final class StatementCpuProbe implements StoreProbe {
     }
     long cpu = THREADS.getCurrentThreadCpuTime();
     if (last != null) {
-      nanos.computeIfAbsent(last, k -> new LongAdder()).add(cpu - lastCpu);
+      tally.add(last, cpu - lastCpu);
     }
     last = name;
     lastCpu = cpu;
@@ -52,17 +48,11 @@ final class StatementCpuProbe implements StoreProbe {
 
   /** Starts the counts afresh. */
   void reset() {
-    nanos.clear();
+    tally.reset();
   }
 
   /** CPU seconds per step, busiest first. */
   Map<String, Double> cpuSeconds() {
-    Map<String, Double> seconds = new LinkedHashMap<>();
-    nanos.entrySet().stream()
-        .sorted(
-            Map.Entry.<String, LongAdder>comparingByValue(Comparator.comparingLong(LongAdder::sum))
-                .reversed())
-        .forEach(e -> seconds.put(e.getKey(), e.getValue().sum() / 1e9));
-    return seconds;
+    return tally.seconds();
   }
 }
