@@ -10,7 +10,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -34,16 +36,12 @@ class MigrationsTest {
     StoreLocation empty = freshLocation(dialect, dir);
     Stores.open(empty).close();
     String url = jdbcUrl(empty);
-    try (Connection c = DriverManager.getConnection(url);
-        Statement s = c.createStatement();
-        ResultSet rows =
-            s.executeQuery(
-                "SELECT version FROM flyway_schema_history WHERE version IS NOT NULL AND success")) {
-      Set<Integer> applied = new HashSet<>();
-      while (rows.next()) {
-        applied.add(Integer.parseInt(rows.getString(1)));
-      }
-      assertThat(applied).isEqualTo(versionsIn(dialect));
+    Set<Integer> applied = new HashSet<>();
+    firstColumn(
+            url, "SELECT version FROM flyway_schema_history WHERE version IS NOT NULL AND success")
+        .forEach(v -> applied.add(Integer.parseInt(v)));
+    assertThat(applied).isEqualTo(versionsIn(dialect));
+    try (Connection c = DriverManager.getConnection(url)) {
       assertThat(Migrations.appliedVersion(c)).hasValue(Migrations.LATEST);
     }
   }
@@ -108,23 +106,27 @@ class MigrationsTest {
       }
     }
     Stores.open(location).close();
-    try (Connection c = DriverManager.getConnection(url);
-        Statement s = c.createStatement();
-        ResultSet rows =
-            s.executeQuery(
-                "SELECT url FROM listed_origin WHERE cooling_since = last_visit ORDER BY url")) {
-      Set<String> cooling = new HashSet<>();
-      while (rows.next()) {
-        cooling.add(rows.getString(1));
-      }
-      assertThat(cooling).containsExactlyInAnyOrder("failed-yesterday", "not-found-30-days-ago");
-    }
+    assertThat(firstColumn(url, "SELECT url FROM listed_origin WHERE cooling_since = last_visit"))
+        .containsExactlyInAnyOrder("failed-yesterday", "not-found-30-days-ago");
   }
 
   private static StoreLocation freshLocation(Dialect dialect, Path dir) throws Exception {
     return dialect == Dialect.SQLITE
         ? StoreLocation.dataDir(dir.resolve("data"))
         : StoreLocation.postgres(TestPostgres.freshUrl());
+  }
+
+  /** The first column of every row {@code query} returns, as text. */
+  private static List<String> firstColumn(String url, String query) throws Exception {
+    List<String> values = new ArrayList<>();
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement();
+        ResultSet rows = s.executeQuery(query)) {
+      while (rows.next()) {
+        values.add(rows.getString(1));
+      }
+    }
+    return values;
   }
 
   private static String jdbcUrl(StoreLocation location) {
