@@ -97,8 +97,8 @@ final class Visits implements Workload {
   @Override
   public Measurement run(SystemUnderTest system, BenchDb db, Settings settings) throws Exception {
     // On PostgreSQL the passes' statements run in the server's processes: a pool that counts their
-    // CPU time while the pass thread holds a connection. On SQLite they run in the pass thread.
-    // On SQLite they run in the pass thread: a probe splits its CPU time by the store's steps.
+    // CPU time while the pass thread holds a connection. On SQLite they run in the pass thread: a
+    // probe splits its CPU time by the store's steps.
     StatementCpuProbe steps = db.kind() == Kind.SQLITE ? new StatementCpuProbe(PASS_THREAD) : null;
     try (BackendCpuPool pool =
         db.kind() == Kind.POSTGRES ? new BackendCpuPool(db.jdbcUrl(), PASS_THREAD) : null) {
