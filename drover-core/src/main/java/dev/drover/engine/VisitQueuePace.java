@@ -21,6 +21,13 @@ final class VisitQueuePace {
   /** A drain is measured over at least this long: two counts a few ms apart say nothing. */
   static final Duration MIN_WINDOW = Duration.ofMillis(200);
 
+  /**
+   * The drain is averaged over about this many seconds: workers take tasks in claims of many at a
+   * time, so one window of a few hundred ms may see half the true drain, and a wait computed from
+   * it alone would let the queue run dry.
+   */
+  static final double SMOOTHING_SECONDS = 2;
+
   /** With no drain measured yet, a full queue is counted again after this long. */
   static final Duration PROBE = Duration.ofSeconds(1);
 
@@ -30,7 +37,10 @@ final class VisitQueuePace {
   private long queuedSinceStart;
 
   /** Tasks that left the queue per second in the last window; NaN before the first. */
-  private double perSecond = Double.NaN;
+  private double latest = Double.NaN;
+
+  /** The drain averaged over the last few seconds' windows; NaN before the first. */
+  private double smoothed = Double.NaN;
 
   /** How long the last pass took: the next one starts that much early. */
   private Duration lastPass = Duration.ZERO;
@@ -48,7 +58,9 @@ final class VisitQueuePace {
     if (windowStart != null) {
       double seconds = Duration.between(windowStart, now).toNanos() / 1e9;
       // Fewer left than were added only when something else enqueued visits: no drain seen.
-      perSecond = Math.max(0, queuedSinceStart - queued) / seconds;
+      latest = Math.max(0, queuedSinceStart - queued) / seconds;
+      double weight = Double.isNaN(smoothed) ? 1 : -Math.expm1(-seconds / SMOOTHING_SECONDS);
+      smoothed = Double.isNaN(smoothed) ? latest : smoothed + weight * (latest - smoothed);
     }
     windowStart = now;
     queuedSinceStart = queued + created;
@@ -65,6 +77,7 @@ final class VisitQueuePace {
     if (toDrain <= 0) {
       return Duration.ZERO;
     }
+    double perSecond = perSecond();
     if (Double.isNaN(perSecond)) {
       return min(unmeasured, longest);
     }
@@ -77,9 +90,13 @@ final class VisitQueuePace {
     return millis <= 0 ? Duration.ZERO : min(Duration.ofMillis(millis), longest);
   }
 
-  /** The last measured drain, tasks per second; NaN before the first measurement. */
+  /**
+   * The drain the next wait assumes, tasks per second: the average of the last few seconds, or the
+   * last window's if that is faster (a drain that speeds up is followed at once); NaN before the
+   * first measurement.
+   */
   double perSecond() {
-    return perSecond;
+    return Math.max(latest, smoothed);
   }
 
   private static Duration min(Duration a, Duration b) {

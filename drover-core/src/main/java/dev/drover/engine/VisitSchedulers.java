@@ -155,6 +155,14 @@ final class VisitSchedulers {
     s.queueFull = pass.wanted().isEmpty();
     s.pace.observe(now, pass.queued(), pass.tasksCreated(), Duration.ofNanos(wallNanos));
     Duration wait = nextWait(s, pass);
+    log.debug(
+        "next visit pass of {} in {}: {} of {} queued, {} added, draining {}/s",
+        visitType,
+        DurationText.format(wait),
+        pass.queued(),
+        pass.capacity(),
+        pass.tasksCreated(),
+        Math.round(s.pace.perSecond()));
     // The splay spreads the passes of many visit types; it must not outgrow a short wait.
     long maxSplay = Math.min(s.options.maxSplay().toMillis(), wait.toMillis() / 10);
     s.nextPass = now.plus(wait).plusMillis((long) (random.nextDouble() * maxSplay));

@@ -54,4 +54,29 @@ class VisitQueuePaceTest {
     assertThat(pace.untilRefill(1000, 1000, VisitQueuePace.PROBE, LONGEST))
         .isEqualTo(VisitQueuePace.PROBE);
   }
+
+  /** Claims take tasks in batches: one window that saw half the drain barely moves the wait. */
+  @Test
+  void oneSlowWindowAmongSteadyOnesHardlyLengthensTheWait() {
+    Instant t = T0;
+    pace.observe(t, 500, 500, Duration.ZERO);
+    for (int i = 0; i < 10; i++) {
+      t = t.plusMillis(400);
+      pace.observe(t, 600, 400, Duration.ZERO); // 400 left in 400 ms
+    }
+    assertThat(pace.perSecond()).isEqualTo(1000.0);
+    t = t.plusMillis(400);
+    pace.observe(t, 800, 200, Duration.ZERO); // only 200 left in this window
+    assertThat(pace.perSecond()).isBetween(850.0, 950.0);
+    assertThat(pace.untilRefill(1000, 1000, Duration.ZERO, LONGEST))
+        .isLessThan(Duration.ofMillis(600));
+  }
+
+  @Test
+  void aDrainThatSpeedsUpIsFollowedAtOnce() {
+    pace.observe(T0, 500, 500, Duration.ZERO);
+    pace.observe(T0.plusSeconds(1), 500, 500, Duration.ZERO); // 500/s
+    pace.observe(T0.plusSeconds(2), 0, 1000, Duration.ZERO); // 1,000/s
+    assertThat(pace.perSecond()).isEqualTo(1000.0);
+  }
 }
