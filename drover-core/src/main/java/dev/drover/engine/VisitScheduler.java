@@ -50,10 +50,10 @@ public final class VisitScheduler {
    * origins the share asks for, and at least {@link #MIN_SAMPLE_ROWS}; otherwise the share reads
    * the whole table (through its policy's index, ordered, so it stops after {@code count} rows).
    * Sampling exists to spare a huge frontier the rows the policy's filter and cooldowns skip; on a
-   * small one it only loses origins: PostgreSQL samples whole pages, so 0.1 % of a few thousand
-   * origins (a few dozen pages) is one page or none, and the rows of a sample that pass the filter
-   * and cooldowns are a fraction of it. With the git default (0.1 %) and a share of 490 that is
-   * about 5 million origins, the scale the reference samples at.
+   * small one it only loses origins: PostgreSQL samples whole pages (SQLite blocks of 32 rowids),
+   * so 0.1 % of a few thousand origins (a few dozen pages) is one page or none, and the rows of a
+   * sample that pass the filter and cooldowns are a fraction of it. With the git default (0.1 %)
+   * and a share of 490 that is about 5 million origins, the scale the reference samples at.
    */
   static final int SAMPLE_HEADROOM = 10;
 

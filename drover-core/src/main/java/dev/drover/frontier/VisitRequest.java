@@ -16,7 +16,7 @@ import java.util.UUID;
  * @param listerInstanceName only origins of listers of this instance, or null
  * @param cooldowns which cooldowns apply ({@link Cooldowns#DEFAULT} unless given)
  * @param tablesample percentage (0 to 100] of the table to consider, or null for all of it:
- *     PostgreSQL samples table pages ({@code TABLESAMPLE SYSTEM}), SQLite samples rows
+ *     PostgreSQL samples table pages ({@code TABLESAMPLE SYSTEM}), SQLite blocks of 32 rowids
  * @param dryRun choose, but record nothing
  */
 public record VisitRequest(

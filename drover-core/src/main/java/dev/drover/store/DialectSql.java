@@ -121,10 +121,10 @@ interface DialectSql {
   void replaceStats(Handle h, List<OriginVisitStats> stats);
 
   /**
-   * The grab's {@code <sample>} fragment keeping about {@code percent} % of the origins; puts the
-   * values it binds into {@code values}.
+   * Puts into {@code values} what the dialect's {@code visitGrabSampled.sql} binds to consider
+   * about {@code percent} % of the listed origins.
    */
-  String sample(double percent, Map<String, Object> values);
+  void bindSample(Handle h, double percent, Map<String, Object> values);
 
   /**
    * The database's plan for {@code query} (a SELECT), one line per node: on PostgreSQL executed,

@@ -297,11 +297,10 @@ final class PostgresSql implements DialectSql {
     writeStats(h, VISIT_STATS_REPLACE, distinct(stats, (earlier, later) -> later));
   }
 
-  /** Samples whole pages, as the reference does. */
+  /** Samples whole pages ({@code TABLESAMPLE SYSTEM}), as the reference does. */
   @Override
-  public String sample(double percent, Map<String, Object> values) {
+  public void bindSample(Handle h, double percent, Map<String, Object> values) {
     values.put("sample_percent", percent);
-    return "TABLESAMPLE SYSTEM (:sample_percent)";
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.drover.store;
 import static dev.drover.store.SqlQuery.ORIGIN_MIRROR_REFRESH;
 import static dev.drover.store.SqlQuery.ORIGIN_MIRROR_SCHEDULED;
 import static dev.drover.store.SqlQuery.ORIGIN_RECORD;
+import static dev.drover.store.SqlQuery.ORIGIN_ROWS_ESTIMATE;
 import static dev.drover.store.SqlQuery.TASK_RUN_END_MANY;
 import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_STARTED;
 import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED;
@@ -29,6 +30,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
@@ -45,18 +47,17 @@ final class SqliteSql implements DialectSql {
   /** One row's parameters in taskInsertMany.sql's column order. */
   private static final String TASK_ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
-  /** SQLite samples rows with this resolution, so that 0.1 % (the git default) is expressible. */
-  private static final int SAMPLE_SCALE = 1_000_000;
-
   private final SqlFiles sql;
   private final SqliteBatch.Factory batches;
+  private final SqliteWriteGate gate;
 
   /**
    * @param statements the store's statement cache, or null if it has none
    * @param probe sees the statements run as plain JDBC batches (Jdbi's are seen by its hooks)
    */
-  SqliteSql(SqlFiles sql, SqliteStatementCache statements, StoreProbe probe) {
+  SqliteSql(SqlFiles sql, SqliteStatementCache statements, StoreProbe probe, SqliteWriteGate gate) {
     this.sql = sql;
+    this.gate = gate;
     this.batches = new SqliteBatch.Factory(sql, statements, probe);
   }
 
@@ -133,23 +134,24 @@ final class SqliteSql implements DialectSql {
    */
   @Override
   public <T> T inSingleWrite(Jdbi jdbi, HandleCallback<T, RuntimeException> work) {
-    return jdbi.withHandle(
-        h -> {
-          h.execute("BEGIN IMMEDIATE");
-          T result;
-          try {
-            result = work.withHandle(h);
-            h.execute("COMMIT");
-          } catch (RuntimeException | Error e) {
-            try {
-              h.execute("ROLLBACK");
-            } catch (RuntimeException rollback) {
-              e.addSuppressed(rollback);
-            }
-            throw e;
-          }
-          return result;
-        });
+    return jdbi.withHandle(h -> gate.through(() -> inStatementTransaction(h, work)));
+  }
+
+  private static <T> T inStatementTransaction(Handle h, HandleCallback<T, RuntimeException> work) {
+    h.execute("BEGIN IMMEDIATE");
+    T result;
+    try {
+      result = work.withHandle(h);
+      h.execute("COMMIT");
+    } catch (RuntimeException | Error e) {
+      try {
+        h.execute("ROLLBACK");
+      } catch (RuntimeException rollback) {
+        e.addSuppressed(rollback);
+      }
+      throw e;
+    }
+    return result;
   }
 
   @Override
@@ -287,11 +289,16 @@ final class SqliteSql implements DialectSql {
     writeStats(h, VISIT_STATS_REPLACE, stats);
   }
 
-  /** SQLite has no TABLESAMPLE: each row is kept with the requested probability. */
+  /**
+   * SQLite has no TABLESAMPLE: blocks of rowids instead of pages (see {@link RowidBlockSample}).
+   */
   @Override
-  public String sample(double percent, Map<String, Object> values) {
-    values.put("sample_share", Math.round(percent / 100 * SAMPLE_SCALE));
-    return "AND abs(random() % " + SAMPLE_SCALE + ") < :sample_share";
+  public void bindSample(Handle h, double percent, Map<String, Object> values) {
+    long highestRowid = h.createQuery(sql.get(ORIGIN_ROWS_ESTIMATE)).mapTo(Long.class).one();
+    values.put(
+        "sample_blocks",
+        RowidBlockSample.blocks(highestRowid, percent, ThreadLocalRandom.current()));
+    values.put("sample_block_rows", RowidBlockSample.BLOCK_ROWS);
   }
 
   /** SQLite's plan rows name their parent node; a node is indented one step past its parent. */

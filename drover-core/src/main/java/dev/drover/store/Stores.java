@@ -44,9 +44,15 @@ public final class Stores {
     int poolSize = options.poolSize();
     // The one place that asks which database this is; the store's code then calls the dialect.
     SqliteStatementCache statements = location.isSqlite() ? new SqliteStatementCache() : null;
+    SqliteWriteGate gate =
+        location.isSqlite()
+            ? SqliteWriteGate.of(
+                location.dataDir().resolve(StoreLocation.DATABASE_FILE),
+                options.sqliteBusyTimeout())
+            : SqliteWriteGate.NONE;
     DialectSql dialect =
         location.isSqlite()
-            ? new SqliteSql(new SqlFiles(Dialect.SQLITE), statements, options.probe())
+            ? new SqliteSql(new SqlFiles(Dialect.SQLITE), statements, options.probe(), gate)
             : new PostgresSql(new SqlFiles(Dialect.POSTGRESQL));
     HikariDataSource pool =
         location.isSqlite()
@@ -62,6 +68,7 @@ public final class Stores {
       jdbi.registerArgument(new InstantArgumentFactory(dialect));
       if (location.isSqlite()) {
         jdbi.setStatementBuilderFactory(statements);
+        gate.install(jdbi);
       }
       String database =
           location.isSqlite()
@@ -108,7 +115,8 @@ public final class Stores {
     DialectSql dialect =
         postgres
             ? new PostgresSql(new SqlFiles(Dialect.POSTGRESQL))
-            : new SqliteSql(new SqlFiles(Dialect.SQLITE), null, options.probe());
+            : new SqliteSql(
+                new SqlFiles(Dialect.SQLITE), null, options.probe(), SqliteWriteGate.NONE);
     Migrations.migrate(source, dialect.dialect(), borrowed.location());
     Jdbi jdbi = Jdbi.create(source);
     jdbi.registerArgument(new InstantArgumentFactory(dialect));

@@ -37,9 +37,13 @@ final class VisitGrabSql {
   private final Map<LastVisitStatus, Instant> coolingBounds = new EnumMap<>(LastVisitStatus.class);
 
   private final String order;
-  private String sample = "";
+  private final DialectSql dialect;
 
-  private VisitGrabSql(VisitPolicy policy) {
+  /** The percentage of the table the choice samples, or null for all of it. */
+  private Double samplePercent;
+
+  private VisitGrabSql(DialectSql dialect, VisitPolicy policy) {
+    this.dialect = dialect;
     this.order = VisitPolicySql.order(policy);
     add(VisitPolicySql.filter(policy));
   }
@@ -57,7 +61,7 @@ final class VisitGrabSql {
       Instant now,
       List<String> listerIds,
       Instant listingFinished) {
-    VisitGrabSql q = new VisitGrabSql(r.policy());
+    VisitGrabSql q = new VisitGrabSql(dialect, r.policy());
     if (r.policy() == VisitPolicy.FIRST_VISITS_AFTER_LISTING) {
       if (listingFinished == null) {
         q.add("last_scheduled IS NULL");
@@ -75,9 +79,7 @@ final class VisitGrabSql {
       }
       q.add("lister_id IN (" + String.join(", ", names) + ")");
     }
-    if (r.tablesample() != null) {
-      q.sample = dialect.sample(r.tablesample(), q.values);
-    }
+    q.samplePercent = r.tablesample();
     return q;
   }
 
@@ -132,13 +134,13 @@ final class VisitGrabSql {
 
   /** The choice's template. */
   SqlQuery template() {
-    return sample.isEmpty() ? VISIT_GRAB : VISIT_GRAB_SAMPLED;
+    return samplePercent == null ? VISIT_GRAB : VISIT_GRAB_SAMPLED;
   }
 
   /**
    * Whether the choice walks the policy's index, which holds no origin awaiting a visit, so that
-   * the awaiting ones whose cooldowns have ended must be returned to it first. A sample reads
-   * pages.
+   * the awaiting ones whose cooldowns have ended must be returned to it first. A sample reads pages
+   * (rowid blocks on SQLite).
    */
   boolean walksPolicyIndex() {
     return template() == VISIT_GRAB;
@@ -175,11 +177,16 @@ final class VisitGrabSql {
     query
         .define("filters", clauses(filters))
         .define("order", order)
-        .define("sample", sample)
         .bind("visit_type", r.visitType())
         .bind("enabled", r.enabled())
         .bind("count", r.count());
     values.forEach(query::bind);
+    if (samplePercent != null) {
+      // Drawn anew for each statement, in its transaction (SQLite reads the table's extent).
+      Map<String, Object> sample = new LinkedHashMap<>();
+      dialect.bindSample(query.getHandle(), samplePercent, sample);
+      sample.forEach(query::bind);
+    }
     return query;
   }
 

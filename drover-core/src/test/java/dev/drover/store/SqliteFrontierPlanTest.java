@@ -89,4 +89,18 @@ class SqliteFrontierPlanTest {
           .doesNotContain("SCAN listed_origin");
     }
   }
+
+  /** A sample reads its blocks by rowid ranges; a row sample would scan the whole table. */
+  @Test
+  void aSampledGrabReadsItsBlocksByRowidRange() {
+    VisitRequest r =
+        VisitRequest.builder("git", 100, VisitPolicy.OLDEST_SCHEDULED_FIRST)
+            .tablesample(10.0)
+            .build();
+    String plan = String.join("\n", store.frontier().originGrabPlan(r, NOW));
+    assertThat(plan)
+        .as(plan)
+        .contains("SEARCH listed_origin USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)")
+        .doesNotContain("SCAN listed_origin");
+  }
 }
