@@ -70,7 +70,8 @@ final class VisitQueuePace {
    * The wait until {@link #REFILL_SHARE} of a queue of {@code capacity} that holds {@code queued}
    * tasks is free, at the measured drain, less the last pass's time, at most {@code longest}; none
    * if that much is free already. Before a drain is measured the wait is {@code unmeasured}; a
-   * queue that does not drain waits {@code longest}.
+   * queue that has never drained waits {@code longest}, and one that stops draining waits longer
+   * with each pass as its average drain falls.
    */
   Duration untilRefill(long queued, long capacity, Duration unmeasured, Duration longest) {
     double toDrain = queued - capacity * (1 - REFILL_SHARE);
