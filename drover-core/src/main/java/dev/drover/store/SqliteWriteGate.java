@@ -31,6 +31,10 @@ final class SqliteWriteGate {
   /** A gate that lets everyone through, for a pool Drover does not own. */
   static final SqliteWriteGate NONE = new SqliteWriteGate(null, Duration.ZERO);
 
+  /**
+   * One lock per database file the process has opened. Never removed: another store of the process
+   * may still be open on the file, and a lock is a few dozen bytes.
+   */
   private static final Map<Path, ReentrantLock> LOCKS = new ConcurrentHashMap<>();
 
   private final ReentrantLock lock;
