@@ -64,6 +64,11 @@ final class SqliteWriteGate {
     }
   }
 
+  /** Whether {@code thread} waits at this gate (for tests). */
+  boolean isWaiting(Thread thread) {
+    return lock != null && lock.hasQueuedThread(thread);
+  }
+
   /** Makes every transaction of {@code jdbi} pass through this gate. */
   void install(Jdbi jdbi) {
     if (lock == null) {

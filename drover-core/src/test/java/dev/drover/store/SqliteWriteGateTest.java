@@ -75,7 +75,7 @@ class SqliteWriteGateTest {
                 },
                 "writer-" + i);
         w.start();
-        awaitParked(w);
+        awaitWaitingAtTheGate(w);
         writers.add(w);
       }
       release.countDown();
@@ -118,12 +118,16 @@ class SqliteWriteGateTest {
     }
   }
 
-  /** Waits until {@code t} is parked (at the gate), or gives up after a few seconds. */
-  private static void awaitParked(Thread t) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    while (System.nanoTime() < deadline
-        && t.getState() != Thread.State.WAITING
-        && t.getState() != Thread.State.TIMED_WAITING) {
+  /**
+   * Waits until {@code t} waits at the file's gate: its place in the queue is then taken (a thread
+   * merely parked may still be waiting for a pooled connection, and would queue later).
+   */
+  private void awaitWaitingAtTheGate(Thread t) throws InterruptedException {
+    SqliteWriteGate gate =
+        SqliteWriteGate.of(dir.resolve(StoreLocation.DATABASE_FILE), Duration.ofSeconds(30));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!gate.isWaiting(t)) {
+      assertThat(System.nanoTime()).as(t.getName() + " waits at the gate").isLessThan(deadline);
       Thread.sleep(5);
     }
   }
