@@ -164,7 +164,7 @@ final class Visits implements Workload {
       while (stats.visitPasses() < WARMUP_PASSES && System.nanoTime() < deadline) {
         Thread.sleep(SAMPLE_MILLIS);
       }
-      return measure(drover, runner.stats(), pool, steps, n, settings.visitFor(), db);
+      return measure(drover, stats, pool, steps, n, settings.visitFor(), db);
     } finally {
       runner.stop(Duration.ofSeconds(5));
       loop.join(Duration.ofSeconds(30).toMillis());

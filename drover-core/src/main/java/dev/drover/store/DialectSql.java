@@ -8,7 +8,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
@@ -121,10 +120,10 @@ interface DialectSql {
   void replaceStats(Handle h, List<OriginVisitStats> stats);
 
   /**
-   * Puts into {@code values} what the dialect's {@code visitGrabSampled.sql} binds to consider
-   * about {@code percent} % of the listed origins.
+   * Binds what the dialect's {@code visitGrabSampled.sql} needs to consider about {@code percent} %
+   * of the listed origins.
    */
-  void bindSample(Handle h, double percent, Map<String, Object> values);
+  void bindSample(Query grab, double percent);
 
   /**
    * The database's plan for {@code query} (a SELECT), one line per node: on PostgreSQL executed,

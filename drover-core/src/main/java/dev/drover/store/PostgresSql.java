@@ -299,8 +299,8 @@ final class PostgresSql implements DialectSql {
 
   /** Samples whole pages ({@code TABLESAMPLE SYSTEM}), as the reference does. */
   @Override
-  public void bindSample(Handle h, double percent, Map<String, Object> values) {
-    values.put("sample_percent", percent);
+  public void bindSample(Query grab, double percent) {
+    grab.bind("sample_percent", percent);
   }
 
   @Override

@@ -134,7 +134,7 @@ final class SqliteSql implements DialectSql {
    */
   @Override
   public <T> T inSingleWrite(Jdbi jdbi, HandleCallback<T, RuntimeException> work) {
-    return jdbi.withHandle(h -> gate.through(() -> inStatementTransaction(h, work)));
+    return jdbi.withHandle(h -> gate.through(h, w -> inStatementTransaction(w, work)));
   }
 
   private static <T> T inStatementTransaction(Handle h, HandleCallback<T, RuntimeException> work) {
@@ -293,12 +293,13 @@ final class SqliteSql implements DialectSql {
    * SQLite has no TABLESAMPLE: blocks of rowids instead of pages (see {@link RowidBlockSample}).
    */
   @Override
-  public void bindSample(Handle h, double percent, Map<String, Object> values) {
-    long highestRowid = h.createQuery(sql.get(ORIGIN_ROWS_ESTIMATE)).mapTo(Long.class).one();
-    values.put(
-        "sample_blocks",
-        RowidBlockSample.blocks(highestRowid, percent, ThreadLocalRandom.current()));
-    values.put("sample_block_rows", RowidBlockSample.BLOCK_ROWS);
+  public void bindSample(Query grab, double percent) {
+    long highestRowid =
+        grab.getHandle().createQuery(sql.get(ORIGIN_ROWS_ESTIMATE)).mapTo(Long.class).one();
+    grab.bind(
+            "sample_blocks",
+            RowidBlockSample.blocks(highestRowid, percent, ThreadLocalRandom.current()))
+        .bind("sample_block_rows", RowidBlockSample.BLOCK_ROWS);
   }
 
   /** SQLite's plan rows name their parent node; a node is indented one step past its parent. */

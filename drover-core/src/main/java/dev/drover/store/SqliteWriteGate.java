@@ -52,11 +52,11 @@ final class SqliteWriteGate {
         LOCKS.computeIfAbsent(key, k -> new ReentrantLock(true)), busyTimeout);
   }
 
-  /** Runs {@code write}, a whole transaction, when this thread's turn comes. */
-  <T, X extends Exception> T through(ThrowingSupplier<T, X> write) throws X {
+  /** Runs {@code write}, a whole transaction on {@code h}, when this thread's turn comes. */
+  <T, X extends Exception> T through(Handle h, HandleCallback<T, X> write) throws X {
     boolean held = enter();
     try {
-      return write.get();
+      return write.withHandle(h);
     } finally {
       if (held) {
         lock.unlock();
@@ -79,13 +79,13 @@ final class SqliteWriteGate {
           @Override
           public <R, X extends Exception> R inTransaction(Handle handle, HandleCallback<R, X> work)
               throws X {
-            return through(() -> super.inTransaction(handle, work));
+            return through(handle, h -> super.inTransaction(h, work));
           }
 
           @Override
           public <R, X extends Exception> R inTransaction(
               Handle handle, TransactionIsolationLevel level, HandleCallback<R, X> work) throws X {
-            return through(() -> super.inTransaction(handle, level, work));
+            return through(handle, h -> super.inTransaction(h, level, work));
           }
         });
   }
@@ -101,11 +101,5 @@ final class SqliteWriteGate {
       Thread.currentThread().interrupt();
       return false;
     }
-  }
-
-  /** Work that returns a {@code T} and may throw {@code X}. */
-  @FunctionalInterface
-  interface ThrowingSupplier<T, X extends Exception> {
-    T get() throws X;
   }
 }

@@ -183,9 +183,7 @@ final class VisitGrabSql {
     values.forEach(query::bind);
     if (samplePercent != null) {
       // Drawn anew for each statement, in its transaction (SQLite reads the table's extent).
-      Map<String, Object> sample = new LinkedHashMap<>();
-      dialect.bindSample(query.getHandle(), samplePercent, sample);
-      sample.forEach(query::bind);
+      dialect.bindSample(query, samplePercent);
     }
     return query;
   }
