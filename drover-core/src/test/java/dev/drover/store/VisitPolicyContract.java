@@ -803,8 +803,7 @@ interface VisitPolicyContract extends FrontierContract {
    */
   @Test
   default void aGrabThatFailsAtAnyStepWritesNothingAndItsRetryHandsOutTheSame() {
-    Lister l = lister("github");
-    List<String> steps =
+    grabsFailingAtEachStepWriteNothing(
         List.of(
             "frontierLockVisitType",
             "visitReturnAwaiting",
@@ -813,7 +812,35 @@ interface VisitPolicyContract extends FrontierContract {
             "visitMarkScheduled",
             "originMirrorScheduled",
             "visitQueuePositionAdvance",
-            FaultProbe.COMMIT);
+            FaultProbe.COMMIT),
+        null);
+  }
+
+  /**
+   * The same for a grab that samples the table: on SQLite it also reads the table's highest rowid
+   * to draw its blocks, inside the grab's transaction.
+   */
+  @Test
+  default void aSampledGrabThatFailsAtAnyStepWritesNothingAndItsRetryHandsOutTheSame() {
+    grabsFailingAtEachStepWriteNothing(
+        List.of(
+            "frontierLockVisitType",
+            "originRowsEstimate",
+            "visitGrabSampled",
+            "visitMarkScheduled",
+            "originMirrorScheduled",
+            "visitQueuePositionAdvance",
+            FaultProbe.COMMIT),
+        100.0);
+  }
+
+  /**
+   * For each of {@code steps}: a grab (sampling {@code tablesample} % of the table, or all of it
+   * when null) failed at that step marks nothing and moves no queue, and its retry hands out what
+   * it would have.
+   */
+  private void grabsFailingAtEachStepWriteNothing(List<String> steps, Double tablesample) {
+    Lister l = lister("github");
     Instant earlier = NOW.minus(DAYS7).minusSeconds(60);
     for (String step : steps) {
       String visitType = "vcs-" + steps.indexOf(step);
@@ -843,8 +870,11 @@ interface VisitPolicyContract extends FrontierContract {
                   .toList();
       List<Instant> before = scheduled.get();
       VisitRequest request =
-          VisitRequest.of(visitType, 10, VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE);
+          VisitRequest.builder(visitType, 10, VisitPolicy.ORIGINS_WITHOUT_LAST_UPDATE)
+              .tablesample(tablesample)
+              .build();
 
+      // "visitGrab" also names the sampled choice, visitGrabSampled
       FaultProbe probe = new FaultProbe(step, Set.of(1), Set.of("visitGrab"));
       List<String> handedOut = null;
       try (Store probed = openProbed(probe)) {
@@ -859,8 +889,9 @@ interface VisitPolicyContract extends FrontierContract {
             .isEqualTo(100);
         handedOut = urls(frontier().originGrabNextVisits(request, NOW));
       } else {
-        // a step of the other database only: every database returns, chooses, marks and commits
-        assertThat(step).isIn("frontierLockVisitType", "originMirrorScheduled");
+        // a step of the other database only: every database chooses, marks and commits
+        assertThat(step)
+            .isIn("frontierLockVisitType", "originMirrorScheduled", "originRowsEstimate");
       }
       assertThat(handedOut).as("after " + step).containsExactly("lost", "second", "third");
       assertThat(scheduled.get()).containsOnly(NOW);
