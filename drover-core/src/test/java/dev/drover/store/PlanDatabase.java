@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
@@ -47,6 +48,27 @@ final class PlanDatabase implements AutoCloseable {
             String.join(
                 "\n",
                 bind.apply(h.createQuery("EXPLAIN " + sql.get(query))).mapTo(String.class).list()));
+  }
+
+  /**
+   * EXPLAIN ANALYZE of {@code query}'s file, bound by {@code bind}, in a transaction rolled back
+   * afterwards: what the statement did (rows, loops), not only what was planned, and nothing
+   * written. {@code settings} are planner settings for that transaction ({@code SET LOCAL}). One
+   * line per plan row.
+   */
+  String explainAnalyze(SqlQuery query, List<String> settings, UnaryOperator<Query> bind) {
+    return jdbi.inTransaction(
+        h -> {
+          settings.forEach(setting -> h.execute("SET LOCAL " + setting));
+          String plan =
+              String.join(
+                  "\n",
+                  bind.apply(h.createQuery("EXPLAIN ANALYZE " + sql.get(query)))
+                      .mapTo(String.class)
+                      .list());
+          h.rollback();
+          return plan;
+        });
   }
 
   /** The one number {@code countQuery} returns. */

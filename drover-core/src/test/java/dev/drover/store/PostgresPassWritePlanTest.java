@@ -1,0 +1,144 @@
+package dev.drover.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.LongStream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A pass writes its starts and its outcomes as arrays joined to the leased tasks. Each statement
+ * reads the arrays once, whatever PostgreSQL believes about the task table. Two beliefs matter:
+ *
+ * <ul>
+ *   <li>no statistics at all, as on a new store;
+ *   <li>statistics gathered while every task waited, as on a store analyzed between bursts.
+ * </ul>
+ *
+ * <p>Either way the planner puts the leased tasks of a runner it has never seen at one row. Until
+ * 2026-11-27 it could then scan the tasks and read the arrays again for each leased one: 1,000
+ * leased tasks and a batch of 500 made 500,000 comparisons, and a pass's write took 200–800 ms on
+ * 20,000 tasks. Whether it did was a close call between that nested loop and a hash join, so each
+ * case also runs with hash and merge joins turned off: a nested loop must then begin from the
+ * arrays. EXPLAIN ANALYZE, in a transaction rolled back, on 20,000 tasks with 1,000 of them leased.
+ */
+class PostgresPassWritePlanTest {
+  private static final String OWNER = "runner-1";
+  private static final Instant LEASE_UNTIL = Instant.parse("2026-06-01T12:05:00Z");
+  private static final int LEASED = 1000;
+  private static final int BATCH = 500;
+
+  /** Fills a new database; analyzed (or not) while every task waits, then 1,000 leased. */
+  private static PlanDatabase leasedTasks(boolean analyzedWhileWaiting) throws Exception {
+    PlanDatabase db = new PlanDatabase("work");
+    db.execute(
+        """
+        INSERT INTO task (type, arguments, arguments_hash, next_run, status, policy)
+        SELECT 'work', jsonb_build_array(i), md5(i::text), timestamptz '2026-06-01 11:00',
+               'next_run_not_scheduled', 'oneshot'
+        FROM generate_series(1, 20000) AS i
+        """);
+    if (analyzedWhileWaiting) {
+      db.execute("ANALYZE task");
+    }
+    db.execute(
+        """
+        UPDATE task
+        SET status = 'next_run_scheduled', owner = '%s', attempt = 1,
+            next_run = timestamptz '%s'
+        WHERE id IN (SELECT id FROM task ORDER BY id LIMIT %d)
+        """
+            .formatted(OWNER, LEASE_UNTIL, LEASED));
+    return db;
+  }
+
+  /** The ids of a batch: every other leased task, so that the batch is not a prefix. */
+  private static List<Long> batch(PlanDatabase db) {
+    long first = db.count("SELECT min(id) FROM task");
+    return LongStream.range(0, BATCH).mapToObj(i -> first + 2 * i).toList();
+  }
+
+  /** No planner setting, or only nested loops allowed. */
+  private static List<String> settings(boolean nestedLoopsOnly) {
+    return nestedLoopsOnly ? List.of("enable_hashjoin = off", "enable_mergejoin = off") : List.of();
+  }
+
+  @ParameterizedTest(name = "analyzed while every task waited: {0}, nested loops only: {1}")
+  @CsvSource({"false, false", "true, false", "false, true", "true, true"})
+  void theOutcomesOfABatchReadItsArraysOnce(boolean analyzedWhileWaiting, boolean nestedLoopsOnly)
+      throws Exception {
+    try (PlanDatabase db = leasedTasks(analyzedWhileWaiting)) {
+      List<Long> ids = batch(db);
+      String plan =
+          db.explainAnalyze(
+              SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED,
+              settings(nestedLoopsOnly),
+              q ->
+                  q.bind("owner", OWNER)
+                      .bindArray("ids", Long.class, ids)
+                      .bindArray("attempts", Integer.class, Collections.nCopies(BATCH, 1))
+                      .bindArray("statuses", String.class, Collections.nCopies(BATCH, "completed"))
+                      .bindArray("next_run_ms", Long.class, Collections.nCopies(BATCH, 0L))
+                      .bindArray(
+                          "current_interval_ms", Long.class, Collections.nCopies(BATCH, null))
+                      .bindArray("retries_left", Integer.class, Collections.nCopies(BATCH, 0))
+                      .bindArray(
+                          "claimed_next_run_ms",
+                          Long.class,
+                          Collections.nCopies(BATCH, LEASE_UNTIL.toEpochMilli()))
+                      .bindArray(
+                          "claimed_interval_ms", Long.class, Collections.nCopies(BATCH, null))
+                      .bindArray(
+                          "claimed_retries_left", Integer.class, Collections.nCopies(BATCH, 0)));
+      // Every task of the batch was updated, so the fence let them all through...
+      assertThat(plan.lines().findFirst().orElseThrow()).as(plan).contains("rows=" + BATCH);
+      // ...and the arrays were read once, not once per leased task.
+      assertThat(arrayScanLoops(plan)).as(plan).containsOnly(1);
+    }
+  }
+
+  @ParameterizedTest(name = "analyzed while every task waited: {0}, nested loops only: {1}")
+  @CsvSource({"false, false", "true, false", "false, true", "true, true"})
+  void theStartsOfABatchReadTheirArraysOnce(boolean analyzedWhileWaiting, boolean nestedLoopsOnly)
+      throws Exception {
+    try (PlanDatabase db = leasedTasks(analyzedWhileWaiting)) {
+      List<Long> ids = batch(db);
+      String plan =
+          db.explainAnalyze(
+              SqlQuery.TASK_RUN_INSERT_STARTED,
+              settings(nestedLoopsOnly),
+              q ->
+                  q.bind("owner", OWNER)
+                      .bindArray("tasks", Long.class, ids)
+                      .bindArray(
+                          "backend_ids", String.class, ids.stream().map(id -> id + ".1").toList())
+                      .bindArray("scheduled_ms", Long.class, Collections.nCopies(BATCH, 0L))
+                      .bindArray("started_ms", Long.class, Collections.nCopies(BATCH, 0L))
+                      .bindArray("metadata", String.class, Collections.nCopies(BATCH, "{}"))
+                      .bindArray("attempts", Integer.class, Collections.nCopies(BATCH, 1)));
+      assertThat(plan).as(plan).contains("Tuples Inserted: " + BATCH);
+      assertThat(arrayScanLoops(plan)).as(plan).containsOnly(1);
+    }
+  }
+
+  /** A scan of the bound arrays (unnest, named u or, inside the batch's subquery, u_1). */
+  private static final Pattern ARRAY_SCAN_LOOPS =
+      Pattern.compile("Function Scan on (?:unnest|u\\w*) .*loops=(\\d+)");
+
+  /** How many times each scan of the bound arrays ran; at least one scan must be found. */
+  private static List<Integer> arrayScanLoops(String plan) {
+    List<Integer> loops =
+        plan.lines()
+            .map(ARRAY_SCAN_LOOPS::matcher)
+            .filter(Matcher::find)
+            .map(m -> Integer.parseInt(m.group(1)))
+            .toList();
+    assertThat(loops).as("scans of the arrays in\n" + plan).isNotEmpty();
+    return loops;
+  }
+}
