@@ -19,6 +19,7 @@ final class ClaimAhead {
   private final Duration window;
   private Map<String, Integer> current = new HashMap<>();
   private Map<String, Integer> last = new HashMap<>();
+  private Instant windowStart = Instant.MIN;
   private Instant windowEnd = Instant.MIN;
 
   /** {@code window} zero turns claiming ahead off. */
@@ -38,12 +39,29 @@ final class ClaimAhead {
       return 0;
     }
     if (!now.isBefore(windowEnd)) {
-      // A window that ended long ago says nothing about the rate now.
-      last = now.isBefore(windowEnd.plus(window)) ? current : new HashMap<>();
+      last = now.isBefore(windowEnd.plus(window)) ? current : perWindow(current, now);
       current = new HashMap<>();
+      windowStart = now;
       windowEnd = now.plus(window);
     }
     return Math.min(MAX, Math.max(last.getOrDefault(type, 0), projected(type, now)));
+  }
+
+  /**
+   * What finished in a window that ran on past its end, at its pace over one window: a runner whose
+   * passes take longer than a window (hundreds of tasks written and claimed in each) keeps its
+   * rate, and one that was idle has none left. Taking either as nothing made a busy runner claim
+   * for its free slots only and climb back up, pass by pass.
+   */
+  private Map<String, Integer> perWindow(Map<String, Integer> finished, Instant now) {
+    Map<String, Integer> paced = new HashMap<>();
+    if (windowStart.equals(Instant.MIN)) {
+      return paced; // no window was open yet
+    }
+    long elapsed = Duration.between(windowStart, now).toNanos();
+    finished.forEach(
+        (type, n) -> paced.put(type, (int) Math.min(MAX, n * window.toNanos() / elapsed)));
+    return paced;
   }
 
   /**

@@ -46,6 +46,16 @@ class ClaimAheadTest {
   }
 
   @Test
+  void aWindowThatRanOnPastItsEndCountsAtItsPaceOverOneWindow() {
+    ClaimAhead ahead = new ClaimAhead(WINDOW);
+    ahead.target("t", T0); // opens the first window
+    finish(ahead, "t", 600);
+    assertThat(ahead.target("t", T0.plusMillis(250)))
+        .as("600 finished in a window stretched to 250 ms by a long pass: 240 per 100 ms")
+        .isEqualTo(240);
+  }
+
+  @Test
   void aTypeKeepsAtMostTheCapClaimedAhead() {
     ClaimAhead ahead = new ClaimAhead(WINDOW);
     ahead.target("t", T0);
