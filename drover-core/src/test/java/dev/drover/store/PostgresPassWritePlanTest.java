@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.LongStream;
@@ -20,12 +21,13 @@ import org.junit.jupiter.params.provider.CsvSource;
  *   <li>statistics gathered while every task waited, as on a store analyzed between bursts.
  * </ul>
  *
- * <p>Either way the planner puts the leased tasks of a runner it has never seen at one row. Until
- * 2026-11-27 it could then scan the tasks and read the arrays again for each leased one: 1,000
- * leased tasks and a batch of 500 made 500,000 comparisons, and a pass's write took 200–800 ms on
- * 20,000 tasks. Whether it did was a close call between that nested loop and a hash join, so each
- * case also runs with hash and merge joins turned off: a nested loop must then begin from the
- * arrays. EXPLAIN ANALYZE, in a transaction rolled back, on 20,000 tasks with 1,000 of them leased.
+ * <p>Either way the planner puts the leased tasks of a runner it has never seen at one row, and the
+ * index of leased tasks at nearly none. Until 2026-11-27 it could then scan the tasks and read the
+ * arrays again for each leased one (1,000 leased tasks and a batch of 500 made 500,000
+ * comparisons), or search the index of leased tasks once per task of the batch: either way a pass's
+ * write took 200–800 ms. Which plan it took was a close call, so each case also runs with hash and
+ * merge joins turned off: a nested loop must then begin from the arrays and probe the primary key.
+ * EXPLAIN ANALYZE, in a transaction rolled back, on 20,000 tasks with 1,000 of them leased.
  */
 class PostgresPassWritePlanTest {
   private static final String OWNER = "runner-1";
@@ -97,8 +99,9 @@ class PostgresPassWritePlanTest {
                           "claimed_retries_left", Integer.class, Collections.nCopies(BATCH, 0)));
       // Every task of the batch was updated, so the fence let them all through...
       assertThat(plan.lines().findFirst().orElseThrow()).as(plan).contains("rows=" + BATCH);
-      // ...and the arrays were read once, not once per leased task.
+      // ...the arrays were read once, not once per leased task, and each task found by its key.
       assertThat(arrayScanLoops(plan)).as(plan).containsOnly(1);
+      assertThat(repeatedTaskScans(plan)).as(plan).allMatch(PRIMARY_KEY_PROBE);
     }
   }
 
@@ -123,12 +126,27 @@ class PostgresPassWritePlanTest {
                       .bindArray("attempts", Integer.class, Collections.nCopies(BATCH, 1)));
       assertThat(plan).as(plan).contains("Tuples Inserted: " + BATCH);
       assertThat(arrayScanLoops(plan)).as(plan).containsOnly(1);
+      assertThat(repeatedTaskScans(plan)).as(plan).allMatch(PRIMARY_KEY_PROBE);
     }
   }
 
   /** A scan of the bound arrays (unnest, named u or, inside the batch's subquery, u_1). */
   private static final Pattern ARRAY_SCAN_LOOPS =
       Pattern.compile("Function Scan on (?:unnest|u\\w*) .*loops=(\\d+)");
+
+  private static final Predicate<String> PRIMARY_KEY_PROBE =
+      scan -> scan.contains("Index Scan using task_pkey on task t");
+
+  /**
+   * The scans of the task table that ran more than once: in a nested loop that begins from the
+   * batch, each must be a probe of the primary key, not a search of another index that returns many
+   * tasks to filter (task_leased_by_type by the lease's end, which a whole claim shares).
+   */
+  private static List<String> repeatedTaskScans(String plan) {
+    return plan.lines()
+        .filter(line -> line.contains(" on task t ") && !line.contains("loops=1)"))
+        .toList();
+  }
 
   /** How many times each scan of the bound arrays ran; at least one scan must be found. */
   private static List<Integer> arrayScanLoops(String plan) {

@@ -15,16 +15,16 @@ SELECT t.id, u.backend_id,
        timestamptz 'epoch' + u.scheduled_ms * interval '1 millisecond',
        timestamptz 'epoch' + u.started_ms * interval '1 millisecond',
        u.metadata::jsonb, 'started', t.owner, t.attempt
--- The batch (u) carries this runner's name and the leased status, compared with the task's columns
--- rather than as constants, for the reason taskUpdateAfterRunAsClaimed.sql gives: a nested loop can
--- then only begin from the batch and find each task by its primary key.
+-- The runner's name and the leased status come with the batch (u), and owner is compared with IS
+-- NOT DISTINCT FROM, for the reasons taskUpdateAfterRunAsClaimed.sql gives: every task of the batch
+-- is found by its primary key, whatever the statistics say.
 FROM (SELECT u.*, CAST(:owner AS text) AS owner, 'next_run_scheduled' AS leased
       FROM unnest(:tasks::bigint[], :backend_ids::text[], :scheduled_ms::bigint[], :started_ms::bigint[],
                   :metadata::text[], :attempts::int[])
            AS u (task, backend_id, scheduled_ms, started_ms, metadata, attempt)
       OFFSET 0) AS u
 JOIN task t ON t.id = u.task
-WHERE t.owner = u.owner
+WHERE t.owner IS NOT DISTINCT FROM u.owner
   AND t.attempt = u.attempt
   AND t.status = u.leased
 ORDER BY t.id

@@ -11,13 +11,18 @@ SET status = CASE WHEN t.paused_while_running AND u.status = 'next_run_not_sched
     current_interval_ms = u.current_interval_ms,
     retries_left = u.retries_left,
     owner = NULL
--- The batch (u) also carries this runner's name and the leased status, and the fence compares
--- them with the task's columns, not with constants: OFFSET 0 keeps u a subquery that the planner
--- cannot fold them out of. With a constant, it filters the task table first and, knowing no
--- runner by that name, counts this runner's leased tasks as one; a nested loop then read the whole
--- batch again for each leased task (500,000 comparisons for a batch of 500 among 1,000 leased:
--- 200-800 ms on 20,000 tasks). Now a nested loop can only begin from the batch and find each task
--- by its primary key (PostgresPassWritePlanTest).
+-- Every task of the batch is found by its primary key, whatever the statistics say. They are
+-- often wrong here: no runner by this name is in them (each runner's name is new), and a store
+-- analyzed while nothing was leased has its index of leased tasks as empty. So the fence compares
+-- nothing with a constant that the planner could estimate from them:
+-- - the runner's name and the leased status come with the batch (u); OFFSET 0 keeps u a subquery
+--   the planner cannot fold them out of. Compared with constants, the planner counted this
+--   runner's leased tasks as one, and a nested loop read the batch again for each leased task;
+-- - owner is compared with IS NOT DISTINCT FROM (the same here: u.owner is never null), which,
+--   unlike =, does not imply the predicate of task_leased_by_type (owner IS NOT NULL). With =,
+--   a nested loop searched that index once per task of the batch, by the lease's end that the
+--   whole claim shares, and read every task of the claim each time.
+-- Either way was 200-800 ms for a batch of 500 to 750 (PostgresPassWritePlanTest).
 FROM (SELECT u.*, CAST(:owner AS text) AS owner, 'next_run_scheduled' AS leased
       FROM unnest(:ids::bigint[], :attempts::int[], :statuses::text[], :next_run_ms::bigint[],
                   :current_interval_ms::bigint[], :retries_left::int[], :claimed_next_run_ms::bigint[],
@@ -26,7 +31,7 @@ FROM (SELECT u.*, CAST(:owner AS text) AS owner, 'next_run_scheduled' AS leased
                  claimed_interval_ms, claimed_retries_left)
       OFFSET 0) AS u
 WHERE t.id = u.id
-  AND t.owner = u.owner
+  AND t.owner IS NOT DISTINCT FROM u.owner
   AND t.attempt = u.attempt
   AND t.status = u.leased
   AND t.next_run = timestamptz 'epoch' + u.claimed_next_run_ms * interval '1 millisecond'
