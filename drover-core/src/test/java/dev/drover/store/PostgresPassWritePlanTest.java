@@ -9,12 +9,16 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A pass writes its starts and its outcomes as arrays joined to the leased tasks. Each statement
- * reads the arrays once, whatever PostgreSQL believes about the task table. Two beliefs matter:
+ * reads the arrays once and finds each task by its primary key, whatever PostgreSQL believes about
+ * the task table. Two beliefs matter:
  *
  * <ul>
  *   <li>no statistics at all, as on a new store;
@@ -29,11 +33,33 @@ import org.junit.jupiter.params.provider.CsvSource;
  * merge joins turned off: a nested loop must then begin from the arrays and probe the primary key.
  * EXPLAIN ANALYZE, in a transaction rolled back, on 20,000 tasks with 1,000 of them leased.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PostgresPassWritePlanTest {
   private static final String OWNER = "runner-1";
   private static final Instant LEASE_UNTIL = Instant.parse("2026-06-01T12:05:00Z");
   private static final int LEASED = 1000;
   private static final int BATCH = 500;
+
+  /** Each case's statement is rolled back, so the two stores serve every case. */
+  private PlanDatabase neverAnalyzed;
+
+  private PlanDatabase analyzedWhileWaiting;
+
+  @BeforeAll
+  void fill() throws Exception {
+    neverAnalyzed = leasedTasks(false);
+    analyzedWhileWaiting = leasedTasks(true);
+  }
+
+  @AfterAll
+  void close() {
+    neverAnalyzed.close();
+    analyzedWhileWaiting.close();
+  }
+
+  private PlanDatabase db(boolean analyzed) {
+    return analyzed ? analyzedWhileWaiting : neverAnalyzed;
+  }
 
   /** Fills a new database; analyzed (or not) while every task waits, then 1,000 leased. */
   private static PlanDatabase leasedTasks(boolean analyzedWhileWaiting) throws Exception {
@@ -72,62 +98,56 @@ class PostgresPassWritePlanTest {
 
   @ParameterizedTest(name = "analyzed while every task waited: {0}, nested loops only: {1}")
   @CsvSource({"false, false", "true, false", "false, true", "true, true"})
-  void theOutcomesOfABatchReadItsArraysOnce(boolean analyzedWhileWaiting, boolean nestedLoopsOnly)
-      throws Exception {
-    try (PlanDatabase db = leasedTasks(analyzedWhileWaiting)) {
-      List<Long> ids = batch(db);
-      String plan =
-          db.explainAnalyze(
-              SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED,
-              settings(nestedLoopsOnly),
-              q ->
-                  q.bind("owner", OWNER)
-                      .bindArray("ids", Long.class, ids)
-                      .bindArray("attempts", Integer.class, Collections.nCopies(BATCH, 1))
-                      .bindArray("statuses", String.class, Collections.nCopies(BATCH, "completed"))
-                      .bindArray("next_run_ms", Long.class, Collections.nCopies(BATCH, 0L))
-                      .bindArray(
-                          "current_interval_ms", Long.class, Collections.nCopies(BATCH, null))
-                      .bindArray("retries_left", Integer.class, Collections.nCopies(BATCH, 0))
-                      .bindArray(
-                          "claimed_next_run_ms",
-                          Long.class,
-                          Collections.nCopies(BATCH, LEASE_UNTIL.toEpochMilli()))
-                      .bindArray(
-                          "claimed_interval_ms", Long.class, Collections.nCopies(BATCH, null))
-                      .bindArray(
-                          "claimed_retries_left", Integer.class, Collections.nCopies(BATCH, 0)));
-      // Every task of the batch was updated, so the fence let them all through...
-      assertThat(plan.lines().findFirst().orElseThrow()).as(plan).contains("rows=" + BATCH);
-      // ...the arrays were read once, not once per leased task, and each task found by its key.
-      assertThat(arrayScanLoops(plan)).as(plan).containsOnly(1);
-      assertThat(repeatedTaskScans(plan)).as(plan).allMatch(PRIMARY_KEY_PROBE);
-    }
+  void theOutcomesOfABatchReadItsArraysOnce(boolean analyzedWhileWaiting, boolean nestedLoopsOnly) {
+    PlanDatabase db = db(analyzedWhileWaiting);
+    List<Long> ids = batch(db);
+    String plan =
+        db.explainAnalyze(
+            SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED,
+            settings(nestedLoopsOnly),
+            q ->
+                q.bind("owner", OWNER)
+                    .bindArray("ids", Long.class, ids)
+                    .bindArray("attempts", Integer.class, Collections.nCopies(BATCH, 1))
+                    .bindArray("statuses", String.class, Collections.nCopies(BATCH, "completed"))
+                    .bindArray("next_run_ms", Long.class, Collections.nCopies(BATCH, 0L))
+                    .bindArray("current_interval_ms", Long.class, Collections.nCopies(BATCH, null))
+                    .bindArray("retries_left", Integer.class, Collections.nCopies(BATCH, 0))
+                    .bindArray(
+                        "claimed_next_run_ms",
+                        Long.class,
+                        Collections.nCopies(BATCH, LEASE_UNTIL.toEpochMilli()))
+                    .bindArray("claimed_interval_ms", Long.class, Collections.nCopies(BATCH, null))
+                    .bindArray(
+                        "claimed_retries_left", Integer.class, Collections.nCopies(BATCH, 0)));
+    // Every task of the batch was updated, so the fence let them all through...
+    assertThat(plan.lines().findFirst().orElseThrow()).as(plan).contains("rows=" + BATCH);
+    // ...the arrays were read once, not once per leased task, and each task found by its key.
+    assertThat(arrayScanLoops(plan)).as(plan).containsOnly(1);
+    assertThat(repeatedTaskScans(plan)).as(plan).allMatch(PRIMARY_KEY_PROBE);
   }
 
   @ParameterizedTest(name = "analyzed while every task waited: {0}, nested loops only: {1}")
   @CsvSource({"false, false", "true, false", "false, true", "true, true"})
-  void theStartsOfABatchReadTheirArraysOnce(boolean analyzedWhileWaiting, boolean nestedLoopsOnly)
-      throws Exception {
-    try (PlanDatabase db = leasedTasks(analyzedWhileWaiting)) {
-      List<Long> ids = batch(db);
-      String plan =
-          db.explainAnalyze(
-              SqlQuery.TASK_RUN_INSERT_STARTED,
-              settings(nestedLoopsOnly),
-              q ->
-                  q.bind("owner", OWNER)
-                      .bindArray("tasks", Long.class, ids)
-                      .bindArray(
-                          "backend_ids", String.class, ids.stream().map(id -> id + ".1").toList())
-                      .bindArray("scheduled_ms", Long.class, Collections.nCopies(BATCH, 0L))
-                      .bindArray("started_ms", Long.class, Collections.nCopies(BATCH, 0L))
-                      .bindArray("metadata", String.class, Collections.nCopies(BATCH, "{}"))
-                      .bindArray("attempts", Integer.class, Collections.nCopies(BATCH, 1)));
-      assertThat(plan).as(plan).contains("Tuples Inserted: " + BATCH);
-      assertThat(arrayScanLoops(plan)).as(plan).containsOnly(1);
-      assertThat(repeatedTaskScans(plan)).as(plan).allMatch(PRIMARY_KEY_PROBE);
-    }
+  void theStartsOfABatchReadTheirArraysOnce(boolean analyzedWhileWaiting, boolean nestedLoopsOnly) {
+    PlanDatabase db = db(analyzedWhileWaiting);
+    List<Long> ids = batch(db);
+    String plan =
+        db.explainAnalyze(
+            SqlQuery.TASK_RUN_INSERT_STARTED,
+            settings(nestedLoopsOnly),
+            q ->
+                q.bind("owner", OWNER)
+                    .bindArray("tasks", Long.class, ids)
+                    .bindArray(
+                        "backend_ids", String.class, ids.stream().map(id -> id + ".1").toList())
+                    .bindArray("scheduled_ms", Long.class, Collections.nCopies(BATCH, 0L))
+                    .bindArray("started_ms", Long.class, Collections.nCopies(BATCH, 0L))
+                    .bindArray("metadata", String.class, Collections.nCopies(BATCH, "{}"))
+                    .bindArray("attempts", Integer.class, Collections.nCopies(BATCH, 1)));
+    assertThat(plan).as(plan).contains("Tuples Inserted: " + BATCH);
+    assertThat(arrayScanLoops(plan)).as(plan).containsOnly(1);
+    assertThat(repeatedTaskScans(plan)).as(plan).allMatch(PRIMARY_KEY_PROBE);
   }
 
   /** A scan of the bound arrays (unnest, named u or, inside the batch's subquery, u_1). */
