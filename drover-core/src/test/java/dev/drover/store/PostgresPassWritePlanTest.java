@@ -16,9 +16,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A pass writes its starts and its outcomes as arrays joined to the leased tasks. Each statement
- * reads the arrays once and finds each task by its primary key, whatever PostgreSQL believes about
- * the task table. Two beliefs matter:
+ * A pass claims tasks by id, and writes their starts and outcomes as arrays joined to the leased
+ * tasks. Each of these statements finds every task by its primary key, and each write reads its
+ * arrays once, whatever PostgreSQL believes about the task table. Two beliefs matter for the
+ * writes:
  *
  * <ul>
  *   <li>no statistics at all, as on a new store;
@@ -45,16 +46,20 @@ class PostgresPassWritePlanTest {
 
   private PlanDatabase analyzedWhileWaiting;
 
+  private PlanDatabase burstAfterIdle;
+
   @BeforeAll
   void fill() throws Exception {
     neverAnalyzed = leasedTasks(false);
     analyzedWhileWaiting = leasedTasks(true);
+    burstAfterIdle = burstAfterIdle();
   }
 
   @AfterAll
   void close() {
     neverAnalyzed.close();
     analyzedWhileWaiting.close();
+    burstAfterIdle.close();
   }
 
   private PlanDatabase db(boolean analyzed) {
@@ -82,6 +87,30 @@ class PostgresPassWritePlanTest {
         WHERE id IN (SELECT id FROM task ORDER BY id LIMIT %d)
         """
             .formatted(OWNER, LEASE_UNTIL, LEASED));
+    return db;
+  }
+
+  /**
+   * 20,000 tasks done and analyzed (a store idle between bursts), then a burst of 20,000 waiting,
+   * due one second apart, before the next analyze.
+   */
+  private static PlanDatabase burstAfterIdle() throws Exception {
+    PlanDatabase db = new PlanDatabase("work");
+    db.execute(
+        """
+        INSERT INTO task (type, arguments, arguments_hash, next_run, status, policy)
+        SELECT 'work', jsonb_build_array(i), md5(i::text), timestamptz '2026-06-01 00:00Z',
+               'completed', 'oneshot'
+        FROM generate_series(1, 20000) AS i
+        """,
+        "VACUUM ANALYZE task",
+        """
+        INSERT INTO task (type, arguments, arguments_hash, next_run, status, policy)
+        SELECT 'work', jsonb_build_array(-i), md5((-i)::text),
+               timestamptz '2026-06-01 00:00Z' + i * interval '1 second',
+               'next_run_not_scheduled', 'oneshot'
+        FROM generate_series(1, 20000) AS i
+        """);
     return db;
   }
 
@@ -148,6 +177,31 @@ class PostgresPassWritePlanTest {
     assertThat(plan).as(plan).contains("Tuples Inserted: " + BATCH);
     assertThat(arrayScanLoops(plan)).as(plan).containsOnly(1);
     assertThat(repeatedTaskScans(plan)).as(plan).allMatch(PRIMARY_KEY_PROBE);
+  }
+
+  /**
+   * A claim takes the ids its candidates chose by the primary key, even when the statistics say no
+   * task waits (the index of waiting tasks then looks empty, and reading it whole looks cheap).
+   */
+  @ParameterizedTest(name = "nested loops only: {0}")
+  @CsvSource({"false", "true"})
+  void aClaimAfterABurstFindsItsTasksByPrimaryKey(boolean nestedLoopsOnly) {
+    long first =
+        burstAfterIdle.count("SELECT min(id) FROM task WHERE status = 'next_run_not_scheduled'");
+    List<Long> ids = LongStream.range(0, BATCH).mapToObj(i -> first + 2 * i).toList();
+    String plan =
+        burstAfterIdle.explainAnalyze(
+            SqlQuery.TASK_CLAIM,
+            settings(nestedLoopsOnly),
+            q ->
+                q.bind("owner", OWNER)
+                    .bind("lease_until", LEASE_UNTIL)
+                    .bindArray("ids", Long.class, ids));
+    assertThat(plan.lines().findFirst().orElseThrow()).as(plan).contains("rows=" + BATCH);
+    assertThat(plan.lines().filter(line -> line.contains("Scan") && line.contains(" on task ")))
+        .as(plan)
+        .isNotEmpty()
+        .allMatch(scan -> scan.contains("Index Scan using task_pkey on task"));
   }
 
   /** A scan of the bound arrays (unnest, named u or, inside the batch's subquery, u_1). */
