@@ -20,7 +20,6 @@ final class ClaimAhead {
   private Map<String, Integer> current = new HashMap<>();
   private Map<String, Integer> last = new HashMap<>();
   private Instant windowStart = Instant.MIN;
-  private Instant windowEnd = Instant.MIN;
 
   /** {@code window} zero turns claiming ahead off. */
   ClaimAhead(Duration window) {
@@ -38,11 +37,11 @@ final class ClaimAhead {
     if (window.isZero()) {
       return 0;
     }
+    Instant windowEnd = windowStart.plus(window);
     if (!now.isBefore(windowEnd)) {
       last = now.isBefore(windowEnd.plus(window)) ? current : perWindow(current, now);
       current = new HashMap<>();
       windowStart = now;
-      windowEnd = now.plus(window);
     }
     return Math.min(MAX, Math.max(last.getOrDefault(type, 0), projected(type, now)));
   }
@@ -70,7 +69,7 @@ final class ClaimAhead {
    * whole window, and a lucky early moment counts at most four times over.
    */
   private int projected(String type, Instant now) {
-    long elapsed = window.toNanos() - Duration.between(now, windowEnd).toNanos();
+    long elapsed = Duration.between(windowStart, now).toNanos();
     if (elapsed < window.toNanos() / 4) {
       return 0;
     }

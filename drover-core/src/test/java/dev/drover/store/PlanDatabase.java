@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
 
@@ -43,11 +44,7 @@ final class PlanDatabase implements AutoCloseable {
 
   /** EXPLAIN of {@code query}'s file, bound by {@code bind}: one line per plan row. */
   String explain(SqlQuery query, UnaryOperator<Query> bind) {
-    return jdbi.withHandle(
-        h ->
-            String.join(
-                "\n",
-                bind.apply(h.createQuery("EXPLAIN " + sql.get(query))).mapTo(String.class).list()));
+    return jdbi.withHandle(h -> plan(h, "EXPLAIN ", query, bind));
   }
 
   /**
@@ -60,15 +57,16 @@ final class PlanDatabase implements AutoCloseable {
     return jdbi.inTransaction(
         h -> {
           settings.forEach(setting -> h.execute("SET LOCAL " + setting));
-          String plan =
-              String.join(
-                  "\n",
-                  bind.apply(h.createQuery("EXPLAIN ANALYZE " + sql.get(query)))
-                      .mapTo(String.class)
-                      .list());
+          String plan = plan(h, "EXPLAIN ANALYZE ", query, bind);
           h.rollback();
           return plan;
         });
+  }
+
+  /** {@code explain} (EXPLAIN with its options) of {@code query}'s file, bound, a line per row. */
+  private String plan(Handle h, String explain, SqlQuery query, UnaryOperator<Query> bind) {
+    return String.join(
+        "\n", bind.apply(h.createQuery(explain + sql.get(query))).mapTo(String.class).list());
   }
 
   /** The one number {@code countQuery} returns. */

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
-import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.LongStream;
@@ -41,7 +40,7 @@ class PostgresPassWritePlanTest {
   private static final int LEASED = 1000;
   private static final int BATCH = 500;
 
-  /** Each case's statement is rolled back, so the two stores serve every case. */
+  /** Each case's statement is rolled back, so these three stores serve every case. */
   private PlanDatabase neverAnalyzed;
 
   private PlanDatabase analyzedWhileWaiting;
@@ -114,9 +113,12 @@ class PostgresPassWritePlanTest {
     return db;
   }
 
-  /** The ids of a batch: every other leased task, so that the batch is not a prefix. */
-  private static List<Long> batch(PlanDatabase db) {
-    long first = db.count("SELECT min(id) FROM task");
+  /**
+   * The ids of a batch: every other task from the lowest id {@code firstQuery} returns, so that the
+   * batch is not a prefix.
+   */
+  private static List<Long> batch(PlanDatabase db, String firstQuery) {
+    long first = db.count(firstQuery);
     return LongStream.range(0, BATCH).mapToObj(i -> first + 2 * i).toList();
   }
 
@@ -129,7 +131,7 @@ class PostgresPassWritePlanTest {
   @CsvSource({"false, false", "true, false", "false, true", "true, true"})
   void theOutcomesOfABatchReadItsArraysOnce(boolean analyzedWhileWaiting, boolean nestedLoopsOnly) {
     PlanDatabase db = db(analyzedWhileWaiting);
-    List<Long> ids = batch(db);
+    List<Long> ids = batch(db, "SELECT min(id) FROM task");
     String plan =
         db.explainAnalyze(
             SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED,
@@ -152,15 +154,14 @@ class PostgresPassWritePlanTest {
     // Every task of the batch was updated, so the fence let them all through...
     assertThat(plan.lines().findFirst().orElseThrow()).as(plan).contains("rows=" + BATCH);
     // ...the arrays were read once, not once per leased task, and each task found by its key.
-    assertThat(arrayScanLoops(plan)).as(plan).containsOnly(1);
-    assertThat(repeatedTaskScans(plan)).as(plan).allMatch(PRIMARY_KEY_PROBE);
+    assertArraysReadOnceAndTasksFoundByKey(plan);
   }
 
   @ParameterizedTest(name = "analyzed while every task waited: {0}, nested loops only: {1}")
   @CsvSource({"false, false", "true, false", "false, true", "true, true"})
   void theStartsOfABatchReadTheirArraysOnce(boolean analyzedWhileWaiting, boolean nestedLoopsOnly) {
     PlanDatabase db = db(analyzedWhileWaiting);
-    List<Long> ids = batch(db);
+    List<Long> ids = batch(db, "SELECT min(id) FROM task");
     String plan =
         db.explainAnalyze(
             SqlQuery.TASK_RUN_INSERT_STARTED,
@@ -175,8 +176,7 @@ class PostgresPassWritePlanTest {
                     .bindArray("metadata", String.class, Collections.nCopies(BATCH, "{}"))
                     .bindArray("attempts", Integer.class, Collections.nCopies(BATCH, 1)));
     assertThat(plan).as(plan).contains("Tuples Inserted: " + BATCH);
-    assertThat(arrayScanLoops(plan)).as(plan).containsOnly(1);
-    assertThat(repeatedTaskScans(plan)).as(plan).allMatch(PRIMARY_KEY_PROBE);
+    assertArraysReadOnceAndTasksFoundByKey(plan);
   }
 
   /**
@@ -186,9 +186,8 @@ class PostgresPassWritePlanTest {
   @ParameterizedTest(name = "nested loops only: {0}")
   @CsvSource({"false", "true"})
   void aClaimAfterABurstFindsItsTasksByPrimaryKey(boolean nestedLoopsOnly) {
-    long first =
-        burstAfterIdle.count("SELECT min(id) FROM task WHERE status = 'next_run_not_scheduled'");
-    List<Long> ids = LongStream.range(0, BATCH).mapToObj(i -> first + 2 * i).toList();
+    List<Long> ids =
+        batch(burstAfterIdle, "SELECT min(id) FROM task WHERE status = 'next_run_not_scheduled'");
     String plan =
         burstAfterIdle.explainAnalyze(
             SqlQuery.TASK_CLAIM,
@@ -208,8 +207,16 @@ class PostgresPassWritePlanTest {
   private static final Pattern ARRAY_SCAN_LOOPS =
       Pattern.compile("Function Scan on (?:unnest|u\\w*) .*loops=(\\d+)");
 
-  private static final Predicate<String> PRIMARY_KEY_PROBE =
-      scan -> scan.contains("Index Scan using task_pkey on task t");
+  /**
+   * The bound arrays were read once (not once per leased task), and every scan of the task table
+   * that ran more than once was a probe of its primary key.
+   */
+  private static void assertArraysReadOnceAndTasksFoundByKey(String plan) {
+    assertThat(arrayScanLoops(plan)).as(plan).containsOnly(1);
+    assertThat(repeatedTaskScans(plan))
+        .as(plan)
+        .allMatch(scan -> scan.contains("Index Scan using task_pkey on task t"));
+  }
 
   /**
    * The scans of the task table that ran more than once: in a nested loop that begins from the
