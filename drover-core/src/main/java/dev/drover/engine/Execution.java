@@ -90,7 +90,7 @@ final class Execution {
     } catch (Exception e) {
       outcome = Outcome.failed(String.valueOf(e));
     } finally {
-      r.end();
+      r.end(clock.instant());
       Thread.interrupted(); // an interrupt meant for this run must not reach the next one
     }
     signals.finished(r, outcome);

@@ -3,6 +3,7 @@ package dev.drover.engine;
 import dev.drover.model.TaskType;
 import dev.drover.store.Claim;
 import dev.drover.store.Lease;
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -40,6 +41,7 @@ final class HeldRun {
   private Cancel cancel = Cancel.NONE;
   private Thread worker;
   private Instant started;
+  private Instant ended;
 
   HeldRun(Claim claim, TaskType type, Instant claimed) {
     this.claim = claim;
@@ -78,9 +80,13 @@ final class HeldRun {
     return true;
   }
 
-  /** Called by its worker once it is done with the run: from now on a cancel interrupts nobody. */
-  synchronized void end() {
+  /**
+   * Called by its worker once it is done with the run, at {@code at}: from now on a cancel
+   * interrupts nobody.
+   */
+  synchronized void end(Instant at) {
     worker = null;
+    ended = at;
   }
 
   /** Marks the run cancelled, and interrupts its worker if one is executing it now. */
@@ -98,5 +104,10 @@ final class HeldRun {
   /** When a worker began it; null while it is queued. */
   synchronized Instant started() {
     return started;
+  }
+
+  /** How long its worker ran it; zero until it ended. */
+  synchronized Duration ran() {
+    return started == null || ended == null ? Duration.ZERO : Duration.between(started, ended);
   }
 }

@@ -44,10 +44,10 @@ final class RunBook {
 
   /**
    * Takes in what workers signalled: outcomes to write, runs to give back, slots freed. Returns the
-   * types of the runs that finished with an outcome, once each.
+   * runs that finished with an outcome, once each.
    */
-  List<String> take(List<Signal> signals) {
-    List<String> finished = new ArrayList<>();
+  List<HeldRun> take(List<Signal> signals) {
+    List<HeldRun> finished = new ArrayList<>();
     for (Signal signal : signals) {
       if (signal instanceof SlotFreed freed) {
         slotsTaken.merge(freed.type(), -1, Integer::sum);
@@ -55,7 +55,7 @@ final class RunBook {
         if (f.outcome() != null) {
           unwritten.put(f.run().lease(), f.outcome()); // written, not given back
           toRelease.remove(f.run());
-          finished.add(f.run().type.name());
+          finished.add(f.run());
         } else if (f.run().cancelled() == HeldRun.Cancel.RELEASE) {
           toRelease.add(f.run());
         } else {

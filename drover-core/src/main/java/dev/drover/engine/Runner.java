@@ -334,7 +334,7 @@ public final class Runner {
   PassReport runOnce() {
     Instant now = clock.instant();
     // The claim-ahead rate counts what workers finished, written or not: it measures throughput.
-    book.take(signals.drain()).forEach(ahead::finished);
+    book.take(signals.drain()).forEach(r -> ahead.finished(r.type.name(), r.ran()));
     int lost = leases.heartbeat(now);
     boolean reload = reloadRequested;
     housekeeping.runOnce(now, reload).ifPresent(r -> requestStop(r.reason(), r.grace()));

@@ -50,7 +50,7 @@ final class Slots {
    * so that the limit, which counts leases, stays a limit on what executes.
    */
   private int toClaim(TaskType type, Instant now) {
-    int keepAhead = type.maxPerKey() == null ? ahead.target(type.name(), now) : 0;
+    int keepAhead = type.maxPerKey() == null ? ahead.target(type.name(), most(type), now) : 0;
     return free(type) + keepAhead - book.queuedOf(type.name());
   }
 
@@ -66,5 +66,11 @@ final class Slots {
       free = Math.min(free, groupCap - takenInGroup);
     }
     return Math.max(0, free);
+  }
+
+  /** The most workers {@code type} may have at once, under the same three caps. */
+  private int most(TaskType type) {
+    int most = Math.min(type.maxWorkers(), totalWorkers);
+    return types.groupCap(type.workerGroup()).map(cap -> Math.min(most, cap)).orElse(most);
   }
 }
