@@ -558,10 +558,13 @@ interface VisitPolicyContract extends FrontierContract {
     int half = grab(all.tablesample(50.0).build()).size();
     assertThat(half).isBetween(1, 2999);
 
+    // 30 %, not less: the sample keeps pages (blocks of rows on SQLite), and 3,000 origins fill
+    // only
+    // a few dozen; at 10 % PostgreSQL drew none now and then, and the test failed by chance.
     List<String> sampled =
         grab(
             VisitRequest.builder(GIT, 3000, VisitPolicy.OLDEST_SCHEDULED_FIRST)
-                .tablesample(10.0)
+                .tablesample(30.0)
                 .build());
     assertThat(sampled).isNotEmpty().hasSizeLessThan(3000);
     assertThat(grab(VisitPolicy.OLDEST_SCHEDULED_FIRST, 3000))
