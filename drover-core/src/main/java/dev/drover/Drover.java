@@ -305,7 +305,10 @@ public final class Drover implements AutoCloseable {
 
   // ---- runs
 
-  /** Opens a scheduled run for each task, now; backend ids are generated. */
+  /**
+   * Opens a scheduled run for each task, now; backend ids are generated. All or nothing: a task
+   * that does not exist is refused ({@link ValidationException}, field {@code task}).
+   */
   public List<TaskRun> taskRunSchedule(List<Long> taskIds) {
     Instant now = now();
     return store.taskRunSchedule(

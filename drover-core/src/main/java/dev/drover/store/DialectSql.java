@@ -98,6 +98,12 @@ interface DialectSql {
    */
   void insertStarted(Handle h, String owner, List<RunStarted> started);
 
+  /**
+   * Locks {@code ids}, tasks about to be deleted, before their runs are read and deleted: a run
+   * keeps its task by locks, not by a foreign key, on PostgreSQL (V019).
+   */
+  void lockTasksForDeletion(Handle h, List<Long> ids);
+
   // ---- the frontier
 
   /**

@@ -147,7 +147,7 @@ final class JdbiStore implements Store {
     this.inserts = new TaskInserts(dialect, rows, parsedTypes, work);
     this.children = new Children(sql, inserts, work);
     this.leases = new Leases(jdbi, dialect, rows, runEnder, children, childEnds);
-    this.controls = new TaskControls(jdbi, sql, rows, runEnder, childEnds);
+    this.controls = new TaskControls(jdbi, dialect, rows, runEnder, childEnds);
     this.where = where;
   }
 
@@ -628,7 +628,8 @@ final class JdbiStore implements Store {
                         "metadata",
                         Json.canonical(r.metadata() == null ? Json.object() : r.metadata()))
                     .map(rows.taskRun)
-                    .one());
+                    .findOne()
+                    .orElseThrow(() -> new ValidationException("task", "no task " + r.taskId())));
           }
           return out;
         });
@@ -893,6 +894,9 @@ final class JdbiStore implements Store {
   public ArchiveDeletion archiveDelete(List<Long> taskIds, List<Long> taskRunIds) {
     return jdbi.inTransaction(
         h -> {
+          if (!taskIds.isEmpty()) {
+            dialect.lockTasksForDeletion(h, taskIds);
+          }
           int runs =
               taskRunIds.isEmpty()
                   ? 0

@@ -5,6 +5,7 @@ import static dev.drover.store.SqlQuery.FRONTIER_LOCK_STATS_SLOTS;
 import static dev.drover.store.SqlQuery.FRONTIER_LOCK_VISIT_TYPE;
 import static dev.drover.store.SqlQuery.FRONTIER_LOCK_VISIT_TYPE_SHARED;
 import static dev.drover.store.SqlQuery.ORIGIN_RECORD;
+import static dev.drover.store.SqlQuery.TASK_LOCK_FOR_DELETION;
 import static dev.drover.store.SqlQuery.TASK_RUN_END_MANY;
 import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_STARTED;
 import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED;
@@ -225,6 +226,12 @@ final class PostgresSql implements DialectSql {
         .bindArray(
             "attempts", Integer.class, endings.stream().map(RunEnder.Ending::attempt).toList())
         .execute();
+  }
+
+  /** FOR UPDATE: a statement writing a run holds its task locked until it commits. */
+  @Override
+  public void lockTasksForDeletion(Handle h, List<Long> ids) {
+    h.createQuery(sql.get(TASK_LOCK_FOR_DELETION)).bindList("ids", ids).mapTo(Long.class).list();
   }
 
   /** A transaction-scoped advisory lock per visit type, in the order given. */

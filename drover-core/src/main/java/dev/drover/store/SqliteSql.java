@@ -237,6 +237,10 @@ final class SqliteSql implements DialectSql {
     }
   }
 
+  /** Nothing to lock: one writer, and a run's foreign key refuses a task that is gone. */
+  @Override
+  public void lockTasksForDeletion(Handle h, List<Long> ids) {}
+
   /** Nothing to lock: one writer, and every transaction begins IMMEDIATE. */
   @Override
   public void lockVisitTypes(Handle h, List<String> visitTypes, VisitTypeLocks.Mode mode) {}

@@ -203,6 +203,10 @@ public interface Store extends AutoCloseable {
 
   // ---- task runs
 
+  /**
+   * Opens a scheduled run per entry, all or nothing; a task that does not exist is refused with a
+   * {@link dev.drover.ValidationException}.
+   */
   List<TaskRun> taskRunSchedule(List<RunToSchedule> runs);
 
   /** Marks the run started with its metadata merged; empty if no run has that backend id. */

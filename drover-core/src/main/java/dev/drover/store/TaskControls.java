@@ -47,14 +47,16 @@ import org.jdbi.v3.core.Jdbi;
 final class TaskControls {
   private static final int CHUNK = 1000;
   private final Jdbi jdbi;
+  private final DialectSql dialect;
   private final SqlFiles sql;
   private final Rows rows;
   private final RunEnder runEnder;
   private final ChildEnds childEnds;
 
-  TaskControls(Jdbi jdbi, SqlFiles sql, Rows rows, RunEnder runEnder, ChildEnds childEnds) {
+  TaskControls(Jdbi jdbi, DialectSql dialect, Rows rows, RunEnder runEnder, ChildEnds childEnds) {
     this.jdbi = jdbi;
-    this.sql = sql;
+    this.dialect = dialect;
+    this.sql = dialect.files();
     this.rows = rows;
     this.runEnder = runEnder;
     this.childEnds = childEnds;
@@ -156,6 +158,9 @@ final class TaskControls {
     return jdbi.inTransaction(
         h -> {
           List<Long> scope = scope(h, ids, tree);
+          for (List<Long> chunk : chunks(scope)) {
+            dialect.lockTasksForDeletion(h, chunk);
+          }
           cancel(h, scope, now);
           List<Store.DeletedRun> runs = new ArrayList<>();
           int tasks = 0;

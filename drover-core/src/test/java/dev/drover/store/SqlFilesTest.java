@@ -64,7 +64,8 @@ class SqlFilesTest {
             "frontierLockStatsSlot",
             "frontierLockStatsSlots",
             "frontierLockVisitType",
-            "frontierLockVisitTypeShared");
+            "frontierLockVisitTypeShared",
+            "taskLockForDeletion");
   }
 
   /** Rule (b), on the packaged files: no name is both common and a dialect's. */

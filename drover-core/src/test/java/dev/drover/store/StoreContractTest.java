@@ -66,6 +66,7 @@ abstract class StoreContractTest
         WorkflowContract,
         OperatorContract,
         StatusCountContract,
+        RunIntegrityContract,
         CronContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);

@@ -1,3 +1,0 @@
-INSERT INTO task_run (task, backend_id, scheduled, metadata, status)
-VALUES (:task, :backend_id, :scheduled, :metadata, 'scheduled')
-RETURNING *
