@@ -119,9 +119,8 @@ final class Scaling implements Workload {
     boolean allFinished = true;
     // A burn-down first, not measured, so that the first size does not time the JVM compiling the
     // system's code (the same for every system; pickup warms up likewise). On two cores the
-    // compiler
-    // competes with the database for a while: after a warm-up of 5,000 tasks Drover burnt 10,000
-    // down at 5,400 jobs/s on PostgreSQL, twice in a row, and at 8,200 after a run of 100,000.
+    // compiler competes with the database for a while: after a warm-up of 5,000 tasks Drover burnt
+    // 10,000 down at 5,400 jobs/s on PostgreSQL, twice in a row, and at 8,200 after 100,000.
     int warmup = Math.min(WARMUP, 10 * Collections.min(settings.load().scaleSizes()));
     Duration warmupCap =
         WARMUP_CAP.compareTo(settings.load().scaleCap()) < 0
