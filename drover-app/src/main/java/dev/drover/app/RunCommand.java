@@ -92,10 +92,9 @@ final class RunCommand extends BaseCommand {
       defaultValue = "100ms",
       description =
           "Beyond its free worker slots, keep claimed as many tasks of a type as the workers "
-              + "finished "
-              + "of it in this window, so short tasks run back to back while the runner writes "
-              + "the last batch. "
-              + "0 claims for free slots only. Default: ${DEFAULT-VALUE}.")
+              + "finished of it in this window, or would finish in it at the pace they ran its "
+              + "latest tasks, so short tasks run back to back while the runner writes the last "
+              + "batch. 0 claims for free slots only. Default: ${DEFAULT-VALUE}.")
   String claimAhead;
 
   @Mixin JsonOption output;

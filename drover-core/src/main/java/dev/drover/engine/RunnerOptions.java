@@ -31,8 +31,8 @@ import java.util.UUID;
  *   <li>{@code totalWorkersFixed}: a reloaded {@code limits.total_workers} does not change the
  *       total
  *   <li>{@code claimAhead}: beyond its free slots, a runner keeps claimed as many tasks of a type
- *       as its workers finished of it in the last {@code claimAhead}; zero claims for free slots
- *       only
+ *       as its workers finished of it in the last {@code claimAhead}, or would finish in it at the
+ *       pace they ran its latest tasks; zero claims for free slots only
  *   <li>{@code outageBackoff}, {@code outageBackoffMax}: after a failed pass (the database is away)
  *       the runner waits {@code outageBackoff}, doubling with each failure up to the max
  * </ul>

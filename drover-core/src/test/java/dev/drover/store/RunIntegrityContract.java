@@ -109,7 +109,9 @@ interface RunIntegrityContract {
             s -> Passes.complete(s, "r", List.of(done), t0().plusSeconds(2)),
             () -> store().taskDelete(List.of(id), false, t0().plusSeconds(3)));
     assertThat(deleted.tasks()).isEqualTo(1);
-    assertThat(deleted.runs()).extracting(DeletedRun::backendId).hasSize(1);
+    assertThat(deleted.runs())
+        .extracting(DeletedRun::backendId)
+        .containsExactly(claim.run().backendId());
     assertThat(runsWithoutTheirTask()).isZero();
   }
 
