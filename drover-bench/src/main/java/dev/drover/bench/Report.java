@@ -84,7 +84,7 @@ record Report(
         .append(settings.pollInterval().toMillis())
         .append(" ms, ")
         .append(settings.warmup())
-        .append(" warm-up pickups not counted\n");
+        .append(" warm-up pickups back to back, not counted\n");
     for (Workload w : workloads) {
       List<Result> rows = results.stream().filter(r -> r.workload().equals(w.name())).toList();
       if (rows.isEmpty()) {

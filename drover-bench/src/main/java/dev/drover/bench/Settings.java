@@ -10,7 +10,7 @@ import java.util.List;
  * @param pollInterval how often an idle system looks for new work, where it lets us choose
  * @param samples pickup samples per system and database
  * @param burndownTasks tasks pre-inserted for the burn-down workload
- * @param warmup pickup samples taken and thrown away first (connections, JIT)
+ * @param warmup pickups taken back to back and thrown away first (connections, JIT)
  * @param timeout longest wait for any one thing (a pickup, a burn-down) before the run fails
  * @param load the sizes of the sustained, scaling and database-cost workloads
  * @param origins listed origins the frontier workload loads
