@@ -82,9 +82,9 @@ record Report(
         .append(settings.workers())
         .append(" workers, poll interval ")
         .append(settings.pollInterval().toMillis())
-        .append(" ms, ")
+        .append(" ms, up to ")
         .append(settings.warmup())
-        .append(" warm-up pickups back to back, not counted\n");
+        .append(" warm-up pickups back to back (at most 20 s), not counted\n");
     for (Workload w : workloads) {
       List<Result> rows = results.stream().filter(r -> r.workload().equals(w.name())).toList();
       if (rows.isEmpty()) {
