@@ -243,7 +243,7 @@ public final class Bench implements Callable<Integer> {
             pollInterval,
             positive("--samples", samples != null ? samples : smoke ? 5 : 200),
             positive("--tasks", tasks != null ? tasks : smoke ? 1000 : 100_000),
-            smoke ? 5 : Pickup.WARMUP,
+            smoke ? 1 : Pickup.WARMUP,
             timeout,
             new Settings.Load(
                 positive("--rate", rate != null ? rate : smoke ? 20 : 100),

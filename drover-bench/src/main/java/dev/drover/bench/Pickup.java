@@ -15,8 +15,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * Idle pickup latency: one task at a time into an idle system, timed from just before the enqueue
  * call to the first line of the handler (both {@link System#nanoTime()} in this JVM); how long the
- * enqueue call itself took (its commit) is kept too. After each sample the bench waits until the
- * run is recorded done, then pauses so the system is idle again.
+ * enqueue call itself took (its commit) is kept too. Before each sample the bench pauses so that
+ * the system is idle; after it, it waits until the run is recorded done.
  *
  * <p>The samples are taken warm: first {@link #WARMUP} pickups back to back (at most {@link
  * #WARMUP_CAP}), not counted, so that the JVM has compiled each system's enqueue and pickup code,
@@ -34,7 +34,7 @@ final class Pickup implements Workload {
    * The warm-up's longest time: a system that polls every few seconds makes a handful of pickups in
    * it, and its latency is its poll interval's, compiled or not.
    */
-  private static final Duration WARMUP_CAP = Duration.ofSeconds(20);
+  static final Duration WARMUP_CAP = Duration.ofSeconds(20);
 
   /** Long enough for the runner to finish its tick after a completion and go back to sleep. */
   private static final Duration PAUSE = Duration.ofMillis(50);

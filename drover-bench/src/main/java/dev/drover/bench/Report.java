@@ -84,7 +84,9 @@ record Report(
         .append(settings.pollInterval().toMillis())
         .append(" ms, up to ")
         .append(settings.warmup())
-        .append(" warm-up pickups back to back (at most 20 s), not counted\n");
+        .append(" warm-up pickups back to back (at most ")
+        .append(Pickup.WARMUP_CAP.toSeconds())
+        .append(" s), not counted\n");
     for (Workload w : workloads) {
       List<Result> rows = results.stream().filter(r -> r.workload().equals(w.name())).toList();
       if (rows.isEmpty()) {
