@@ -559,8 +559,7 @@ interface VisitPolicyContract extends FrontierContract {
     assertThat(half).isBetween(1, 2999);
 
     // 30 %, not less: the sample keeps pages (blocks of rows on SQLite), and 3,000 origins fill
-    // only
-    // a few dozen; at 10 % PostgreSQL drew none now and then, and the test failed by chance.
+    // only a few dozen; at 10 % PostgreSQL drew none now and then, and the test failed by chance.
     List<String> sampled =
         grab(
             VisitRequest.builder(GIT, 3000, VisitPolicy.OLDEST_SCHEDULED_FIRST)
