@@ -13,6 +13,7 @@ import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.schedule.PriorityShares;
+import dev.drover.testing.HeldCommit;
 import dev.drover.testing.Passes;
 import java.time.Duration;
 import java.time.Instant;
@@ -284,23 +285,8 @@ interface LeaseContract {
   default void aDisableRacingThePassThatWritesARunStartStillEndsTheRun() throws Exception {
     Store s = prepared(1);
     Claim claim = Passes.claim(s, work(s), "r", T0, LEASE, 1).get(0);
-    CountDownLatch atCommit = new CountDownLatch(1);
-    CountDownLatch commit = new CountDownLatch(1);
-    AtomicBoolean armed = new AtomicBoolean(true);
-    StoreProbe holdCommit =
-        new StoreProbe() {
-          @Override
-          public void beforeCommit() {
-            if (armed.getAndSet(false)) {
-              atCommit.countDown();
-              try {
-                commit.await();
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            }
-          }
-        };
+    HeldCommit holdCommit = new HeldCommit();
+    holdCommit.arm();
     ExecutorService threads = Executors.newFixedThreadPool(2);
     try (Store probed = openProbed(holdCommit)) {
       Future<?> pass =
@@ -312,7 +298,7 @@ interface LeaseContract {
                       T0.plusSeconds(2),
                       List.of(new RunStarted(claim, T0.plusSeconds(1))),
                       List.of()));
-      assertThat(atCommit.await(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(holdCommit.awaitReached(Duration.ofSeconds(30))).isTrue();
       Future<Integer> disable =
           threads.submit(
               () ->
@@ -324,11 +310,11 @@ interface LeaseContract {
                       T0.plusSeconds(3)));
       // Give the disable every chance to go ahead of the held pass, as it could before the fix.
       Thread.sleep(500);
-      commit.countDown();
+      holdCommit.release();
       pass.get(30, TimeUnit.SECONDS);
       assertThat(disable.get(30, TimeUnit.SECONDS)).isEqualTo(1);
     } finally {
-      commit.countDown();
+      holdCommit.release();
       threads.shutdownNow();
     }
     assertThat(s.taskRunList(List.of(claim.task().id()), null, 10))

@@ -14,6 +14,7 @@ import dev.drover.model.TaskType;
 import dev.drover.store.Store.ArchiveDeletion;
 import dev.drover.store.Store.DeletedRun;
 import dev.drover.store.Store.TaskDeletion;
+import dev.drover.testing.HeldCommit;
 import dev.drover.testing.Passes;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -22,7 +23,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -141,16 +141,16 @@ interface RunIntegrityContract {
                 write.call(writer);
                 return null;
               });
-      assertThat(held.reached.await(30, TimeUnit.SECONDS))
+      assertThat(held.awaitReached(Duration.ofSeconds(30)))
           .as("the write reached its commit")
           .isTrue();
       Future<T> deleting = threads.submit(deletion);
       Thread.sleep(REACH.toMillis());
-      held.release.countDown();
+      held.release();
       writing.get(30, TimeUnit.SECONDS);
       return deleting.get(30, TimeUnit.SECONDS);
     } finally {
-      held.release.countDown();
+      held.release();
       threads.shutdownNow();
     }
   }
@@ -170,31 +170,5 @@ interface RunIntegrityContract {
   /** A store call made by the racing writer. */
   interface StoreCall {
     void call(Store s) throws Exception;
-  }
-
-  /** Holds the first commit after {@link #arm} until {@link #release} counts down. */
-  final class HeldCommit implements StoreProbe {
-    final CountDownLatch reached = new CountDownLatch(1);
-    final CountDownLatch release = new CountDownLatch(1);
-    private volatile boolean armed;
-
-    void arm() {
-      armed = true;
-    }
-
-    @Override
-    public void beforeCommit() {
-      if (!armed) {
-        return;
-      }
-      armed = false;
-      reached.countDown();
-      try {
-        release.await(60, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while held before commit", e);
-      }
-    }
   }
 }
