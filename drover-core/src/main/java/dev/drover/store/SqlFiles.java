@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 /**
  * Loads one {@link SqlQuery} per {@code .sql} file, from where the query says it lives: {@code
@@ -13,6 +14,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * dev/drover/store/<dialect>/<name>.sql}. A file in a dialect's folder never overrides a common
  * one: a query has exactly one file per database, so reading the folders tells which text runs, and
  * a file that would shadow another is refused.
+ *
+ * <p>A query's text is its file without the lines that are only a comment: the comments explain the
+ * file to its reader, and the store runs a statement's text through the template engine, hashes it
+ * for each cache it is a key of and sends it to the database at every execution.
  */
 final class SqlFiles {
   static final String ROOT = "dev/drover/store";
@@ -74,8 +79,16 @@ final class SqlFiles {
       throw new IllegalStateException(
           "no SQL file for query " + name + " (" + query.home() + ") on " + dialect);
     }
-    names.put(text, name);
-    return text;
+    String statement = withoutCommentLines(text);
+    names.put(statement, name);
+    return statement;
+  }
+
+  /** {@code text} without its lines that hold only a {@code --} comment. */
+  static String withoutCommentLines(String text) {
+    return text.lines()
+        .filter(line -> !line.stripLeading().startsWith("--"))
+        .collect(Collectors.joining("\n"));
   }
 
   private String path(String folder, String name) {

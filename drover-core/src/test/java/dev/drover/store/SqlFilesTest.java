@@ -48,6 +48,24 @@ class SqlFilesTest {
     }
   }
 
+  /** A query's text is its file's statement lines, in order, without the lines of comment. */
+  @Test
+  void aQueryRunsWithoutItsFilesCommentLines() {
+    String file = "-- why\nSELECT a, -- the a\n  -- between\n  b FROM t\n-- after";
+    assertThat(SqlFiles.withoutCommentLines(file)).isEqualTo("SELECT a, -- the a\n  b FROM t");
+    for (Dialect dialect : Dialect.values()) {
+      SqlFiles files = new SqlFiles(dialect);
+      for (SqlQuery q : SqlQuery.values()) {
+        if (q.runsOn(dialect)) {
+          assertThat(files.get(q).lines())
+              .as(q + " on " + dialect)
+              .noneMatch(line -> line.stripLeading().startsWith("--"));
+          assertThat(files.nameOf(files.get(q))).isEqualTo(q.fileName());
+        }
+      }
+    }
+  }
+
   /** Rule (a): a query in one dialect's folder is in the other's, under the same name. */
   @Test
   void theDialectFoldersHoldTheSameQueries() throws Exception {
