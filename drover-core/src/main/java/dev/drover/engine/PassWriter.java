@@ -12,6 +12,7 @@ import dev.drover.store.Lease;
 import dev.drover.store.Pass;
 import dev.drover.store.PassResult;
 import dev.drover.store.Store;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,6 +24,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.Semaphore;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +45,13 @@ import org.slf4j.LoggerFactory;
  * no longer sees the results committed beside it: a task a result makes due again, or a key it
  * frees under a per-key limit, is claimed by the next pass. On SQLite, whose writers take turns, a
  * pass stays one transaction.
+ *
+ * <p>While the writes half commits, the runner need not wait idle: each time new work may be due
+ * ({@link #nudge}), it claims again on its own thread, in a transaction of claims only, and puts
+ * workers on what it claimed. Under a steady trickle of tasks, each new task used to wait for the
+ * results of the tasks before it to be written first (on PostgreSQL here, a sustained 100 tasks/s
+ * started at 5.3 ms p50 and 12 ms p90). Memory follows each of these claims as it commits, as it
+ * follows each half.
  */
 final class PassWriter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PassWriter.class);
@@ -57,17 +68,39 @@ final class PassWriter implements AutoCloseable {
   private final RunnerStats stats;
   private final EventLog events;
 
+  private final Clock clock;
+
+  /** Whether the runner still claims (not once asked to stop). */
+  private final BooleanSupplier mayClaim;
+
+  /** Puts workers on the claimed runs that have a free slot; the loop thread's. */
+  private final Runnable dispatch;
+
   /** Commits the writes half of a split pass; null where a pass stays one transaction. */
   private final ExecutorService writesThread;
 
+  /** New work may be due, or the writes half has finished: see {@link #claimWhileWriting}. */
+  private final Semaphore nudges = new Semaphore(0);
+
   PassWriter(
-      Store store, String owner, RunBook book, Slots slots, RunnerStats stats, EventLog events) {
+      Store store,
+      String owner,
+      RunBook book,
+      Slots slots,
+      RunnerStats stats,
+      EventLog events,
+      Clock clock,
+      BooleanSupplier mayClaim,
+      Runnable dispatch) {
     this.store = store;
     this.owner = owner;
     this.book = book;
     this.slots = slots;
     this.stats = stats;
     this.events = events;
+    this.clock = clock;
+    this.mayClaim = mayClaim;
+    this.dispatch = dispatch;
     this.writesThread =
         store.dialect().writersRunSideBySide()
             ? Executors.newSingleThreadExecutor(
@@ -116,7 +149,15 @@ final class PassWriter implements AutoCloseable {
   private Written commitSideBySide(Pass pass) {
     Pass writes = new Pass(owner, pass.now(), pass.started(), pass.completions(), List.of());
     Pass claims = new Pass(owner, pass.now(), List.of(), List.of(), pass.claims());
-    Future<PassResult> writing = writesThread.submit(() -> store.taskPass(writes));
+    nudges.drainPermits(); // this pass's own claims see what was created so far
+    FutureTask<PassResult> writing =
+        new FutureTask<>(() -> store.taskPass(writes)) {
+          @Override
+          protected void done() {
+            nudges.release(); // once isDone() holds: the wait below ends
+          }
+        };
+    writesThread.execute(writing);
     RuntimeException failure = null;
     int claimed = 0;
     List<String> unsaturated = List.of();
@@ -124,6 +165,14 @@ final class PassWriter implements AutoCloseable {
       PassResult result = store.taskPass(claims);
       claimed = applyClaims(claims, result);
       unsaturated = unsaturated(claims.claims(), result.claimed());
+      if (claimed > 0) {
+        dispatch.run(); // committed: the work starts while the results are still being written
+      }
+      Written meanwhile = claimWhileWriting(writing);
+      claimed += meanwhile.claimed();
+      if (meanwhile.claimed() > 0) {
+        unsaturated = meanwhile.unsaturated();
+      }
     } catch (RuntimeException e) {
       failure = e;
     }
@@ -141,6 +190,50 @@ final class PassWriter implements AutoCloseable {
       throw failure;
     }
     return new Written(completed, claimed, unsaturated);
+  }
+
+  /**
+   * New work may be due (a task was created, or came due): a split pass whose writes are still
+   * committing claims it meanwhile. Any thread.
+   */
+  void nudge() {
+    nudges.release();
+  }
+
+  /**
+   * Until {@code writing} is done, claims each time {@link #nudge} says new work may be due, and
+   * puts workers on it: one transaction of claims only each time, on this thread, which memory
+   * follows once it commits. Returns what was claimed, and the types the last claim left
+   * unsaturated; a failed claim is thrown at once, and the caller still awaits the writes. An
+   * interrupt ends the wait with the thread's flag set, for the caller's wait on the writes.
+   */
+  private Written claimWhileWriting(Future<PassResult> writing) {
+    int claimed = 0;
+    List<String> unsaturated = List.of();
+    while (!writing.isDone()) {
+      try {
+        nudges.acquire();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      List<ClaimRequest> requests =
+          writing.isDone() || !mayClaim.getAsBoolean()
+              ? List.of()
+              : slots.claimRequests(clock.instant());
+      if (requests.isEmpty()) {
+        continue;
+      }
+      Pass claims = new Pass(owner, clock.instant(), List.of(), List.of(), requests);
+      PassResult result = store.taskPass(claims);
+      int n = applyClaims(claims, result);
+      claimed += n;
+      unsaturated = unsaturated(requests, result.claimed());
+      if (n > 0) {
+        dispatch.run();
+      }
+    }
+    return new Written(0, claimed, unsaturated);
   }
 
   /**

@@ -107,7 +107,17 @@ public final class Runner {
     this.types = new TaskTypes(store, options.types(), handlers.keySet());
     this.ahead = new ClaimAhead(options.claimAhead());
     this.slots = new Slots(book, types, ahead, options.totalWorkers());
-    this.passes = new PassWriter(store, options.owner(), book, slots, stats, events);
+    this.passes =
+        new PassWriter(
+            store,
+            options.owner(),
+            book,
+            slots,
+            stats,
+            events,
+            clock,
+            () -> !stopRequested,
+            () -> execution.dispatch(book, slots, types));
     this.leases = new LeaseKeeper(store, options.owner(), book, stats, events);
     this.housekeeping = new Housekeeping(store, options, types, this::resize, events);
     Leadership leadership =
@@ -121,7 +131,7 @@ public final class Runner {
             new VisitSchedulingThread(
                 new VisitSchedulers(store, clock, new SplittableRandom(), events, stats),
                 clock,
-                signals::wake));
+                this::wake));
     this.outage =
         new Outage(
             clock,
@@ -167,6 +177,7 @@ public final class Runner {
   /** Wakes the loop now, e.g. because work was just created in this process. */
   public void wake() {
     signals.wake();
+    passes.nudge();
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.drover.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.drover.Outcome;
 import dev.drover.model.NewTask;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A pass commits whole or changes nothing in memory: the store is made to fail at each step of a
@@ -322,6 +324,154 @@ interface PassFaultContract {
         overlapped.set(true);
       }
       return overlapped.get();
+    }
+  }
+
+  /**
+   * Where writers run side by side (PostgreSQL), a task created while a pass's results are being
+   * written starts before they commit: the runner claims it meanwhile, on its own thread. The probe
+   * holds the commit of the first results until the second task has started. If that claim fails,
+   * the results still commit, nothing of the failed claim is in memory, and the task runs once, on
+   * a later pass. Where writers take turns (SQLite), a pass is one transaction and holds the write
+   * lock until it commits, so there is nothing to claim meanwhile.
+   */
+  @ParameterizedTest(name = "the claim meanwhile fails: {0}")
+  @ValueSource(booleans = {false, true})
+  default void aTaskCreatedWhileResultsAreWrittenStartsBeforeTheyCommit(boolean claimFails)
+      throws Exception {
+    assumeTrue(
+        store().dialect().writersRunSideBySide(), "writers take turns: a pass is one transaction");
+    store().taskTypeCreate(TaskType.builder("work").maxWorkers(4).numRetries(0).build());
+    long first = createOne(0);
+    Map<Long, AtomicInteger> executions = new ConcurrentHashMap<>();
+    CountDownLatch secondStarted = new CountDownLatch(1);
+    ResultsHeld probe = new ResultsHeld();
+    RunnerStats stats;
+    try (Store probed = openAnother(StoreOptions.DEFAULT.withProbe(probe))) {
+      RunnerOptions options =
+          options()
+              .withExitOnIdle(false)
+              .withOutageBackoff(Duration.ofMillis(10), Duration.ofMillis(50));
+      Runner runner =
+          new RunnerBuilder(probed, options.runsDir())
+              .options(options)
+              .handler(
+                  "work",
+                  ctx -> {
+                    executions
+                        .computeIfAbsent(ctx.taskId(), k -> new AtomicInteger())
+                        .incrementAndGet();
+                    if (ctx.taskId() != first) {
+                      secondStarted.countDown();
+                    }
+                    return Outcome.eventful();
+                  })
+              .build();
+      java.util.concurrent.ExecutorService background = Executors.newSingleThreadExecutor();
+      Future<RunnerStats> run = background.submit(runner::run);
+      background.shutdown();
+      try {
+        assertThat(probe.held.await(30, TimeUnit.SECONDS))
+            .as("the first task's result reached its commit")
+            .isTrue();
+        createOne(1);
+        if (claimFails) {
+          probe.failTheNextClaim();
+          assertThat(probe.claimFailed.await(30, TimeUnit.SECONDS))
+              .as("a claim failed while the results were held")
+              .isTrue();
+          assertThat(secondStarted.await(100, TimeUnit.MILLISECONDS))
+              .as("the second task started from a failed claim")
+              .isFalse();
+        } else {
+          assertThat(secondStarted.await(30, TimeUnit.SECONDS))
+              .as("the second task started while the first's result was held")
+              .isTrue();
+        }
+      } finally {
+        probe.release();
+      }
+      assertThat(secondStarted.await(30, TimeUnit.SECONDS)).as("the second task started").isTrue();
+      runner.stop(Duration.ofSeconds(5));
+      stats = run.get(60, TimeUnit.SECONDS);
+    }
+    assertThat(store().taskSearch(TaskQuery.all()))
+        .hasSize(2)
+        .allSatisfy(t -> assertThat(t.status()).isEqualTo(TaskStatus.COMPLETED));
+    assertThat(store().taskRunList(List.of(), null, 10))
+        .as("one run per task")
+        .hasSize(2)
+        .allSatisfy(r -> assertThat(r.status()).isEqualTo(TaskRunStatus.EVENTFUL));
+    assertThat(executions)
+        .hasSize(2)
+        .allSatisfy((id, n) -> assertThat(n.get()).as("executions of task " + id).isEqualTo(1));
+    assertThat(stats.claimed()).as("stats: claimed").isEqualTo(2);
+    assertThat(stats.eventful()).as("stats: eventful").isEqualTo(2);
+    assertThat(stats.leasesLost()).as("stats: leases lost").isZero();
+  }
+
+  private long createOne(int argument) {
+    return store()
+        .taskCreate(
+            List.of(NewTask.oneshot("work", TaskArguments.of(List.of(argument), null))),
+            Clock.systemUTC().instant())
+        .get(0)
+        .id();
+  }
+
+  /**
+   * Holds the commit of the first transaction that writes results (ends runs) until {@link
+   * #release}; after {@link #failTheNextClaim}, fails the next claim made while it holds.
+   */
+  final class ResultsHeld implements StoreProbe {
+    final CountDownLatch held = new CountDownLatch(1);
+    final CountDownLatch claimFailed = new CountDownLatch(1);
+
+    private final CountDownLatch release = new CountDownLatch(1);
+    private final ThreadLocal<Boolean> writingResults = ThreadLocal.withInitial(() -> false);
+    private volatile boolean holding;
+    private volatile boolean failAClaim;
+
+    void failTheNextClaim() {
+      failAClaim = true;
+    }
+
+    void release() {
+      release.countDown();
+    }
+
+    @Override
+    public void beforeStatement(String queryName) {
+      if (queryName.startsWith("taskRunEndMany")) {
+        writingResults.set(true);
+      } else if (failAClaim
+          && holding
+          && queryName.startsWith("taskClaim")
+          && claimFailed.getCount() > 0) {
+        claimFailed.countDown();
+        throw new IllegalStateException("injected fault at a claim while results are held");
+      }
+    }
+
+    @Override
+    public void beforeCommit() {
+      if (!writingResults.get()) {
+        return;
+      }
+      writingResults.set(false);
+      if (held.getCount() == 0) {
+        return;
+      }
+      holding = true;
+      held.countDown();
+      try {
+        release.await(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while holding the results' commit", e);
+      } finally {
+        holding = false;
+      }
     }
   }
 
