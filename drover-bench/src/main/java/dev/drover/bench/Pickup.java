@@ -81,17 +81,12 @@ final class Pickup implements Workload {
     // and the same from run to run.
     Random random = new Random(3);
     long spreadMs = system.pickupPauseSpread(settings).toMillis();
-    // Back to back: the warm-up is there to compile the code, not to measure an idle system.
-    long warmupEnds = System.nanoTime() + WARMUP_CAP.toNanos();
-    int warmups = 0;
-    while (warmups < settings.warmup() && System.nanoTime() < warmupEnds) {
-      pickup(system, started, warmups++, settings);
-    }
+    int warmups = warmUp(system, started, 0, settings);
     double[] latencies = new double[settings.samples()];
     double[] enqueues = new double[settings.samples()];
     for (int i = 0; i < settings.samples(); i++) {
       Thread.sleep(PAUSE.toMillis() + (spreadMs > 0 ? random.nextLong(spreadMs) : 0));
-      long[] times = pickup(system, started, warmups + i, settings);
+      long[] times = pickup(system, started, warmups + i, warmups + i + 1, settings);
       latencies[i] = times[1] / 1e6;
       enqueues[i] = times[0] / 1e6;
     }
@@ -116,11 +111,34 @@ final class Pickup implements Workload {
   }
 
   /**
-   * Enqueues task {@code seq} and waits until it starts and is recorded done. Returns the enqueue
-   * call's duration and the time from the enqueue to the handler's start, in nanoseconds.
+   * Takes up to {@link Settings#warmup} pickups back to back, at most {@link #WARMUP_CAP}, with
+   * sequence numbers from {@code firstSeq}; returns how many. Back to back: the warm-up is there to
+   * compile the code, not to measure an idle system. {@code started} receives the warm-up tasks'
+   * starts, and no task is outstanding when it is called.
+   */
+  static int warmUp(
+      SystemUnderTest system, BlockingQueue<long[]> started, long firstSeq, Settings settings)
+      throws Exception {
+    long warmupEnds = System.nanoTime() + WARMUP_CAP.toNanos();
+    int warmups = 0;
+    while (warmups < settings.warmup() && System.nanoTime() < warmupEnds) {
+      pickup(system, started, firstSeq + warmups, warmups + 1, settings);
+      warmups++;
+    }
+    return warmups;
+  }
+
+  /**
+   * Enqueues task {@code seq} and waits until it starts and the system has recorded {@code
+   * completed} tasks done. Returns the enqueue call's duration and the time from the enqueue to the
+   * handler's start, in nanoseconds.
    */
   private static long[] pickup(
-      SystemUnderTest system, BlockingQueue<long[]> started, long seq, Settings settings)
+      SystemUnderTest system,
+      BlockingQueue<long[]> started,
+      long seq,
+      long completed,
+      Settings settings)
       throws Exception {
     long before = System.nanoTime();
     system.enqueue(seq);
@@ -134,7 +152,7 @@ final class Pickup implements Workload {
           "expected task " + seq + " to start, but task " + start[0] + " did");
     }
     // Checking for "done" only begins after the start, so its queries cannot slow the pickup.
-    Workload.awaitCompleted(system, seq + 1, CHECK_DONE_EVERY, settings.timeout());
+    Workload.awaitCompleted(system, completed, CHECK_DONE_EVERY, settings.timeout());
     return new long[] {enqueued - before, start[1] - before};
   }
 

@@ -86,7 +86,7 @@ record Report(
         .append(settings.warmup())
         .append(" warm-up pickups back to back (at most ")
         .append(Pickup.WARMUP_CAP.toSeconds())
-        .append(" s), not counted\n");
+        .append(" s) before the pickup and sustained workloads, not counted\n");
     for (Workload w : workloads) {
       List<Result> rows = results.stream().filter(r -> r.workload().equals(w.name())).toList();
       if (rows.isEmpty()) {
