@@ -374,9 +374,11 @@ interface PassFaultContract {
         assertThat(probe.held.await(30, TimeUnit.SECONDS))
             .as("the first task's result reached its commit")
             .isTrue();
+        if (claimFails) {
+          probe.failTheNextClaim(); // before the task exists, which the runner may claim at once
+        }
         createOne(1);
         if (claimFails) {
-          probe.failTheNextClaim();
           assertThat(probe.claimFailed.await(30, TimeUnit.SECONDS))
               .as("a claim failed while the results were held")
               .isTrue();
