@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -237,6 +238,11 @@ public final class Bench implements Callable<Integer> {
     }
     List<Workload> chosen =
         names(workloads, WORKLOADS.keySet(), "--workloads").stream().map(WORKLOADS::get).toList();
+    List<Integer> sizes =
+        (scaleSizes != null
+                ? scaleSizes
+                : smoke ? List.of(100, 200) : List.of(10_000, 100_000, 1_000_000))
+            .stream().map(n -> positive("--scale-sizes", n)).toList();
     Settings settings =
         new Settings(
             positive("--workers", workers),
@@ -250,13 +256,12 @@ public final class Bench implements Callable<Integer> {
                 sustainFor != null
                     ? sustainFor
                     : smoke ? Duration.ofSeconds(1) : Duration.ofSeconds(30),
-                (scaleSizes != null
-                        ? scaleSizes
-                        : smoke ? List.of(100, 200) : List.of(10_000, 100_000, 1_000_000))
-                    .stream().map(n -> positive("--scale-sizes", n)).toList(),
+                sizes,
                 scaleCap != null
                     ? scaleCap
                     : smoke ? Duration.ofSeconds(30) : Duration.ofMinutes(5),
+                // Smoke: the smallest size; the slow peers would take a minute over ten times it.
+                smoke ? Collections.min(sizes) : Scaling.warmup(Collections.min(sizes)),
                 positive("--cost-tasks", costTasks != null ? costTasks : smoke ? 100 : 10_000)),
             positive("--origins", origins != null ? origins : smoke ? 5000 : 1_000_000),
             positive("--grabs", grabs != null ? grabs : smoke ? 3 : 20),

@@ -3,7 +3,6 @@ package dev.drover.bench;
 import dev.drover.bench.Databases.BenchDb;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,11 +90,13 @@ final class Scaling implements Workload {
     return value;
   }
 
-  /**
-   * The unmeasured burn-down before the sizes: at most this many tasks, and at most ten times the
-   * smallest size (so a smoke run stays small).
-   */
+  /** The unmeasured burn-down before the sizes takes at most this many tasks. */
   static final int WARMUP = 100_000;
+
+  /** Tasks of the unmeasured burn-down before sizes whose smallest is {@code smallest}. */
+  static int warmup(int smallest) {
+    return Math.min(WARMUP, 10 * smallest);
+  }
 
   /** How long the warm-up may take to insert, and then to burn down. */
   static final Duration WARMUP_CAP = Duration.ofSeconds(20);
@@ -121,7 +122,7 @@ final class Scaling implements Workload {
     // system's code (the same for every system; pickup warms up likewise). On two cores the
     // compiler competes with the database for a while: after a warm-up of 5,000 tasks Drover burnt
     // 10,000 down at 5,400 jobs/s on PostgreSQL, twice in a row, and at 8,200 after 100,000.
-    int warmup = Math.min(WARMUP, 10 * Collections.min(settings.load().scaleSizes()));
+    int warmup = settings.load().scaleWarmup();
     Duration warmupCap =
         WARMUP_CAP.compareTo(settings.load().scaleCap()) < 0
             ? WARMUP_CAP

@@ -33,9 +33,15 @@ record Settings(
    * @param sustainFor how long the sustained workload enqueues
    * @param scaleSizes queue sizes the scaling workload burns down
    * @param scaleCap longest a system may take to insert, and then to burn down, one scaling size
+   * @param scaleWarmup tasks the scaling workload burns down, unmeasured, before its sizes
    * @param costTasks tasks burnt down while the database-cost workload reads PostgreSQL's
    *     statistics
    */
   record Load(
-      int rate, Duration sustainFor, List<Integer> scaleSizes, Duration scaleCap, int costTasks) {}
+      int rate,
+      Duration sustainFor,
+      List<Integer> scaleSizes,
+      Duration scaleCap,
+      int scaleWarmup,
+      int costTasks) {}
 }
