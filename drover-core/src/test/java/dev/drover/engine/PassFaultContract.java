@@ -371,30 +371,35 @@ interface PassFaultContract {
       Future<RunnerStats> run = background.submit(runner::run);
       background.shutdown();
       try {
-        assertThat(probe.held.await(30, TimeUnit.SECONDS))
-            .as("the first task's result reached its commit")
+        try {
+          assertThat(probe.held.await(30, TimeUnit.SECONDS))
+              .as("the first task's result reached its commit")
+              .isTrue();
+          if (claimFails) {
+            probe.failTheNextClaim(); // before the task exists, which the runner may claim at once
+          }
+          createOne(1);
+          if (claimFails) {
+            assertThat(probe.claimFailed.await(30, TimeUnit.SECONDS))
+                .as("a claim failed while the results were held")
+                .isTrue();
+            assertThat(secondStarted.await(100, TimeUnit.MILLISECONDS))
+                .as("the second task started from a failed claim")
+                .isFalse();
+          } else {
+            assertThat(secondStarted.await(30, TimeUnit.SECONDS))
+                .as("the second task started while the first's result was held")
+                .isTrue();
+          }
+        } finally {
+          probe.release();
+        }
+        assertThat(secondStarted.await(30, TimeUnit.SECONDS))
+            .as("the second task started")
             .isTrue();
-        if (claimFails) {
-          probe.failTheNextClaim(); // before the task exists, which the runner may claim at once
-        }
-        createOne(1);
-        if (claimFails) {
-          assertThat(probe.claimFailed.await(30, TimeUnit.SECONDS))
-              .as("a claim failed while the results were held")
-              .isTrue();
-          assertThat(secondStarted.await(100, TimeUnit.MILLISECONDS))
-              .as("the second task started from a failed claim")
-              .isFalse();
-        } else {
-          assertThat(secondStarted.await(30, TimeUnit.SECONDS))
-              .as("the second task started while the first's result was held")
-              .isTrue();
-        }
       } finally {
-        probe.release();
+        runner.stop(Duration.ofSeconds(5));
       }
-      assertThat(secondStarted.await(30, TimeUnit.SECONDS)).as("the second task started").isTrue();
-      runner.stop(Duration.ofSeconds(5));
       stats = run.get(60, TimeUnit.SECONDS);
     }
     assertThat(store().taskSearch(TaskQuery.all()))
