@@ -162,17 +162,10 @@ final class PassWriter implements AutoCloseable {
     int claimed = 0;
     List<String> unsaturated = List.of();
     try {
-      PassResult result = store.taskPass(claims);
-      claimed = applyClaims(claims, result);
-      unsaturated = unsaturated(claims.claims(), result.claimed());
-      if (claimed > 0) {
-        dispatch.run(); // committed: the work starts while the results are still being written
-      }
+      Written first = claimAndDispatch(claims);
       Written meanwhile = claimWhileWriting(writing);
-      claimed += meanwhile.claimed();
-      if (meanwhile.claimed() > 0) {
-        unsaturated = meanwhile.unsaturated();
-      }
+      claimed = first.claimed() + meanwhile.claimed();
+      unsaturated = meanwhile.claimed() > 0 ? meanwhile.unsaturated() : first.unsaturated();
     } catch (RuntimeException e) {
       failure = e;
     }
@@ -223,16 +216,24 @@ final class PassWriter implements AutoCloseable {
       if (requests.isEmpty()) {
         continue;
       }
-      Pass claims = new Pass(owner, now, List.of(), List.of(), requests);
-      PassResult result = store.taskPass(claims);
-      int n = applyClaims(claims, result);
-      claimed += n;
-      unsaturated = unsaturated(requests, result.claimed());
-      if (n > 0) {
-        dispatch.run();
-      }
+      Written w = claimAndDispatch(new Pass(owner, now, List.of(), List.of(), requests));
+      claimed += w.claimed();
+      unsaturated = w.unsaturated();
     }
     return new Written(0, claimed, unsaturated);
+  }
+
+  /**
+   * Commits a pass of claims only, on this thread; once it committed, the book follows and workers
+   * go on what it claimed, while the results of the same pass may still be being written.
+   */
+  private Written claimAndDispatch(Pass claims) {
+    PassResult result = store.taskPass(claims);
+    int claimed = applyClaims(claims, result);
+    if (claimed > 0) {
+      dispatch.run();
+    }
+    return new Written(0, claimed, unsaturated(claims.claims(), result.claimed()));
   }
 
   /**
