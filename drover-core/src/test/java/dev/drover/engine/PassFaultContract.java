@@ -17,6 +17,7 @@ import dev.drover.store.Store;
 import dev.drover.store.StoreOptions;
 import dev.drover.store.StoreProbe;
 import dev.drover.testing.FaultProbe;
+import dev.drover.testing.HeldCommit;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -372,7 +373,7 @@ interface PassFaultContract {
       background.shutdown();
       try {
         try {
-          assertThat(probe.held.await(30, TimeUnit.SECONDS))
+          assertThat(probe.awaitHeld(Duration.ofSeconds(30)))
               .as("the first task's result reached its commit")
               .isTrue();
           if (claimFails) {
@@ -431,28 +432,32 @@ interface PassFaultContract {
    * #release}; after {@link #failTheNextClaim}, fails the next claim made while it holds.
    */
   final class ResultsHeld implements StoreProbe {
-    final CountDownLatch held = new CountDownLatch(1);
     final CountDownLatch claimFailed = new CountDownLatch(1);
 
-    private final CountDownLatch release = new CountDownLatch(1);
-    private final ThreadLocal<Boolean> writingResults = ThreadLocal.withInitial(() -> false);
-    private volatile boolean holding;
+    private final HeldCommit results = HeldCommit.ofTransactionsRunning("taskRunEndMany");
     private volatile boolean failAClaim;
+
+    ResultsHeld() {
+      results.arm();
+    }
+
+    boolean awaitHeld(Duration timeout) throws InterruptedException {
+      return results.awaitReached(timeout);
+    }
 
     void failTheNextClaim() {
       failAClaim = true;
     }
 
     void release() {
-      release.countDown();
+      results.release();
     }
 
     @Override
     public void beforeStatement(String queryName) {
-      if (queryName.startsWith("taskRunEndMany")) {
-        writingResults.set(true);
-      } else if (failAClaim
-          && holding
+      results.beforeStatement(queryName);
+      if (failAClaim
+          && results.holding()
           && queryName.startsWith("taskClaim")
           && claimFailed.getCount() > 0) {
         claimFailed.countDown();
@@ -462,23 +467,7 @@ interface PassFaultContract {
 
     @Override
     public void beforeCommit() {
-      if (!writingResults.get()) {
-        return;
-      }
-      writingResults.set(false);
-      if (held.getCount() == 0) {
-        return;
-      }
-      holding = true;
-      held.countDown();
-      try {
-        release.await(60, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while holding the results' commit", e);
-      } finally {
-        holding = false;
-      }
+      results.beforeCommit();
     }
   }
 
