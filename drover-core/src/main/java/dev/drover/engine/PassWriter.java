@@ -73,7 +73,10 @@ final class PassWriter implements AutoCloseable {
   /** Whether the runner still claims (not once asked to stop). */
   private final BooleanSupplier mayClaim;
 
-  /** Puts workers on the claimed runs that have a free slot; the loop thread's. */
+  /**
+   * Puts workers on the claimed runs that have a free slot, those that creates claimed for the
+   * runner included; the loop thread's.
+   */
   private final Runnable dispatch;
 
   /** Commits the writes half of a split pass; null where a pass stays one transaction. */
@@ -210,6 +213,7 @@ final class PassWriter implements AutoCloseable {
         Thread.currentThread().interrupt();
         break;
       }
+      dispatch.run(); // claims that creates committed meanwhile
       Instant now = clock.instant();
       List<ClaimRequest> requests =
           writing.isDone() || !mayClaim.getAsBoolean() ? List.of() : slots.claimRequests(now);

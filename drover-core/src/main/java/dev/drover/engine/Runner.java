@@ -77,6 +77,7 @@ public final class Runner {
   private final LeaderDuties leader;
   private final Execution execution;
   private final Outage outage;
+  private final CreateClaims createClaims;
 
   /** Released by {@link #stop}, so a backoff ends at once. */
   private final Semaphore stopSignal = new Semaphore(0);
@@ -90,6 +91,9 @@ public final class Runner {
   private volatile Instant stopDeadline;
   private volatile String stopReason = "stopped on request";
   private volatile boolean reloadRequested;
+
+  /** When the loop's current wait for work ends at the latest; loop thread. */
+  private Instant nextStepBy = Instant.EPOCH;
 
   Runner(
       Store store,
@@ -117,7 +121,7 @@ public final class Runner {
             events,
             clock,
             () -> !stopRequested,
-            () -> execution.dispatch(book, slots, types));
+            this::dispatch);
     this.leases = new LeaseKeeper(store, options.owner(), book, stats, events);
     this.housekeeping = new Housekeeping(store, options, types, this::resize, events);
     Leadership leadership =
@@ -132,6 +136,7 @@ public final class Runner {
                 new VisitSchedulers(store, clock, new SplittableRandom(), events, stats),
                 clock,
                 this::wake));
+    this.createClaims = new CreateClaims(options.owner(), this::handOver);
     this.outage =
         new Outage(
             clock,
@@ -154,6 +159,7 @@ public final class Runner {
    */
   public void stop(Duration grace) {
     stopDeadline = clock.instant().plus(grace);
+    createClaims.close();
     stopRequested = true;
     stopSignal.release();
     wake();
@@ -177,6 +183,12 @@ public final class Runner {
   /** Wakes the loop now, e.g. because work was just created in this process. */
   public void wake() {
     signals.wake();
+    passes.nudge();
+  }
+
+  /** A create claimed a task for this runner: the loop adopts it and puts a worker on it. */
+  private void handOver() {
+    signals.handOver();
     passes.nudge();
   }
 
@@ -222,7 +234,8 @@ public final class Runner {
                 now,
                 null,
                 null));
-    try (AutoCloseable subscription = store.onWork(this::wake)) {
+    try (AutoCloseable subscription = store.onWork(this::wake);
+        AutoCloseable handOvers = store.claimOnCreate(createClaims)) {
       if (!admitted()) {
         log.info("runner {} stopped before it became active", options.owner());
         return stats;
@@ -304,9 +317,17 @@ public final class Runner {
   /** One pass and the wait after it; false when the loop is done. */
   private boolean step() throws InterruptedException {
     try {
+      if (signals.onlyHandOvers()) {
+        // Only claims that creates committed: no pass is needed to put workers on them.
+        signals.drain();
+        dispatch();
+        signals.await(Math.max(0, Duration.between(clock.instant(), nextStepBy).toMillis()));
+        return true;
+      }
       PassReport report = runOnce();
       outage.succeeded(clock.instant());
       if (book.isEmpty()
+          && createClaims.settled()
           && (stopRequested || (options.exitOnIdle() && report.claimed() == 0 && idle()))) {
         return false;
       }
@@ -346,6 +367,7 @@ public final class Runner {
     Instant now = clock.instant();
     // The claim-ahead rate counts what workers finished, written or not: it measures throughput.
     book.take(signals.drain()).forEach(r -> ahead.finished(r.type.name(), r.ran()));
+    adoptCreated(); // before a stop gives back what no worker began
     int lost = leases.heartbeat(now);
     boolean reload = reloadRequested;
     housekeeping.runOnce(now, reload).ifPresent(r -> requestStop(r.reason(), r.grace()));
@@ -361,11 +383,30 @@ public final class Runner {
       leases.releaseAll();
     }
     leases.release(now);
-    execution.dispatch(book, slots, types); // the pass's claims are committed: work may start
+    dispatch(); // the pass's claims are committed: work may start
     LeaderDuties.Done duties = leader.runOnce(now, types.all(), book.isEmpty());
     leases.enforceTimeouts(now);
     events.flush();
     return new PassReport(written.completed(), written.claimed(), duties.rescued(), lost);
+  }
+
+  /**
+   * Puts workers on the queued runs, with the claims creates handed over adopted first, then sets
+   * the room creates may claim in. Loop thread.
+   */
+  private void dispatch() {
+    adoptCreated();
+    execution.dispatch(book, slots, types);
+    createClaims.setRoom(book, slots, types);
+  }
+
+  /** The claims of creates that committed enter the book, queued for workers. */
+  private void adoptCreated() {
+    List<HeldRun> runs = createClaims.adopt();
+    if (!runs.isEmpty()) {
+      book.claimed(runs);
+      stats.claimed.addAndGet(runs.size());
+    }
   }
 
   private void requestStop(String reason, Duration grace) {
@@ -436,6 +477,7 @@ public final class Runner {
         waitMs = Math.max(0, Math.min(waitMs, Duration.between(now, next.get()).toMillis() + 1));
       }
     }
+    nextStepBy = now.plusMillis(waitMs);
     signals.await(waitMs);
   }
 

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class Signals {
   /** A message to the loop. */
-  sealed interface Signal permits Finished, SlotFreed, WakeUp {}
+  sealed interface Signal permits Finished, SlotFreed, WakeUp, HandOver {}
 
   /**
    * A worker is done with {@code run}; a null outcome means there is nothing to write (its lease is
@@ -24,6 +24,9 @@ final class Signals {
   record SlotFreed(String type) implements Signal {}
 
   record WakeUp() implements Signal {}
+
+  /** A create claimed a task for this runner and committed ({@link CreateClaims}). */
+  record HandOver() implements Signal {}
 
   // A queue with separate locks for adding and taking: workers add while the loop takes.
   private final LinkedBlockingQueue<Signal> queue = new LinkedBlockingQueue<>();
@@ -41,6 +44,26 @@ final class Signals {
 
   void wake() {
     queue.add(new WakeUp());
+  }
+
+  void handOver() {
+    queue.add(new HandOver());
+  }
+
+  /** True if something was signalled and all of it is hand-overs; loop thread only. */
+  boolean onlyHandOvers() {
+    if (awaited == null && queue.isEmpty()) {
+      return false;
+    }
+    if (awaited != null && !(awaited instanceof HandOver)) {
+      return false;
+    }
+    for (Signal s : queue) {
+      if (!(s instanceof HandOver)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   boolean isEmpty() {

@@ -72,6 +72,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -99,6 +100,10 @@ final class JdbiStore implements Store {
   private final Leases leases;
   private final RunnerTable runners;
   private final WorkSignal work;
+
+  /** The runners of this process that take tasks as they are created (see CreateClaimer). */
+  private final List<CreateClaimer> claimers = new CopyOnWriteArrayList<>();
+
   private final FrontierStore frontier;
   private final TaskInserts inserts;
   private final Children children;
@@ -259,6 +264,12 @@ final class JdbiStore implements Store {
     return work.subscribe(listener);
   }
 
+  @Override
+  public AutoCloseable claimOnCreate(CreateClaimer claimer) {
+    claimers.add(claimer);
+    return () -> claimers.remove(claimer);
+  }
+
   /** Wakes runners if {@code changed}, then returns {@code result}. */
   private <T> T signalIf(boolean changed, T result) {
     if (changed) {
@@ -386,11 +397,19 @@ final class JdbiStore implements Store {
   public List<Task> taskCreate(List<NewTask> tasks, Instant now) {
     // One task is written by one statement, after the reads that check it (TaskInserts), which
     // needs less than a JDBC transaction; but a probe is promised a commit to fail.
-    List<Task> out =
-        tasks.size() == 1 && !probed
-            ? dialect.inSingleWrite(jdbi, h -> inserts.create(h, tasks, now))
-            : jdbi.inTransaction(h -> inserts.create(h, tasks, now));
-    if (!out.isEmpty()) {
+    ClaimOnCreate claim = new ClaimOnCreate(claimers);
+    List<Task> out;
+    try {
+      out =
+          tasks.size() == 1 && !probed
+              ? dialect.inSingleWrite(jdbi, h -> inserts.create(h, tasks, now, claim))
+              : jdbi.inTransaction(h -> inserts.create(h, tasks, now, claim));
+    } catch (RuntimeException | Error e) {
+      claim.failed();
+      throw e;
+    }
+    // A task claimed on create needs no runner woken: the one that took it was told.
+    if (!claim.committed() && !out.isEmpty()) {
       work.wakeLocal();
     }
     return out;

@@ -48,6 +48,13 @@ public interface Store extends AutoCloseable {
    */
   AutoCloseable onWork(Runnable listener);
 
+  /**
+   * Lets {@code claimer}, a runner of this process, take each task this store creates alone (one
+   * task per call) in the transaction that creates it, when it has a worker slot free for it (see
+   * {@link CreateClaimer}). Closing the returned handle withdraws it.
+   */
+  AutoCloseable claimOnCreate(CreateClaimer claimer);
+
   /** The crawl frontier (listers, listed origins, visit stats) in the same database. */
   FrontierStore frontier();
 

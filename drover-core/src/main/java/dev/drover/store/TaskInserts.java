@@ -1,10 +1,13 @@
 package dev.drover.store;
 
 import static dev.drover.store.SqlQuery.TASK_FIND_DUPLICATES;
+import static dev.drover.store.SqlQuery.TASK_INSERT_CLAIMED;
 import static dev.drover.store.SqlQuery.TASK_INSERT_MANY;
 import static dev.drover.store.SqlQuery.TASK_INSERT_UNLESS_DUPLICATE;
 import static dev.drover.store.SqlQuery.TASK_TYPE_GET;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.Json;
 import dev.drover.ValidationException;
 import dev.drover.engine.command.CommandTemplate;
 import dev.drover.model.NewTask;
@@ -12,6 +15,8 @@ import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskPolicy;
 import dev.drover.model.TaskPriority;
+import dev.drover.model.TaskRun;
+import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import java.sql.PreparedStatement;
@@ -77,9 +82,19 @@ final class TaskInserts {
    * processes are told of the work when the transaction commits.
    */
   List<Task> create(Handle h, List<NewTask> tasks, Instant now) {
+    return create(h, tasks, now, null);
+  }
+
+  /**
+   * As {@link #create(Handle, List, Instant)}; a single task is created claimed on an offer of
+   * {@code claim} when the claim's rules allow (see {@link CreateClaimer}). {@code claim} may be
+   * null.
+   */
+  List<Task> create(Handle h, List<NewTask> tasks, Instant now, ClaimOnCreate claim) {
     List<Prepared> prepared = validate(h, tasks, now);
     if (prepared.size() == 1) {
-      return List.of(createOne(h, prepared.get(0)));
+      Task claimed = claim == null ? null : createClaimed(h, prepared.get(0), now, claim);
+      return List.of(claimed != null ? claimed : createOne(h, prepared.get(0)));
     }
     List<Task> created = createMany(h, prepared);
     if (!created.isEmpty()) {
@@ -129,6 +144,49 @@ final class TaskInserts {
         "task of type '"
             + p.task.type()
             + "': a stored duplicate kept changing while it was being created; try again");
+  }
+
+  /**
+   * Creates {@code p} already claimed on an offer of a runner of this process, if one has a worker
+   * slot free for it and the claim's rules allow; null otherwise, with nothing written. The task is
+   * returned as claimed: its next run is the end of the lease.
+   */
+  private Task createClaimed(Handle h, Prepared p, Instant now, ClaimOnCreate claim) {
+    claim.claimed(null); // this transaction may be a second try of the same create
+    if (p.nextRun.isAfter(now) || p.type.maxPerKey() != null) {
+      return null;
+    }
+    CreateClaimer.Offer offer = claim.offer(p.task.type(), now);
+    if (offer == null) {
+      return null;
+    }
+    Optional<Long> id =
+        h.createQuery(sql.get(TASK_INSERT_CLAIMED))
+            .bind("type", p.task.type())
+            .bind("arguments", p.json)
+            .bind("hash", p.hash)
+            .bind("nextRun", p.nextRun)
+            .bind("leaseUntil", offer.leaseUntil())
+            .bind("now", now)
+            .bind("intervalMs", Columns.millis(p.interval))
+            .bind("policy", p.task.policy().dbName())
+            .bind("retriesLeft", retriesLeft(p))
+            .bind("priority", priority(p))
+            .bind("concurrencyKey", p.concurrencyKey)
+            .bind("owner", offer.owner())
+            .mapTo(Long.class)
+            .findOne();
+    if (id.isEmpty()) {
+      return null;
+    }
+    Task task = written(id.get(), p, offer.leaseUntil(), TaskStatus.NEXT_RUN_SCHEDULED);
+    ObjectNode meta = Json.object();
+    meta.put("worker", offer.owner());
+    // The run as a runner's claim opens it: in memory only until its worker begins it.
+    TaskRun run =
+        new TaskRun(0, task.id(), task.id() + ".1", now, null, null, meta, TaskRunStatus.SCHEDULED);
+    claim.claimed(new Claim(task, run, new Lease(task.id(), 1)));
+    return task;
   }
 
   private List<Task> createMany(Handle h, List<Prepared> prepared) {
@@ -320,14 +378,18 @@ final class TaskInserts {
 
   /** The task {@code p} became, as the row holds it (see taskInsertMany.sql for the columns). */
   private static Task written(long id, Prepared p) {
+    return written(id, p, p.nextRun, TaskStatus.NEXT_RUN_NOT_SCHEDULED);
+  }
+
+  private static Task written(long id, Prepared p, Instant nextRun, TaskStatus status) {
     Long intervalMs = Columns.millis(p.interval);
     return new Task(
         id,
         p.task.type(),
         p.task.arguments(),
-        p.nextRun,
+        nextRun,
         intervalMs == null ? null : Duration.ofMillis(intervalMs),
-        TaskStatus.NEXT_RUN_NOT_SCHEDULED,
+        status,
         p.task.policy(),
         retriesLeft(p),
         p.task.priority());
