@@ -5,12 +5,14 @@ import dev.drover.store.Claim;
 import dev.drover.store.CreateClaimer;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToIntFunction;
 
 /**
  * The runner's side of claiming on create ({@link CreateClaimer}): how many tasks of each type it
@@ -104,16 +106,19 @@ final class CreateClaims implements CreateClaimer {
     return runs;
   }
 
-  /** Sets each type's room from the slots as the book now stands; loop thread. */
-  void setRoom(RunBook book, Slots slots, TaskTypes types) {
+  /**
+   * Sets the room of each of {@code executable} that has no per-key limit to {@code room} of it
+   * (never below zero); the other types get none. Loop thread.
+   */
+  void setRoom(Collection<TaskType> executable, ToIntFunction<TaskType> room) {
     if (closed) {
       return;
     }
     Map<String, Room> next = new HashMap<>();
-    for (TaskType type : types.executable()) {
+    for (TaskType type : executable) {
       if (type.maxPerKey() == null) {
-        int free = Math.max(0, slots.free(type) - book.queuedOf(type.name()));
-        next.put(type.name(), new Room(type, new AtomicInteger(free)));
+        next.put(
+            type.name(), new Room(type, new AtomicInteger(Math.max(0, room.applyAsInt(type)))));
       }
     }
     rooms = Map.copyOf(next);

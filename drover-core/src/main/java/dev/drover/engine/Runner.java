@@ -397,7 +397,7 @@ public final class Runner {
   private void dispatch() {
     adoptCreated();
     execution.dispatch(book, slots, types);
-    createClaims.setRoom(book, slots, types);
+    createClaims.setRoom(types.executable(), t -> slots.free(t) - book.queuedOf(t.name()));
   }
 
   /** The claims of creates that committed enter the book, queued for workers. */

@@ -45,7 +45,8 @@ abstract class RunnerContractTest
     implements RunnerLifecycleContract,
         PerKeyRunnerContract,
         VisitSchedulingRunnerContract,
-        PassFaultContract {
+        PassFaultContract,
+        CreateClaimRunnerContract {
   @TempDir Path dir;
   StoreLocation location;
   Store store;

@@ -67,7 +67,8 @@ abstract class StoreContractTest
         OperatorContract,
         StatusCountContract,
         RunIntegrityContract,
-        CronContract {
+        CronContract,
+        CreateClaimContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
 

@@ -1,0 +1,200 @@
+package dev.drover.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.drover.Outcome;
+import dev.drover.TaskHandler;
+import dev.drover.model.NewTask;
+import dev.drover.model.Task;
+import dev.drover.model.TaskArguments;
+import dev.drover.model.TaskQuery;
+import dev.drover.model.TaskRun;
+import dev.drover.model.TaskRunStatus;
+import dev.drover.model.TaskStatus;
+import dev.drover.model.TaskType;
+import dev.drover.store.Store;
+import dev.drover.store.StoreOptions;
+import dev.drover.testing.FaultProbe;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A runner takes the tasks created alone in its process as they are created, when it has a worker
+ * slot free ({@link dev.drover.store.CreateClaimer}): they start without a claim of their own, run
+ * once, and a create that fails leaves the runner as if it had not been tried. Mixed into {@link
+ * RunnerContractTest}, so it runs on every database.
+ */
+interface CreateClaimRunnerContract {
+  Store store();
+
+  Store openAnother(StoreOptions options);
+
+  RunnerOptions options();
+
+  ExecutorService background();
+
+  Runner runner(RunnerOptions options, Map<String, TaskHandler> handlers);
+
+  /** Polls until {@code condition} holds; fails after 30 s. */
+  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime() - deadline).as("still waiting for: " + what).isNegative();
+      Thread.sleep(10);
+    }
+  }
+
+  private static NewTask job(String name) {
+    return NewTask.oneshot("job", TaskArguments.of(List.of(name), Map.of()));
+  }
+
+  private static Task create(Store s, String name) {
+    return s.taskCreate(List.of(job(name)), Clock.systemUTC().instant()).get(0);
+  }
+
+  private static boolean done(Store s, long id) {
+    return s.taskGet(List.of(id)).get(0).status() == TaskStatus.COMPLETED;
+  }
+
+  /** Counts each task's executions, and holds the task named "held" until {@code release}. */
+  private static TaskHandler counting(Map<Long, AtomicInteger> executions, CountDownLatch release) {
+    return ctx -> {
+      executions.computeIfAbsent(ctx.taskId(), k -> new AtomicInteger()).incrementAndGet();
+      if (ctx.arguments().args().get(0).asText().equals("held")) {
+        release.await();
+      }
+      return Outcome.eventful();
+    };
+  }
+
+  private void assertRanOnceWithOneRun(Store s, Map<Long, AtomicInteger> executions, long id) {
+    assertThat(executions.get(id)).as("executions of task " + id).hasValue(1);
+    List<TaskRun> runs = s.taskRunList(List.of(id), null, 10);
+    assertThat(runs).extracting(TaskRun::status).containsExactly(TaskRunStatus.EVENTFUL);
+  }
+
+  @Test
+  default void aTaskCreatedWhileTheRunnerHasASlotFreeStartsWithoutAClaimOfItsOwnAndRunsOnce()
+      throws Exception {
+    store().taskTypeCreate(TaskType.builder("job").build());
+    Map<Long, AtomicInteger> executions = new ConcurrentHashMap<>();
+    Runner runner =
+        runner(
+            options().withExitOnIdle(false).withTotalWorkers(2),
+            Map.of("job", counting(executions, new CountDownLatch(0))));
+    Future<RunnerStats> run = background().submit(runner::run);
+    try {
+      Task first = create(store(), "first");
+      await("the first task done", () -> done(store(), first.id()));
+
+      Task second = create(store(), "second");
+      assertThat(second.status())
+          .as("claimed by its create")
+          .isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
+      await("the second task done", () -> done(store(), second.id()));
+      assertRanOnceWithOneRun(store(), executions, first.id());
+      assertRanOnceWithOneRun(store(), executions, second.id());
+    } finally {
+      runner.stop(Duration.ofSeconds(5));
+    }
+    RunnerStats stats = run.get(30, TimeUnit.SECONDS);
+    assertThat(stats.claimed()).isEqualTo(2);
+    assertThat(stats.leasesLost()).isZero();
+  }
+
+  @Test
+  default void aRunnerAskedToStopTakesNoTaskAsItIsCreated() throws Exception {
+    store().taskTypeCreate(TaskType.builder("job").build());
+    Map<Long, AtomicInteger> executions = new ConcurrentHashMap<>();
+    CountDownLatch release = new CountDownLatch(1);
+    Runner runner =
+        runner(
+            options().withExitOnIdle(false).withTotalWorkers(2),
+            Map.of("job", counting(executions, release)));
+    Future<RunnerStats> run = background().submit(runner::run);
+    Task held = create(store(), "held");
+    await("the held task begun", () -> executions.containsKey(held.id()));
+
+    runner.stop(Duration.ofSeconds(30)); // it still runs the held task, with a slot free
+    Task late = create(store(), "late");
+    release.countDown();
+    RunnerStats stats = run.get(30, TimeUnit.SECONDS);
+
+    assertThat(late.status()).isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
+    assertThat(store().taskGet(List.of(late.id())).get(0).status())
+        .isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
+    assertThat(store().taskRunList(List.of(late.id()), null, 10)).isEmpty();
+    assertThat(executions).doesNotContainKey(late.id());
+    assertRanOnceWithOneRun(store(), executions, held.id());
+    assertThat(stats.claimed()).isEqualTo(1);
+  }
+
+  /**
+   * The create of a task the runner would take fails at its statement or its commit: nothing is
+   * written, the runner never holds the task, and the next create is claimed and runs. (That the
+   * slot is given back is CreateClaimsTest's: four workers leave room here even while the held task
+   * has a second worker put on it by a second dispatch, until the next pass corrects that.)
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"taskInsertClaimed", FaultProbe.COMMIT})
+  default void aCreateThatFailsLeavesTheRunnerAsIfItHadNotBeenTried(String step) throws Exception {
+    store().taskTypeCreate(TaskType.builder("job").build());
+    Store probed =
+        openAnother(
+            StoreOptions.DEFAULT.withProbe(
+                new FaultProbe(step, Set.of(1), Set.of("taskInsertClaimed"))));
+    Map<Long, AtomicInteger> executions = new ConcurrentHashMap<>();
+    CountDownLatch release = new CountDownLatch(1);
+    Runner runner =
+        new RunnerBuilder(probed, options().runsDir())
+            .options(options().withExitOnIdle(false).withTotalWorkers(4))
+            .handlers(Map.of("job", counting(executions, release)))
+            .build();
+    Future<RunnerStats> run = background().submit(runner::run);
+    try {
+      // Created through another store, which no runner takes tasks from: claimed by a pass.
+      Task held = create(store(), "held");
+      await("the held task begun", () -> executions.containsKey(held.id()));
+
+      assertThatThrownBy(() -> create(probed, "failed")).hasMessageContaining("injected fault");
+      assertThat(store().taskSearch(TaskQuery.all()))
+          .extracting(Task::id)
+          .as("nothing written")
+          .containsExactly(held.id());
+
+      Task next = create(probed, "next");
+      assertThat(next.status())
+          .as("the slot offered again")
+          .isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
+      await("the next task done", () -> done(store(), next.id()));
+      release.countDown();
+      await("the held task done", () -> done(store(), held.id()));
+      runner.stop(Duration.ofSeconds(5));
+      RunnerStats stats = run.get(30, TimeUnit.SECONDS);
+
+      assertRanOnceWithOneRun(store(), executions, held.id());
+      assertRanOnceWithOneRun(store(), executions, next.id());
+      assertThat(executions).hasSize(2);
+      assertThat(stats.claimed()).isEqualTo(2);
+      assertThat(stats.leasesLost()).isZero();
+    } finally {
+      release.countDown();
+      runner.stop(Duration.ofSeconds(5));
+      probed.close();
+    }
+  }
+}
