@@ -4,6 +4,7 @@ import dev.drover.model.TaskType;
 import dev.drover.store.Claim;
 import dev.drover.store.CreateClaimer;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -59,7 +60,8 @@ final class CreateClaims implements CreateClaimer {
       open.decrementAndGet();
       return null;
     }
-    Instant leaseUntil = now.plus(room.type().lease());
+    // In milliseconds, as the store keeps it: the claim in memory is the row as written.
+    Instant leaseUntil = now.plus(room.type().lease()).truncatedTo(ChronoUnit.MILLIS);
     return new Offer() {
       @Override
       public String owner() {

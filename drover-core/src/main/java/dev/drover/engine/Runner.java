@@ -34,8 +34,11 @@ import org.slf4j.LoggerFactory;
  * queued run that has a free slot; the worker ({@link Execution}) begins the run, executes its
  * handler or command, and signals its outcome ({@link Signals}), which wakes the loop; the next
  * pass writes it, fenced by the lease, so a run whose lease was rescued meanwhile cannot overwrite
- * the newer attempt. The leader among runners also rescues expired leases, clears dead runners away
- * and schedules origin visits ({@link LeaderDuties}). No transaction is open while work executes.
+ * the newer attempt. A task created alone in this process while a worker slot of its type is free
+ * is claimed by its create instead ({@link CreateClaims}): the loop adopts the claim into the book
+ * once the create has committed, and puts a worker on it without a pass. The leader among runners
+ * also rescues expired leases, clears dead runners away and schedules origin visits ({@link
+ * LeaderDuties}). No transaction is open while work executes.
  *
  * <p>When a pass fails (the database is away, a deadlock), nothing in memory has moved: the next
  * pass carries the same outcomes, and the failed pass's claims were never seen. The runner backs
@@ -321,6 +324,7 @@ public final class Runner {
         // Only claims that creates committed: no pass is needed to put workers on them.
         signals.drain();
         dispatch();
+        nextStepBy = leases.nextHeartbeat(nextStepBy); // what it adopted is heartbeated in time
         signals.await(Math.max(0, Duration.between(clock.instant(), nextStepBy).toMillis()));
         return true;
       }
