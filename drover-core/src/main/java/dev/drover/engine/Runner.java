@@ -320,9 +320,8 @@ public final class Runner {
   /** One pass and the wait after it; false when the loop is done. */
   private boolean step() throws InterruptedException {
     try {
-      if (signals.onlyHandOvers()) {
+      if (signals.takeOnlyHandOvers()) {
         // Only claims that creates committed: no pass is needed to put workers on them.
-        signals.drain();
         dispatch();
         nextStepBy = leases.nextHeartbeat(nextStepBy); // what it adopted is heartbeated in time
         signals.await(Math.max(0, Duration.between(clock.instant(), nextStepBy).toMillis()));

@@ -50,8 +50,12 @@ final class Signals {
     queue.add(new HandOver());
   }
 
-  /** True if something was signalled and all of it is hand-overs; loop thread only. */
-  boolean onlyHandOvers() {
+  /**
+   * If something was signalled and all of it is hand-overs, takes them and returns true: the loop
+   * needs no pass. Only hand-overs are taken, so a worker's signal that comes meanwhile stays for
+   * {@link #drain}. Loop thread only.
+   */
+  boolean takeOnlyHandOvers() {
     if (awaited == null && queue.isEmpty()) {
       return false;
     }
@@ -63,6 +67,8 @@ final class Signals {
         return false;
       }
     }
+    awaited = null;
+    queue.removeIf(s -> s instanceof HandOver);
     return true;
   }
 
