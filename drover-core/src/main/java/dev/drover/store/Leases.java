@@ -133,23 +133,12 @@ final class Leases {
         perKey
             ? claimPerKey(h, type.name(), owner, now, until, limit, type.maxPerKey())
             : claimByPriority(h, type.name(), owner, now, until, limit, shares);
-    ObjectNode meta = Json.object();
-    meta.put("worker", owner);
+    ObjectNode meta = Claim.openedBy(owner); // one for the claim's runs
     return claimed.stream()
         .map(
             c ->
                 new Claim(
-                    c.task(),
-                    new TaskRun(
-                        0,
-                        c.task().id(),
-                        c.task().id() + "." + c.attempt(),
-                        now,
-                        null,
-                        null,
-                        meta,
-                        TaskRunStatus.SCHEDULED),
-                    c.lease()))
+                    c.task(), Claim.openedRun(c.task().id(), c.attempt(), now, meta), c.lease()))
         .toList();
   }
 
@@ -324,19 +313,9 @@ final class Leases {
     if (c.claimed() != null) {
       return c.claimed().run();
     }
-    ObjectNode meta = Json.object();
-    meta.put("worker", owner);
     Lease l = c.lease();
     Instant scheduled = c.started() != null ? c.started() : at;
-    return new TaskRun(
-        0,
-        l.taskId(),
-        l.taskId() + "." + l.attempt(),
-        scheduled,
-        null,
-        null,
-        meta,
-        TaskRunStatus.SCHEDULED);
+    return Claim.openedRun(l.taskId(), l.attempt(), scheduled, Claim.openedBy(owner));
   }
 
   /**

@@ -6,8 +6,6 @@ import static dev.drover.store.SqlQuery.TASK_INSERT_MANY;
 import static dev.drover.store.SqlQuery.TASK_INSERT_UNLESS_DUPLICATE;
 import static dev.drover.store.SqlQuery.TASK_TYPE_GET;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.drover.Json;
 import dev.drover.ValidationException;
 import dev.drover.engine.command.CommandTemplate;
 import dev.drover.model.NewTask;
@@ -16,7 +14,6 @@ import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskPolicy;
 import dev.drover.model.TaskPriority;
 import dev.drover.model.TaskRun;
-import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import java.sql.PreparedStatement;
@@ -180,11 +177,7 @@ final class TaskInserts {
       return null;
     }
     Task task = written(id.get(), p, offer.leaseUntil(), TaskStatus.NEXT_RUN_SCHEDULED);
-    ObjectNode meta = Json.object();
-    meta.put("worker", offer.owner());
-    // The run as a runner's claim opens it: in memory only until its worker begins it.
-    TaskRun run =
-        new TaskRun(0, task.id(), task.id() + ".1", now, null, null, meta, TaskRunStatus.SCHEDULED);
+    TaskRun run = Claim.openedRun(task.id(), 1, now, Claim.openedBy(offer.owner()));
     claim.claimed(new Claim(task, run, new Lease(task.id(), 1)));
     return task;
   }

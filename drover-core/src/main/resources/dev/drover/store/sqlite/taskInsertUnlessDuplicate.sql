@@ -1,5 +1,6 @@
 -- SQLite differs: untyped parameters need no casts, and the caller sends the work
 -- signal (no NOTIFY).
+-- taskInsertClaimed.sql applies the same duplicate rule: change the two together.
 -- Creates one task unless a stored task duplicates it, in one statement: returns the new id, or no
 -- row when a duplicate exists (the caller then reads it with taskFindDuplicates). A duplicate is a
 -- not yet scheduled task of the same type, argument hash, policy and priority, and for a one-shot
