@@ -5,6 +5,7 @@ import static dev.drover.store.SqlQuery.TASK_INSERT_CLAIMED;
 import static dev.drover.store.SqlQuery.TASK_INSERT_MANY;
 import static dev.drover.store.SqlQuery.TASK_INSERT_UNLESS_DUPLICATE;
 import static dev.drover.store.SqlQuery.TASK_TYPE_GET;
+import static dev.drover.store.SqlQuery.TASK_TYPE_VERSION;
 
 import dev.drover.ValidationException;
 import dev.drover.engine.command.CommandTemplate;
@@ -88,12 +89,10 @@ final class TaskInserts {
    * null.
    */
   List<Task> create(Handle h, List<NewTask> tasks, Instant now, ClaimOnCreate claim) {
-    List<Prepared> prepared = validate(h, tasks, now);
-    if (prepared.size() == 1) {
-      Task claimed = claim == null ? null : createClaimed(h, prepared.get(0), now, claim);
-      return List.of(claimed != null ? claimed : createOne(h, prepared.get(0)));
+    if (tasks.size() == 1) {
+      return List.of(createSingle(h, tasks.get(0), now, claim));
     }
-    List<Task> created = createMany(h, prepared);
+    List<Task> created = createMany(h, validate(h, tasks, now));
     if (!created.isEmpty()) {
       work.announce(h);
     }
@@ -101,9 +100,47 @@ final class TaskInserts {
   }
 
   /**
+   * Creates one task with its type as this process last read it, if it did: the insert checks the
+   * type's version, so it costs one statement. If the type changed since (the insert wrote nothing
+   * and the version moved), or the type as known rejects the task, the type is read again and the
+   * create tried again with it.
+   */
+  private Task createSingle(Handle h, NewTask task, Instant now, ClaimOnCreate claim) {
+    boolean known = true;
+    for (int tries = 0; tries < SINGLE_TRIES; tries++) {
+      Prepared p;
+      try {
+        p = validate(h, List.of(task), now, known).get(0);
+      } catch (ValidationException e) {
+        if (!known) {
+          throw e;
+        }
+        known = false; // the type as known may be out of date: only the stored one may reject
+        continue;
+      }
+      try {
+        Task claimed = claim == null ? null : createClaimed(h, p, now, claim);
+        return claimed != null ? claimed : createOne(h, p);
+      } catch (TypeChanged e) {
+        known = false;
+      }
+    }
+    throw new IllegalStateException(
+        "task of type '" + task.type() + "': its type kept changing while the task was created");
+  }
+
+  /** The insert wrote nothing because the task's type changed since it was read. */
+  private static final class TypeChanged extends RuntimeException {
+    TypeChanged() {
+      super(null, null, false, false); // control flow: no stack trace
+    }
+  }
+
+  /**
    * Inserts {@code p} unless a duplicate is stored, then reads the duplicate. The read can miss
    * only if another transaction changed the duplicate in between (PostgreSQL, read committed), and
-   * then the insert is tried again.
+   * then the insert is tried again. Throws {@link TypeChanged} if the insert wrote nothing because
+   * the type's version moved.
    */
   private Task createOne(Handle h, Prepared p) {
     for (int tries = 0; tries < SINGLE_TRIES; tries++) {
@@ -121,6 +158,7 @@ final class TaskInserts {
               .bind("retriesLeft", retriesLeft(p))
               .bind("priority", priority(p))
               .bind("concurrencyKey", p.concurrencyKey)
+              .bind("typeVersion", p.typeVersion)
               // the rest of the task is what was written, as the batch path reads it
               .map((rs, ctx) -> written(rs.getLong("id"), p))
               .findOne();
@@ -135,6 +173,9 @@ final class TaskInserts {
       if (stored != null) {
         work.announce(h);
         return stored;
+      }
+      if (typeChanged(h, p)) {
+        throw new TypeChanged();
       }
     }
     throw new IllegalStateException(
@@ -171,6 +212,7 @@ final class TaskInserts {
             .bind("priority", priority(p))
             .bind("concurrencyKey", p.concurrencyKey)
             .bind("owner", offer.owner())
+            .bind("typeVersion", p.typeVersion)
             .mapTo(Long.class)
             .findOne();
     if (id.isEmpty()) {
@@ -205,27 +247,49 @@ final class TaskInserts {
     return prepared.stream().map(p -> resolved.get(p.key)).toList();
   }
 
-  /** Checks every task before any is written, failing on the first bad one in input order. */
+  /** Whether the type of {@code p} is no longer stored at the version it was prepared with. */
+  private boolean typeChanged(Handle h, Prepared p) {
+    Optional<Long> stored =
+        h.createQuery(sql.get(TASK_TYPE_VERSION))
+            .bind("name", p.type.name())
+            .mapTo(Long.class)
+            .findOne();
+    return stored.isEmpty() || stored.get() != p.typeVersion;
+  }
+
   /**
-   * Checks {@code tasks} against their types and works out how each is stored; throws a {@link
-   * ValidationException} naming the field of the first that is invalid.
+   * Checks {@code tasks} against their types as stored and works out how each is stored, failing on
+   * the first bad one in input order with a {@link ValidationException} naming the field; nothing
+   * is written.
    */
   List<Prepared> validate(Handle h, List<NewTask> tasks, Instant now) {
-    Map<String, TaskType> byName = new HashMap<>();
+    return validate(h, tasks, now, false);
+  }
+
+  /**
+   * As {@link #validate(Handle, List, Instant)}; with {@code known}, a type this process has read
+   * before is taken as it was then, for an insert that checks its version.
+   */
+  private List<Prepared> validate(Handle h, List<NewTask> tasks, Instant now, boolean known) {
+    Map<String, ParsedTaskTypes.Known> byName = new HashMap<>();
     Map<String, CommandTemplate> templates = new HashMap<>();
     List<Prepared> out = new ArrayList<>(tasks.size());
     for (NewTask t : tasks) {
-      TaskType type =
+      ParsedTaskTypes.Known typeKnown =
           byName.computeIfAbsent(
               t.type(),
               name ->
-                  h.createQuery(sql.get(TASK_TYPE_GET))
-                      .bind("name", name)
-                      .map(parsedTypes::map)
-                      .findOne()
+                  (known ? parsedTypes.known(name) : Optional.<ParsedTaskTypes.Known>empty())
+                      .or(
+                          () ->
+                              h.createQuery(sql.get(TASK_TYPE_GET))
+                                  .bind("name", name)
+                                  .map(parsedTypes::mapKnown)
+                                  .findOne())
                       .orElseThrow(
                           () ->
                               new ValidationException("type", "unknown task type '" + name + "'")));
+      TaskType type = typeKnown.type();
       if (t.policy() == TaskPolicy.RECURRING && !type.recurs()) {
         throw new ValidationException(
             "policy",
@@ -251,7 +315,8 @@ final class TaskInserts {
               concurrencyKey,
               json,
               hash,
-              Key.of(t.type(), hash, t.policy(), t.priority(), nextRun)));
+              Key.of(t.type(), hash, t.policy(), t.priority(), nextRun),
+              typeKnown.version()));
     }
     return out;
   }
@@ -430,7 +495,8 @@ final class TaskInserts {
       String concurrencyKey,
       String json,
       String hash,
-      Key key) {}
+      Key key,
+      long typeVersion) {}
 
   /** The values of one new task's row, in taskInsertMany's column order; nullable where boxed. */
   record NewTaskRow(

@@ -68,7 +68,8 @@ abstract class StoreContractTest
         StatusCountContract,
         RunIntegrityContract,
         CronContract,
-        CreateClaimContract {
+        CreateClaimContract,
+        TypeVersionContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
 

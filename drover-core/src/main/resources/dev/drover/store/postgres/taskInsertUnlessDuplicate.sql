@@ -2,9 +2,10 @@
 -- statement.
 -- taskInsertClaimed.sql applies the same duplicate rule: change the two together.
 -- Creates one task unless a stored task duplicates it, in one statement: returns the new id, or no
--- row when a duplicate exists (the caller then reads it with taskFindDuplicates). A duplicate is a
--- not yet scheduled task of the same type, argument hash, policy and priority, and for a one-shot
--- task the same next_run: the same rule as TaskInserts' keys. The lookup names the status as a
+-- row when a duplicate exists (the caller then reads it with taskFindDuplicates) or when the type
+-- is no longer stored at :typeVersion, the version the task was prepared with (V020). A duplicate
+-- is a not yet scheduled task of the same type, argument hash, policy and priority, and for a
+-- one-shot task the same next_run: the same rule as TaskInserts' keys. The lookup names the status as a
 -- literal in collation "C", which only task_duplicate_lookup's predicate matches (V014).
 --
 -- PostgreSQL differs: the parameters of a SELECT list have no column to take their type from, so
@@ -27,4 +28,5 @@ WHERE NOT EXISTS (
     AND priority IS NOT DISTINCT FROM CAST(:priority AS text)
     AND (CAST(:policy AS text) <> 'oneshot' OR next_run = :nextRun)
 )
+  AND EXISTS (SELECT 1 FROM task_type WHERE name = CAST(:type AS text) AND version = :typeVersion)
 RETURNING id

@@ -4,7 +4,8 @@
 -- attempt is counted. Creates nothing, and the caller creates the task waiting instead, when:
 -- - a stored task duplicates it (taskInsertUnlessDuplicate's rule), which the waiting create finds;
 -- - a due task of its type is waiting: that one is older, and the runner's own claim takes it first;
--- - its type is paused.
+-- - its type is paused;
+-- - its type is no longer stored at :typeVersion, the version the task was prepared with (V020).
 INSERT INTO task (type, arguments, arguments_hash, next_run, current_interval_ms, status, policy,
                   retries_left, priority, concurrency_key, owner, attempt)
 SELECT :type, :arguments, :hash, :leaseUntil, :intervalMs, 'next_run_scheduled', :policy,
@@ -26,5 +27,7 @@ WHERE NOT EXISTS (
     AND status = 'next_run_not_scheduled'
     AND next_run <= :now
 )
-  AND NOT EXISTS (SELECT 1 FROM task_type WHERE name = :type AND paused)
+  AND EXISTS (
+  SELECT 1 FROM task_type WHERE name = :type AND version = :typeVersion AND NOT paused
+)
 RETURNING id
