@@ -45,9 +45,9 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
  *
  * <p>A single task, the common case of an application enqueueing as work arrives, takes a shorter
  * path: one fixed statement inserts it unless a duplicate is stored (and on PostgreSQL sends the
- * work signal too), with its type as this process last read it: the statement checks the type
- * row's version, so once the type is known the call costs that statement and the commit. Its text
- * is fixed, unlike the multi-row insert's, so PostgreSQL's driver keeps it prepared on the server.
+ * work signal too), with its type as this process last read it: the statement checks the type row's
+ * version, so once the type is known the call costs that statement and the commit. Its text is
+ * fixed, unlike the multi-row insert's, so PostgreSQL's driver keeps it prepared on the server.
  *
  * <p>Either path announces the new work inside the transaction ({@link WorkSignal#announce}); the
  * caller wakes this process's runners after the commit.
