@@ -48,6 +48,26 @@ class SqlFilesTest {
     }
   }
 
+  /**
+   * No query deletes a task type or renames one: on PostgreSQL a task keeps its type by that rule
+   * and the inserts' own checks, not by a foreign key (V021).
+   */
+  @Test
+  void noQueryDeletesOrRenamesATaskType() {
+    for (Dialect dialect : Dialect.values()) {
+      SqlFiles files = new SqlFiles(dialect);
+      for (SqlQuery q : SqlQuery.values()) {
+        if (q.runsOn(dialect)) {
+          String text = files.get(q).replaceAll("\\s+", " ").toLowerCase(java.util.Locale.ROOT);
+          assertThat(text).as(q + " on " + dialect).doesNotContain("delete from task_type");
+          assertThat(text)
+              .as(q + " on " + dialect)
+              .doesNotContainPattern("update task_type set (?:(?!where).)*\\bname\\s*=");
+        }
+      }
+    }
+  }
+
   /** A query's text is its file's statement lines, in order, without the lines of comment. */
   @Test
   void aQueryRunsWithoutItsFilesCommentLines() {
