@@ -80,7 +80,8 @@ class PostgresDuplicatePlanTest {
                     .bind("policy", "oneshot")
                     .bind("retriesLeft", 0)
                     .bind("priority", (String) null)
-                    .bind("concurrencyKey", (String) null));
+                    .bind("concurrencyKey", (String) null)
+                    .bind("typeVersion", 1L));
     assertThat(plan)
         .as(plan)
         .contains("task_duplicate_lookup")
