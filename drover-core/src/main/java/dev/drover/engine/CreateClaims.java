@@ -20,12 +20,12 @@ import java.util.function.ToIntFunction;
  * can take as they are created, and the claims handed over by creates that committed, until the
  * loop adopts them into its book.
  *
- * <p>The loop sets the room after each dispatch: a type's free worker slots less what is queued for
- * it already, for types without a per-key limit (their claims go through the per-key count). A
- * create takes one unit of room for its offer and gives it back if it claims nothing or fails; an
- * offer made just before the loop sets the room again may leave one run queued more than the slots
- * allow, which a worker begins once a slot frees, as any run claimed ahead. Nothing is offered once
- * the runner is asked to stop.
+ * <p>The loop sets the room after each dispatch: a type's worker slots still free once each of its
+ * queued runs has a worker, for types without a per-key limit (their claims go through the per-key
+ * count). A create takes one unit of room for its offer and gives it back if it claims nothing or
+ * fails; an offer made just before the loop sets the room again may leave one run queued more than
+ * the slots allow, which a worker begins once a slot frees, as any run claimed ahead. Nothing is
+ * offered once the runner is asked to stop.
  */
 final class CreateClaims implements CreateClaimer {
   private final String owner;

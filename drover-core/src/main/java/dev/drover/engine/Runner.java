@@ -395,12 +395,15 @@ public final class Runner {
 
   /**
    * Puts workers on the queued runs, with the claims creates handed over adopted first, then sets
-   * the room creates may claim in. Loop thread.
+   * the room creates may claim in: the slots still free, since a type with a slot free after the
+   * dispatch has a worker on its way to each of its queued runs. (Subtracting those runs as well
+   * counted each of them twice, until the next dispatch: a runner running one task on one of two
+   * slots offered none.) Loop thread.
    */
   private void dispatch() {
     adoptCreated();
     execution.dispatch(book, slots, types);
-    createClaims.setRoom(types.executable(), t -> slots.free(t) - book.queuedOf(t.name()));
+    createClaims.setRoom(types.executable(), slots::free);
   }
 
   /** The claims of creates that committed enter the book, queued for workers. */

@@ -116,6 +116,38 @@ interface CreateClaimRunnerContract {
     assertThat(stats.leasesLost()).isZero();
   }
 
+  /**
+   * While one task runs on one of two slots, the other slot is offered. The room used to subtract
+   * the queued run a worker was on its way to as well as that worker's slot, so it stayed at none
+   * until the next dispatch, which a running task does not bring.
+   */
+  @Test
+  default void aTaskCreatedWhileAnotherRunsOnTheOtherSlotIsClaimedByItsCreate() throws Exception {
+    store().taskTypeCreate(TaskType.builder("job").build());
+    Map<Long, AtomicInteger> executions = new ConcurrentHashMap<>();
+    CountDownLatch release = new CountDownLatch(1);
+    Runner runner =
+        runner(
+            options().withExitOnIdle(false).withTotalWorkers(2),
+            Map.of("job", counting(executions, release)));
+    Future<RunnerStats> run = background().submit(runner::run);
+    try {
+      Task held = create(store(), "held");
+      await("the held task begun", () -> executions.containsKey(held.id()));
+
+      Task second = create(store(), "second");
+
+      assertThat(second.status())
+          .as("claimed by its create while the other slot runs a task")
+          .isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
+      await("the second task begun", () -> executions.containsKey(second.id()));
+    } finally {
+      release.countDown();
+      runner.stop(Duration.ofSeconds(5));
+    }
+    assertThat(run.get(30, TimeUnit.SECONDS).leasesLost()).isZero();
+  }
+
   @Test
   default void aRunnerAskedToStopTakesNoTaskAsItIsCreated() throws Exception {
     store().taskTypeCreate(TaskType.builder("job").build());
