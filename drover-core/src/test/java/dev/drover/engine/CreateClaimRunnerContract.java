@@ -81,6 +81,17 @@ interface CreateClaimRunnerContract {
     };
   }
 
+  /**
+   * The type "job" and a runner of it on two worker slots that stays when idle, its handler {@link
+   * #counting}.
+   */
+  private Runner twoSlotJobRunner(Map<Long, AtomicInteger> executions, CountDownLatch release) {
+    store().taskTypeCreate(TaskType.builder("job").build());
+    return runner(
+        options().withExitOnIdle(false).withTotalWorkers(2),
+        Map.of("job", counting(executions, release)));
+  }
+
   private void assertRanOnceWithOneRun(Store s, Map<Long, AtomicInteger> executions, long id) {
     assertThat(executions.get(id)).as("executions of task " + id).hasValue(1);
     List<TaskRun> runs = s.taskRunList(List.of(id), null, 10);
@@ -90,12 +101,8 @@ interface CreateClaimRunnerContract {
   @Test
   default void aTaskCreatedWhileTheRunnerHasASlotFreeStartsWithoutAClaimOfItsOwnAndRunsOnce()
       throws Exception {
-    store().taskTypeCreate(TaskType.builder("job").build());
     Map<Long, AtomicInteger> executions = new ConcurrentHashMap<>();
-    Runner runner =
-        runner(
-            options().withExitOnIdle(false).withTotalWorkers(2),
-            Map.of("job", counting(executions, new CountDownLatch(0))));
+    Runner runner = twoSlotJobRunner(executions, new CountDownLatch(0));
     Future<RunnerStats> run = background().submit(runner::run);
     try {
       Task first = create(store(), "first");
@@ -123,13 +130,9 @@ interface CreateClaimRunnerContract {
    */
   @Test
   default void aTaskCreatedWhileAnotherRunsOnTheOtherSlotIsClaimedByItsCreate() throws Exception {
-    store().taskTypeCreate(TaskType.builder("job").build());
     Map<Long, AtomicInteger> executions = new ConcurrentHashMap<>();
     CountDownLatch release = new CountDownLatch(1);
-    Runner runner =
-        runner(
-            options().withExitOnIdle(false).withTotalWorkers(2),
-            Map.of("job", counting(executions, release)));
+    Runner runner = twoSlotJobRunner(executions, release);
     Future<RunnerStats> run = background().submit(runner::run);
     try {
       Task held = create(store(), "held");
@@ -150,13 +153,9 @@ interface CreateClaimRunnerContract {
 
   @Test
   default void aRunnerAskedToStopTakesNoTaskAsItIsCreated() throws Exception {
-    store().taskTypeCreate(TaskType.builder("job").build());
     Map<Long, AtomicInteger> executions = new ConcurrentHashMap<>();
     CountDownLatch release = new CountDownLatch(1);
-    Runner runner =
-        runner(
-            options().withExitOnIdle(false).withTotalWorkers(2),
-            Map.of("job", counting(executions, release)));
+    Runner runner = twoSlotJobRunner(executions, release);
     Future<RunnerStats> run = background().submit(runner::run);
     Task held = create(store(), "held");
     await("the held task begun", () -> executions.containsKey(held.id()));
