@@ -54,15 +54,39 @@ class SqlFilesTest {
    */
   @Test
   void noQueryDeletesOrRenamesATaskType() {
+    forEachQueryText(
+        (query, text) -> {
+          assertThat(text).as(query).doesNotContain("delete from task_type");
+          assertThat(text)
+              .as(query)
+              .doesNotContainPattern("update task_type set (?:(?!where).)*\\bname\\s*=");
+        });
+  }
+
+  /**
+   * No query deletes a lister or changes its id: on PostgreSQL a listed origin keeps its lister by
+   * that rule and the recording's own check, not by a foreign key (V022).
+   */
+  @Test
+  void noQueryDeletesAListerOrChangesItsId() {
+    forEachQueryText(
+        (query, text) -> {
+          assertThat(text).as(query).doesNotContain("delete from lister");
+          assertThat(text)
+              .as(query)
+              .doesNotContainPattern("update lister set (?:(?!where).)*\\bid\\s*=");
+        });
+  }
+
+  /** Every query of each dialect, whitespace folded and lower case, named by query and dialect. */
+  private static void forEachQueryText(java.util.function.BiConsumer<String, String> check) {
     for (Dialect dialect : Dialect.values()) {
       SqlFiles files = new SqlFiles(dialect);
       for (SqlQuery q : SqlQuery.values()) {
         if (q.runsOn(dialect)) {
-          String text = files.get(q).replaceAll("\\s+", " ").toLowerCase(java.util.Locale.ROOT);
-          assertThat(text).as(q + " on " + dialect).doesNotContain("delete from task_type");
-          assertThat(text)
-              .as(q + " on " + dialect)
-              .doesNotContainPattern("update task_type set (?:(?!where).)*\\bname\\s*=");
+          check.accept(
+              q + " on " + dialect,
+              files.get(q).replaceAll("\\s+", " ").toLowerCase(java.util.Locale.ROOT));
         }
       }
     }
