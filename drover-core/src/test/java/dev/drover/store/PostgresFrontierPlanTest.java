@@ -207,6 +207,48 @@ class PostgresFrontierPlanTest {
   }
 
   /**
+   * Origins whose stats say they were scheduled an hour ago and not visited since (stats written
+   * directly, as an import writes them) are out of the policy's index, as handed-out ones are
+   * (V016): the next grab walks past none of them.
+   */
+  @Test
+  void aGrabNeverReadsPastOriginsScheduledByTheirStats() {
+    VisitRequest r = VisitRequest.builder("hg", 300, VisitPolicy.STOP_AFTER_SUCCESS).build();
+    List<String> front =
+        store
+            .frontier()
+            .originGrabNextVisits(
+                VisitRequest.builder("hg", 300, VisitPolicy.STOP_AFTER_SUCCESS)
+                    .dryRun(true)
+                    .build(),
+                NOW)
+            .stream()
+            .map(o -> o.url())
+            .toList();
+    store
+        .frontier()
+        .visitStatsUpsert(
+            front.stream()
+                .map(
+                    url ->
+                        OriginVisitStats.initial(url, "hg")
+                            .withLastScheduled(NOW.minus(Duration.ofHours(1))))
+                .toList());
+
+    String plan = String.join("\n", store.frontier().originGrabPlan(r, NOW));
+    List<String> chosen =
+        store.frontier().originGrabNextVisits(r, NOW).stream().map(o -> o.url()).toList();
+
+    assertThat(front).hasSize(300);
+    assertThat(chosen).hasSize(300).doesNotContainAnyElementsOf(front);
+    assertThat(plan)
+        .as(plan)
+        .containsPattern(
+            "(Index Scan using|Bitmap Index Scan on) listed_origin_grab_stop_after_success ")
+        .doesNotContain("Rows Removed by Filter");
+  }
+
+  /**
    * Before choosing, a grab returns the cooling origins whose cooldown ended, through their index.
    */
   @Test

@@ -159,6 +159,36 @@ interface VisitPolicyContract extends FrontierContract {
   }
 
   /**
+   * An origin whose stats say it was scheduled and not visited since, written directly (stats
+   * imported from another scheduler), is out of the policies' indexes as a handed-out one is
+   * (V016), and comes back the same way: in its policy's order, as soon as the request's cooldowns
+   * allow. Another lister's new listing of its url starts in the same state.
+   */
+  @Test
+  default void originsScheduledByTheirStatsComeBackInThePolicysOrderOnceTheCooldownsAllow() {
+    Lister l = lister("github");
+    listed(
+        ago(DAYS31),
+        o(l, "update-9d").withLastUpdate(ago(Duration.ofDays(9))),
+        o(l, "update-8d").withLastUpdate(ago(Duration.ofDays(8))),
+        o(l, "update-7d").withLastUpdate(ago(Duration.ofDays(7))));
+    VisitPolicy policy = VisitPolicy.STOP_AFTER_SUCCESS;
+    stats(
+        git("update-9d").withLastScheduled(ago(Duration.ofHours(1))),
+        git("update-8d").withLastScheduled(ago(Duration.ofDays(8))));
+    Lister other = lister("gitlab");
+    listed(NOW, o(other, "update-9d").withLastUpdate(ago(Duration.ofDays(9))));
+
+    assertThat(peekAt(NOW, policy, Cooldowns.DEFAULT)).containsExactly("update-8d", "update-7d");
+    assertThat(peekAt(NOW, policy, Cooldowns.NONE))
+        .containsExactly("update-9d", "update-9d", "update-8d", "update-7d");
+    Instant afterScheduled = NOW.plus(DAYS7).plusSeconds(1);
+    assertThat(peekAt(afterScheduled, policy, Cooldowns.DEFAULT))
+        .containsExactly("update-9d", "update-9d", "update-8d", "update-7d");
+    assertThat(grab(policy, 10)).containsExactly("update-8d", "update-7d");
+  }
+
+  /**
    * An origin whose last visit failed or found nothing is out of the policies' indexes while that
    * visit's cooldown may hold (V018). A grab whose request's cooldown has ended puts it back, and
    * it is chosen in its policy's order; it stays back through stats writes that bring no new visit

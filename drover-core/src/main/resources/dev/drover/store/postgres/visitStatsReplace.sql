@@ -40,10 +40,16 @@ SET last_scheduled = w.last_scheduled,
     last_successful = w.last_successful,
     last_snapshot = w.last_snapshot,
     next_visit_queue_position = w.next_visit_queue_position,
-    -- Kept while the origin still awaits the visit it was handed out for (see V016).
-    awaiting_visit_since = CASE WHEN lo.awaiting_visit_since = w.last_scheduled
+    -- Awaiting a visit while it is scheduled and not visited since (see V016): kept while it awaits
+    -- the same scheduling, and set, as a grab's mark sets it, when the stats bring a later
+    -- scheduling (stats written directly, such as an import), so that the grab indexes hold none
+    -- of these either; a grab puts each back once its cooldowns have ended.
+    awaiting_visit_since = CASE WHEN w.last_scheduled IS NOT NULL
                                  AND (w.last_visit IS NULL OR w.last_visit <= w.last_scheduled)
-                                THEN lo.awaiting_visit_since END,
+                                 AND (lo.awaiting_visit_since = w.last_scheduled
+                                   OR lo.last_scheduled IS NULL
+                                   OR lo.last_scheduled < w.last_scheduled)
+                                THEN w.last_scheduled END,
     -- Out of the grab indexes while a failed or not-found visit's cooldown may hold (see V018): set
     -- by a new visit result of those statuses, kept while the visit result stays the same.
     cooling_since = CASE WHEN w.last_visit_status IN ('failed', 'not_found')

@@ -11,10 +11,16 @@ SET last_scheduled = s.last_scheduled,
     last_successful = s.last_successful,
     last_snapshot = s.last_snapshot,
     next_visit_queue_position = s.next_visit_queue_position,
-    -- Kept while the origin still awaits the visit it was handed out for (see V016).
-    awaiting_visit_since = CASE WHEN listed_origin.awaiting_visit_since = s.last_scheduled
+    -- Awaiting a visit while it is scheduled and not visited since (see V016): kept while it awaits
+    -- the same scheduling, and set, as a grab's mark sets it, when the stats bring a later
+    -- scheduling (stats written directly, such as an import), so that the grab indexes hold none
+    -- of these either; a grab puts each back once its cooldowns have ended.
+    awaiting_visit_since = CASE WHEN s.last_scheduled IS NOT NULL
                                  AND (s.last_visit IS NULL OR s.last_visit <= s.last_scheduled)
-                                THEN listed_origin.awaiting_visit_since END,
+                                 AND (listed_origin.awaiting_visit_since = s.last_scheduled
+                                   OR listed_origin.last_scheduled IS NULL
+                                   OR listed_origin.last_scheduled < s.last_scheduled)
+                                THEN s.last_scheduled END,
     -- Out of the grab indexes while a failed or not-found visit's cooldown may hold (see V018): set
     -- by a new visit result of those statuses, kept while the visit result stays the same.
     cooling_since = CASE WHEN s.last_visit_status IN ('failed', 'not_found')
