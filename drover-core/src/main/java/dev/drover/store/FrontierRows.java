@@ -1,6 +1,7 @@
 package dev.drover.store;
 
 import dev.drover.Json;
+import dev.drover.frontier.Cooldowns;
 import dev.drover.frontier.LastVisitStatus;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
@@ -8,6 +9,7 @@ import dev.drover.frontier.OriginVisitStats;
 import dev.drover.frontier.SchedulerMetrics;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -93,6 +95,15 @@ final class FrontierRows {
 
   /** How many values one IN list holds: far below either database's parameter limit. */
   static final int IN_LIST = 500;
+
+  /**
+   * The earliest scheduling that a stats write or a new listing at {@code now} takes out of the
+   * grab indexes as awaiting a visit (:awaiting_after): one the default scheduled cooldown still
+   * holds. An older one would go back into them at the next grab.
+   */
+  static Instant awaitingAfter(Instant now) {
+    return now.minus(Cooldowns.DEFAULT.scheduled());
+  }
 
   /**
    * {@code list} in pieces of at most {@code size}, to keep IN lists under the parameter limits.

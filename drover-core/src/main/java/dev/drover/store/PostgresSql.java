@@ -279,6 +279,7 @@ final class PostgresSql implements DialectSql {
         .bindArray(
             "forked_from_urls", String.class, in.stream().map(ListedOrigin::forkedFromUrl).toList())
         .bind("now", now)
+        .bind("awaiting_after", FrontierRows.awaitingAfter(now))
         .map(rows.listedOrigin)
         .forEach(o -> stored.put(OriginRecords.Key.of(o), o));
     return in.stream().map(o -> stored.get(OriginRecords.Key.of(o))).toList();
@@ -372,6 +373,7 @@ final class PostgresSql implements DialectSql {
             column(stats, OriginVisitStats::nextPositionOffset))
         .bindArray(
             "successive_visits", Integer.class, column(stats, OriginVisitStats::successiveVisits))
+        .bind("awaiting_after", FrontierRows.awaitingAfter(Instant.now()))
         .execute();
   }
 

@@ -260,6 +260,7 @@ final class SqliteSql implements DialectSql {
                 .setString("extra_loader_arguments", Json.canonical(o.extraLoaderArguments()))
                 .setBoolean("enabled", o.enabled())
                 .setInstant("now", now)
+                .setInstant("awaiting_after", FrontierRows.awaitingAfter(now))
                 .setInstant("last_update", o.lastUpdate())
                 .setBoolean("is_fork", o.isFork())
                 .setString("forked_from_url", o.forkedFromUrl())
@@ -355,6 +356,7 @@ final class SqliteSql implements DialectSql {
                 h.createUpdate(sql.get(ORIGIN_MIRROR_REFRESH))
                     .bind("visit_type", type)
                     .bindList("urls", chunk)
+                    .bind("awaiting_after", FrontierRows.awaitingAfter(Instant.now()))
                     .execute();
               }
             });

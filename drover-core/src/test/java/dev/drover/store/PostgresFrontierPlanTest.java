@@ -209,10 +209,13 @@ class PostgresFrontierPlanTest {
   /**
    * Origins whose stats say they were scheduled an hour ago and not visited since (stats written
    * directly, as an import writes them) are out of the policy's index, as handed-out ones are
-   * (V016): the next grab walks past none of them.
+   * (V016): the next grab walks past none of them. (Schedulings older than the default scheduled
+   * cooldown stay in: the next grab would put them back at once.)
    */
   @Test
   void aGrabNeverReadsPastOriginsScheduledByTheirStats() {
+    // The store takes out only schedulings the default cooldown holds at the time of the write.
+    Instant now = Instant.now();
     VisitRequest r = VisitRequest.builder("hg", 300, VisitPolicy.STOP_AFTER_SUCCESS).build();
     List<String> front =
         store
@@ -221,7 +224,7 @@ class PostgresFrontierPlanTest {
                 VisitRequest.builder("hg", 300, VisitPolicy.STOP_AFTER_SUCCESS)
                     .dryRun(true)
                     .build(),
-                NOW)
+                now)
             .stream()
             .map(o -> o.url())
             .toList();
@@ -232,12 +235,12 @@ class PostgresFrontierPlanTest {
                 .map(
                     url ->
                         OriginVisitStats.initial(url, "hg")
-                            .withLastScheduled(NOW.minus(Duration.ofHours(1))))
+                            .withLastScheduled(now.minus(Duration.ofHours(1))))
                 .toList());
 
-    String plan = String.join("\n", store.frontier().originGrabPlan(r, NOW));
+    String plan = String.join("\n", store.frontier().originGrabPlan(r, now));
     List<String> chosen =
-        store.frontier().originGrabNextVisits(r, NOW).stream().map(o -> o.url()).toList();
+        store.frontier().originGrabNextVisits(r, now).stream().map(o -> o.url()).toList();
 
     assertThat(front).hasSize(300);
     assertThat(chosen).hasSize(300).doesNotContainAnyElementsOf(front);
@@ -246,6 +249,58 @@ class PostgresFrontierPlanTest {
         .containsPattern(
             "(Index Scan using|Bitmap Index Scan on) listed_origin_grab_stop_after_success ")
         .doesNotContain("Rows Removed by Filter");
+  }
+
+  /**
+   * A stats write takes an origin out of the grab indexes as awaiting a visit only for a scheduling
+   * the default scheduled cooldown still holds at the time of the write: an older one (a visit lost
+   * weeks ago, as an import brings them) would be put back by the next grab at once.
+   */
+  @Test
+  void onlyASchedulingTheDefaultCooldownHoldsTakesAnOriginOutOfTheGrabIndexes() {
+    Instant now = Instant.now();
+    List<String> urls =
+        store
+            .frontier()
+            .originGrabNextVisits(
+                VisitRequest.builder("hg", 20, VisitPolicy.STOP_AFTER_SUCCESS).dryRun(true).build(),
+                now)
+            .stream()
+            .map(o -> o.url())
+            .toList();
+    List<String> recent = urls.subList(0, 10);
+    List<String> old = urls.subList(10, 20);
+    store
+        .frontier()
+        .visitStatsUpsert(
+            java.util.stream.Stream.concat(
+                    recent.stream()
+                        .map(
+                            u ->
+                                OriginVisitStats.initial(u, "hg")
+                                    .withLastScheduled(now.minus(Duration.ofHours(1)))),
+                    old.stream()
+                        .map(
+                            u ->
+                                OriginVisitStats.initial(u, "hg")
+                                    .withLastScheduled(now.minus(Duration.ofDays(8)))))
+                .toList());
+
+    assertThat(urls).hasSize(20);
+    assertThat(awaiting(recent)).isEqualTo(10);
+    assertThat(awaiting(old)).isZero();
+  }
+
+  /** How many hg rows of {@code urls} are out of the grab indexes as awaiting a visit. */
+  private int awaiting(List<String> urls) {
+    return jdbi.withHandle(
+        h ->
+            h.createQuery(
+                    "SELECT count(*) FROM listed_origin WHERE visit_type = 'hg' AND url IN (<urls>)"
+                        + " AND awaiting_visit_since IS NOT NULL")
+                .bindList("urls", urls)
+                .mapTo(Integer.class)
+                .one());
   }
 
   /**
@@ -474,6 +529,9 @@ class PostgresFrontierPlanTest {
                   }
                   if (text.contains(":now")) {
                     q.bind("now", NOW);
+                  }
+                  if (text.contains(":awaiting_after")) {
+                    q.bind("awaiting_after", NOW.minus(Duration.ofDays(7)));
                   }
                   if (text.contains(":visit_type")) {
                     q.bind("visit_type", "git");

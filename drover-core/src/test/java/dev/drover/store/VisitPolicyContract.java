@@ -160,9 +160,9 @@ interface VisitPolicyContract extends FrontierContract {
 
   /**
    * An origin whose stats say it was scheduled and not visited since, written directly (stats
-   * imported from another scheduler), is out of the policies' indexes as a handed-out one is
-   * (V016), and comes back the same way: in its policy's order, as soon as the request's cooldowns
-   * allow. Another lister's new listing of its url starts in the same state.
+   * imported from another scheduler), is in cooldown as a handed-out one is, and is chosen in its
+   * policy's order as soon as the request's cooldowns allow; so is another lister's new listing of
+   * its url.
    */
   @Test
   default void originsScheduledByTheirStatsComeBackInThePolicysOrderOnceTheCooldownsAllow() {

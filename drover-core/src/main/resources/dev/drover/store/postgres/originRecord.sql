@@ -4,9 +4,10 @@
 -- (one element per origin, keys distinct) and the stored rows come back from RETURNING, so a batch
 -- costs one round trip and one plan however large it is. Times are epoch milliseconds.
 -- A new row copies its url's visit stats into the mirror columns (see V006__frontier.sql), and
--- with them whether it awaits a visit (V016) or cools after a failed one (V018), as the url's other
--- rows do; a known row's mirror is already current, since every stats write refreshes it, so the
--- update leaves it alone. first_seen is written once; everything the lister says is overwritten
+-- with them whether it awaits a visit (V016; a scheduling later than :awaiting_after, :now less the
+-- default scheduled cooldown, as in visitStatsUpsert.sql) or cools after a failed one (V018). A
+-- known row's mirror is already current, since every stats write refreshes it, so the update
+-- leaves it alone. first_seen is written once; everything the lister says is overwritten
 -- (enabled too, so a listing enables an origin that was disabled), last_seen moves.
 INSERT INTO listed_origin (lister_id, url, visit_type, extra_loader_arguments, enabled, first_seen, last_seen,
                            last_update, is_fork, forked_from_url, last_scheduled, last_visit, last_visit_status,
@@ -17,7 +18,8 @@ SELECT o.lister_id::uuid, o.url, o.visit_type, o.extra_loader_arguments::jsonb, 
        s.last_scheduled, s.last_visit, s.last_visit_status, s.last_successful, s.last_snapshot,
        s.next_visit_queue_position,
        CASE WHEN s.last_visit_status IN ('failed', 'not_found') THEN s.last_visit END,
-       CASE WHEN s.last_scheduled IS NOT NULL AND (s.last_visit IS NULL OR s.last_visit <= s.last_scheduled)
+       CASE WHEN s.last_scheduled > :awaiting_after
+             AND (s.last_visit IS NULL OR s.last_visit <= s.last_scheduled)
             THEN s.last_scheduled END
 FROM unnest(:lister_ids::text[], :urls::text[], :visit_types::text[], :extra_loader_arguments::text[],
             :enabled::boolean[], :last_update_ms::bigint[], :is_fork::boolean[], :forked_from_urls::text[])

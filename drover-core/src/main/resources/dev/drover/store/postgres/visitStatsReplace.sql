@@ -42,13 +42,16 @@ SET last_scheduled = w.last_scheduled,
     next_visit_queue_position = w.next_visit_queue_position,
     -- Awaiting a visit while it is scheduled and not visited since (see V016): kept while it awaits
     -- the same scheduling, and set, as a grab's mark sets it, when the stats bring a later
-    -- scheduling (stats written directly, such as an import), so that the grab indexes hold none
-    -- of these either; a grab puts each back once its cooldowns have ended.
+    -- scheduling that the default cooldowns still hold (later than :awaiting_after, the write's
+    -- time less the default scheduled cooldown; stats written directly, such as an import), so
+    -- that the grab indexes hold none of these either and a grab puts each back once its cooldowns
+    -- have ended. An older scheduling (a visit lost weeks ago) stays: the next grab would put it
+    -- back at once, all of an import's in one statement.
     awaiting_visit_since = CASE WHEN w.last_scheduled IS NOT NULL
                                  AND (w.last_visit IS NULL OR w.last_visit <= w.last_scheduled)
                                  AND (lo.awaiting_visit_since = w.last_scheduled
-                                   OR lo.last_scheduled IS NULL
-                                   OR lo.last_scheduled < w.last_scheduled)
+                                   OR ((lo.last_scheduled IS NULL OR lo.last_scheduled < w.last_scheduled)
+                                       AND w.last_scheduled > :awaiting_after))
                                 THEN w.last_scheduled END,
     -- Out of the grab indexes while a failed or not-found visit's cooldown may hold (see V018): set
     -- by a new visit result of those statuses, kept while the visit result stays the same.

@@ -13,13 +13,16 @@ SET last_scheduled = s.last_scheduled,
     next_visit_queue_position = s.next_visit_queue_position,
     -- Awaiting a visit while it is scheduled and not visited since (see V016): kept while it awaits
     -- the same scheduling, and set, as a grab's mark sets it, when the stats bring a later
-    -- scheduling (stats written directly, such as an import), so that the grab indexes hold none
-    -- of these either; a grab puts each back once its cooldowns have ended.
+    -- scheduling that the default cooldowns still hold (later than :awaiting_after, the write's
+    -- time less the default scheduled cooldown; stats written directly, such as an import), so
+    -- that the grab indexes hold none of these either and a grab puts each back once its cooldowns
+    -- have ended. An older scheduling (a visit lost weeks ago) stays: the next grab would put it
+    -- back at once, all of an import's in one statement.
     awaiting_visit_since = CASE WHEN s.last_scheduled IS NOT NULL
                                  AND (s.last_visit IS NULL OR s.last_visit <= s.last_scheduled)
                                  AND (listed_origin.awaiting_visit_since = s.last_scheduled
-                                   OR listed_origin.last_scheduled IS NULL
-                                   OR listed_origin.last_scheduled < s.last_scheduled)
+                                   OR ((listed_origin.last_scheduled IS NULL OR listed_origin.last_scheduled < s.last_scheduled)
+                                       AND s.last_scheduled > :awaiting_after))
                                 THEN s.last_scheduled END,
     -- Out of the grab indexes while a failed or not-found visit's cooldown may hold (see V018): set
     -- by a new visit result of those statuses, kept while the visit result stays the same.

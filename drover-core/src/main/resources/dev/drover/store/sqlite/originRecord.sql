@@ -3,9 +3,10 @@
 -- Records one listed origin (SQLite runs in process, so a prepared statement per origin costs no
 -- round trip; PostgreSQL records a batch in one statement, see its originRecord.sql).
 -- A new row copies its url's visit stats into the mirror columns (see V006__frontier.sql), and
--- with them whether it awaits a visit (V016) or cools after a failed one (V018), as the url's other
--- rows do; a known row's mirror is already current, since every stats write refreshes it, so the
--- update leaves it alone. first_seen is written once; everything the lister says is overwritten
+-- with them whether it awaits a visit (V016; a scheduling later than :awaiting_after, :now less the
+-- default scheduled cooldown, as in visitStatsUpsert.sql) or cools after a failed one (V018). A
+-- known row's mirror is already current, since every stats write refreshes it, so the update
+-- leaves it alone. first_seen is written once; everything the lister says is overwritten
 -- (enabled too, so a listing enables an origin that was disabled), last_seen moves.
 -- "WHERE true" is SQLite's required disambiguation of an upsert from a SELECT. Returns the row as
 -- stored, inserted or updated.
@@ -18,7 +19,8 @@ SELECT :lister_id, :url, :visit_type, :extra_loader_arguments, :enabled, :now, :
        s.last_scheduled, s.last_visit, s.last_visit_status, s.last_successful, s.last_snapshot,
        s.next_visit_queue_position,
        CASE WHEN s.last_visit_status IN ('failed', 'not_found') THEN s.last_visit END,
-       CASE WHEN s.last_scheduled IS NOT NULL AND (s.last_visit IS NULL OR s.last_visit <= s.last_scheduled)
+       CASE WHEN s.last_scheduled > :awaiting_after
+             AND (s.last_visit IS NULL OR s.last_visit <= s.last_scheduled)
             THEN s.last_scheduled END
 FROM (SELECT 1) AS one
 LEFT JOIN origin_visit_stats s ON s.url = :url AND s.visit_type = :visit_type
