@@ -5,6 +5,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.drover.store.StoreOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -16,6 +18,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -32,11 +35,15 @@ import org.postgresql.PGConnection;
  * waits for a core; this gives the CPU time alone.
  */
 final class BackendCpuPool implements DataSource, AutoCloseable {
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
   private final HikariDataSource pool;
   private final String threadName;
   private final LongAdder cpuNanos = new LongAdder();
   private final LongAdder waitNanos = new LongAdder();
   private final CpuTally cpuByStatement = new CpuTally();
+  private final LongAdder probeNanos = new LongAdder();
+  private final Map<String, String> keys = new ConcurrentHashMap<>();
   private volatile boolean readable = true;
 
   BackendCpuPool(String jdbcUrl, String threadName) {
@@ -60,6 +67,15 @@ final class BackendCpuPool implements DataSource, AutoCloseable {
   /** Seconds the thread's backends waited for a core so far, or NaN as {@link #cpuSeconds}. */
   double runQueueSeconds() {
     return readable ? waitNanos.sum() / 1e9 : Double.NaN;
+  }
+
+  /**
+   * CPU seconds the measured thread spent in this pool's own counting so far (reading schedstat,
+   * naming statements): the bench's cost, not the thread's work, so the visits workload takes it
+   * out of the pass thread's CPU time.
+   */
+  double probeCpuSeconds() {
+    return probeNanos.sum() / 1e9;
   }
 
   /** Starts the per-statement counts afresh (the totals keep counting). */
@@ -115,14 +131,21 @@ final class BackendCpuPool implements DataSource, AutoCloseable {
 
   /** The statement, with its executions' backend CPU counted under the start of its text. */
   private PreparedStatement timedStatement(int pid, PreparedStatement statement, String sql) {
-    String kind = sql.replaceAll("--[^\\n]*", " ").replaceAll("\\s+", " ").trim();
-    String key = kind.substring(0, Math.min(90, kind.length()));
+    long cpu = THREADS.getCurrentThreadCpuTime();
+    String key = keys.computeIfAbsent(sql, BackendCpuPool::key);
+    probeNanos.add(THREADS.getCurrentThreadCpuTime() - cpu);
     return proxy(
         PreparedStatement.class,
         (proxy, method, args) ->
             method.getName().startsWith("execute")
                 ? timed(pid, key, () -> invoke(method, statement, args))
                 : invoke(method, statement, args));
+  }
+
+  /** The start of a statement's text, comments left out: what its CPU is counted under. */
+  private static String key(String sql) {
+    String kind = sql.replaceAll("--[^\\n]*", " ").replaceAll("\\s+", " ").trim();
+    return kind.substring(0, Math.min(90, kind.length()));
   }
 
   private interface Call {
@@ -154,8 +177,20 @@ final class BackendCpuPool implements DataSource, AutoCloseable {
     return (T) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, handler);
   }
 
-  /** A process's time on a core and waiting for one, in nanoseconds; null if unreadable. */
+  /**
+   * A process's time on a core and waiting for one, in nanoseconds; null if unreadable. What the
+   * read costs the calling thread is counted in {@link #probeCpuSeconds}.
+   */
   private long[] schedstat(int pid) {
+    long cpu = THREADS.getCurrentThreadCpuTime();
+    try {
+      return readSchedstat(pid);
+    } finally {
+      probeNanos.add(THREADS.getCurrentThreadCpuTime() - cpu);
+    }
+  }
+
+  private long[] readSchedstat(int pid) {
     try {
       String[] fields =
           Files.readString(Path.of("/proc", Integer.toString(pid), "schedstat")).trim().split(" ");

@@ -188,6 +188,7 @@ final class Visits implements Workload {
     long processCpu0 = os.getProcessCpuTime();
     double serverCpu0 = pool == null ? 0 : pool.cpuSeconds();
     double serverWait0 = pool == null ? 0 : pool.runQueueSeconds();
+    double probeCpu0 = pool == null ? 0 : pool.probeCpuSeconds();
     if (pool != null) {
       pool.resetByStatement();
     }
@@ -206,7 +207,10 @@ final class Visits implements Workload {
     double seconds = (System.nanoTime() - start) / 1e9;
     long passes = stats.visitPasses() - passes0;
     double passSeconds = stats.visitPassSeconds() - passSeconds0;
-    double passCpu = stats.visitPassCpuSeconds() - passCpu0;
+    double passThreadCpu = stats.visitPassCpuSeconds() - passCpu0;
+    // The pool's counting runs on the pass thread too; it is the bench's cost, not the passes'.
+    double probeCpu = pool == null ? 0 : pool.probeCpuSeconds() - probeCpu0;
+    double passCpu = passThreadCpu - probeCpu;
     double serverCpu = pool == null ? 0 : pool.cpuSeconds() - serverCpu0;
     int[] sampled = Arrays.copyOf(depths, samples);
 
@@ -236,6 +240,10 @@ final class Visits implements Workload {
       // that pg_stat_statements counts and the CPU time does not.
       raw.put("pass_server_run_queue_s", pool.runQueueSeconds() - serverWait0);
       raw.put("pass_server_cpu_s", serverCpu);
+      // The pass thread's CPU as measured, and the part of it the pool's counting took, which
+      // pass_cpu_pct leaves out.
+      raw.put("pass_thread_cpu_s_with_probe", passThreadCpu);
+      raw.put("probe_cpu_s", probeCpu);
       // Over the measured time: where the server's CPU for the passes goes.
       raw.put("pass_server_cpu_s_by_statement", pool.cpuSecondsByStatement());
     }

@@ -1,6 +1,7 @@
 package dev.drover.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -188,6 +189,16 @@ class BenchSmokeTest {
       assertThat(figures.get("visits_per_s").asDouble()).as(key).isPositive();
       assertThat(figures.get("queue_mean").asDouble()).as(key).isPositive();
       assertThat(r.get("raw").get("queue_samples").size()).as(key).isPositive();
+      if (key.equals("drover/postgres/visits")) {
+        // The server's CPU is counted on the pass thread; that counting is taken out of its CPU.
+        JsonNode raw = r.get("raw");
+        double withProbe = raw.get("pass_thread_cpu_s_with_probe").asDouble();
+        double probe = raw.get("probe_cpu_s").asDouble();
+        assertThat(probe).as(key).isPositive().isLessThan(withProbe);
+        assertThat(figures.get("pass_cpu_pct").asDouble())
+            .as(key)
+            .isCloseTo(100 * (withProbe - probe) / raw.get("seconds").asDouble(), within(1e-9));
+      }
     }
     assertThat(seen).containsExactlyInAnyOrder("drover/sqlite/visits", "drover/postgres/visits");
   }
