@@ -40,13 +40,8 @@ SET last_scheduled = w.last_scheduled,
     last_successful = w.last_successful,
     last_snapshot = w.last_snapshot,
     next_visit_queue_position = w.next_visit_queue_position,
-    -- Awaiting a visit while it is scheduled and not visited since (see V016): kept while it awaits
-    -- the same scheduling, and set, as a grab's mark sets it, when the stats bring a later
-    -- scheduling that the default cooldowns still hold (later than :awaiting_after, the write's
-    -- time less the default scheduled cooldown; stats written directly, such as an import), so
-    -- that the grab indexes hold none of these either and a grab puts each back once its cooldowns
-    -- have ended. An older scheduling (a visit lost weeks ago) stays: the next grab would put it
-    -- back at once, all of an import's in one statement.
+    -- Awaiting a visit while it is scheduled and not visited since (see V016), by the same rule as
+    -- in visitStatsUpsert.sql.
     awaiting_visit_since = CASE WHEN w.last_scheduled IS NOT NULL
                                  AND (w.last_visit IS NULL OR w.last_visit <= w.last_scheduled)
                                  AND (lo.awaiting_visit_since = w.last_scheduled

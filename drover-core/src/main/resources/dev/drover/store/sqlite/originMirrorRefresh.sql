@@ -11,13 +11,8 @@ SET last_scheduled = s.last_scheduled,
     last_successful = s.last_successful,
     last_snapshot = s.last_snapshot,
     next_visit_queue_position = s.next_visit_queue_position,
-    -- Awaiting a visit while it is scheduled and not visited since (see V016): kept while it awaits
-    -- the same scheduling, and set, as a grab's mark sets it, when the stats bring a later
-    -- scheduling that the default cooldowns still hold (later than :awaiting_after, the write's
-    -- time less the default scheduled cooldown; stats written directly, such as an import), so
-    -- that the grab indexes hold none of these either and a grab puts each back once its cooldowns
-    -- have ended. An older scheduling (a visit lost weeks ago) stays: the next grab would put it
-    -- back at once, all of an import's in one statement.
+    -- Awaiting a visit while it is scheduled and not visited since (see V016), by the rule that
+    -- PostgreSQL's visitStatsUpsert.sql explains.
     awaiting_visit_since = CASE WHEN s.last_scheduled IS NOT NULL
                                  AND (s.last_visit IS NULL OR s.last_visit <= s.last_scheduled)
                                  AND (listed_origin.awaiting_visit_since = s.last_scheduled
