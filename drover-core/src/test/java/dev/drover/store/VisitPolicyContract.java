@@ -53,6 +53,18 @@ interface VisitPolicyContract extends FrontierContract {
     return NOW.minus(d);
   }
 
+  /**
+   * Lists, for {@code lister}, first seen 31 days ago, one git origin "update-Nd" per N of {@code
+   * days}, each last updated on the forge N days ago.
+   */
+  private void listedUpdatedDaysAgo(Lister lister, int... days) {
+    listed(
+        ago(DAYS31),
+        java.util.Arrays.stream(days)
+            .mapToObj(d -> o(lister, "update-" + d + "d").withLastUpdate(ago(Duration.ofDays(d))))
+            .toArray(ListedOrigin[]::new));
+  }
+
   // ---- policies
 
   @Test
@@ -125,12 +137,7 @@ interface VisitPolicyContract extends FrontierContract {
   @Test
   default void handedOutOriginsComeBackInThePolicysOrderOnceTheCooldownsAllow() {
     Lister l = lister("github");
-    listed(
-        ago(DAYS31),
-        o(l, "update-9d").withLastUpdate(ago(Duration.ofDays(9))),
-        o(l, "update-8d").withLastUpdate(ago(Duration.ofDays(8))),
-        o(l, "update-7d").withLastUpdate(ago(Duration.ofDays(7))),
-        o(l, "update-6d").withLastUpdate(ago(Duration.ofDays(6))));
+    listedUpdatedDaysAgo(l, 9, 8, 7, 6);
     VisitPolicy policy = VisitPolicy.STOP_AFTER_SUCCESS;
     Cooldowns failedAgainAtOnce = Cooldowns.DEFAULT.withFailed(null);
 
@@ -167,11 +174,7 @@ interface VisitPolicyContract extends FrontierContract {
   @Test
   default void originsScheduledByTheirStatsComeBackInThePolicysOrderOnceTheCooldownsAllow() {
     Lister l = lister("github");
-    listed(
-        ago(DAYS31),
-        o(l, "update-9d").withLastUpdate(ago(Duration.ofDays(9))),
-        o(l, "update-8d").withLastUpdate(ago(Duration.ofDays(8))),
-        o(l, "update-7d").withLastUpdate(ago(Duration.ofDays(7))));
+    listedUpdatedDaysAgo(l, 9, 8, 7);
     VisitPolicy policy = VisitPolicy.STOP_AFTER_SUCCESS;
     stats(
         git("update-9d").withLastScheduled(ago(Duration.ofHours(1))),
@@ -197,11 +200,7 @@ interface VisitPolicyContract extends FrontierContract {
   @Test
   default void originsCoolingAfterAFailedVisitComeBackInThePolicysOrderOnceTheCooldownEnds() {
     Lister l = lister("github");
-    listed(
-        ago(DAYS31),
-        o(l, "update-9d").withLastUpdate(ago(Duration.ofDays(9))),
-        o(l, "update-8d").withLastUpdate(ago(Duration.ofDays(8))),
-        o(l, "update-7d").withLastUpdate(ago(Duration.ofDays(7))));
+    listedUpdatedDaysAgo(l, 9, 8, 7);
     VisitPolicy policy = VisitPolicy.STOP_AFTER_SUCCESS;
     stats(
         visited("update-9d", ago(Duration.ofDays(1)), FAILED),
