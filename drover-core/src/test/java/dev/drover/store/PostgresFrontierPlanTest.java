@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jdbi.v3.core.Jdbi;
@@ -200,7 +201,7 @@ class PostgresFrontierPlanTest {
    * by filter: the stats took them out of it.
    */
   private void assertTheNextGrabReadsPastNoneOfTheFront(
-      Instant now, java.util.function.Function<String, OriginVisitStats> stats) {
+      Instant now, Function<String, OriginVisitStats> stats) {
     VisitRequest r = VisitRequest.builder("hg", 300, VisitPolicy.STOP_AFTER_SUCCESS).build();
     List<String> front =
         store
@@ -226,58 +227,6 @@ class PostgresFrontierPlanTest {
         .containsPattern(
             "(Index Scan using|Bitmap Index Scan on) listed_origin_grab_stop_after_success ")
         .doesNotContain("Rows Removed by Filter");
-  }
-
-  /**
-   * A stats write takes an origin out of the grab indexes as awaiting a visit only for a scheduling
-   * the default scheduled cooldown still holds at the time of the write: an older one (a visit lost
-   * weeks ago, as an import brings them) would be put back by the next grab at once.
-   */
-  @Test
-  void onlyASchedulingTheDefaultCooldownHoldsTakesAnOriginOutOfTheGrabIndexes() {
-    Instant now = Instant.now();
-    List<String> urls =
-        store
-            .frontier()
-            .originGrabNextVisits(
-                VisitRequest.builder("hg", 20, VisitPolicy.STOP_AFTER_SUCCESS).dryRun(true).build(),
-                now)
-            .stream()
-            .map(o -> o.url())
-            .toList();
-    List<String> recent = urls.subList(0, 10);
-    List<String> old = urls.subList(10, 20);
-    store
-        .frontier()
-        .visitStatsUpsert(
-            java.util.stream.Stream.concat(
-                    recent.stream()
-                        .map(
-                            u ->
-                                OriginVisitStats.initial(u, "hg")
-                                    .withLastScheduled(now.minus(Duration.ofHours(1)))),
-                    old.stream()
-                        .map(
-                            u ->
-                                OriginVisitStats.initial(u, "hg")
-                                    .withLastScheduled(now.minus(Duration.ofDays(8)))))
-                .toList());
-
-    assertThat(urls).hasSize(20);
-    assertThat(awaiting(recent)).isEqualTo(10);
-    assertThat(awaiting(old)).isZero();
-  }
-
-  /** How many hg rows of {@code urls} are out of the grab indexes as awaiting a visit. */
-  private int awaiting(List<String> urls) {
-    return jdbi.withHandle(
-        h ->
-            h.createQuery(
-                    "SELECT count(*) FROM listed_origin WHERE visit_type = 'hg' AND url IN (<urls>)"
-                        + " AND awaiting_visit_since IS NOT NULL")
-                .bindList("urls", urls)
-                .mapTo(Integer.class)
-                .one());
   }
 
   /**

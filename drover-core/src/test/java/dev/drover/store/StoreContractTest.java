@@ -69,7 +69,8 @@ abstract class StoreContractTest
         RunIntegrityContract,
         CronContract,
         CreateClaimContract,
-        TypeVersionContract {
+        TypeVersionContract,
+        StatsAwaitingContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
 

@@ -18,6 +18,7 @@ import dev.drover.testing.FaultProbe;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -60,7 +61,7 @@ interface VisitPolicyContract extends FrontierContract {
   private void listedUpdatedDaysAgo(Lister lister, int... days) {
     listed(
         ago(DAYS31),
-        java.util.Arrays.stream(days)
+        Arrays.stream(days)
             .mapToObj(d -> o(lister, "update-" + d + "d").withLastUpdate(ago(Duration.ofDays(d))))
             .toArray(ListedOrigin[]::new));
   }
