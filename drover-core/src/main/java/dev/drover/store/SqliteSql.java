@@ -349,6 +349,7 @@ final class SqliteSql implements DialectSql {
 
   /** Copies the stats of {@code keys} into the mirror columns of their listed origins. */
   private void refreshMirror(Handle h, Collection<OriginKey> keys) {
+    Instant awaitingAfter = FrontierRows.awaitingAfter(Instant.now());
     VisitStatsWrites.urlsByType(keys)
         .forEach(
             (type, urls) -> {
@@ -356,7 +357,7 @@ final class SqliteSql implements DialectSql {
                 h.createUpdate(sql.get(ORIGIN_MIRROR_REFRESH))
                     .bind("visit_type", type)
                     .bindList("urls", chunk)
-                    .bind("awaiting_after", FrontierRows.awaitingAfter(Instant.now()))
+                    .bind("awaiting_after", awaitingAfter)
                     .execute();
               }
             });
