@@ -49,6 +49,8 @@ final class JsonViews {
     o.set("command", t.command() == null ? null : Json.MAPPER.valueToTree(t.command()));
     o.put("working_dir", t.workingDir());
     o.set("env", Json.MAPPER.valueToTree(t.env()));
+    o.put("children_rule", t.childrenRule().dbName());
+    o.put("run_history", t.runHistory().dbName());
     return o;
   }
 

@@ -4,6 +4,7 @@ import dev.drover.Drover;
 import dev.drover.ValidationException;
 import dev.drover.engine.command.CommandTemplate;
 import dev.drover.model.ChildrenRule;
+import dev.drover.model.RunHistory;
 import dev.drover.model.TaskType;
 import java.util.List;
 import java.util.Map;
@@ -148,6 +149,14 @@ final class TaskTypeAddCommand extends BaseCommand {
   String childrenRule;
 
   @Option(
+      names = "--run-history",
+      paramLabel = "KEEP",
+      description =
+          "Which runs stay in the run history: all (every attempt, the default) or failures (only "
+              + "the runs that did not succeed: lighter on the database where successes are many).")
+  String runHistory;
+
+  @Option(
       names = "--command",
       paramLabel = "ARG",
       description =
@@ -233,6 +242,7 @@ final class TaskTypeAddCommand extends BaseCommand {
             .maxPerKey(maxPerKey)
             .childrenRule(
                 childrenRule == null ? null : ChildrenRule.parse("--children-rule", childrenRule))
+            .runHistory(runHistory == null ? null : RunHistory.parse("--run-history", runHistory))
             .cron(cron, timeZone);
     if (cron != null && backoffFactor != null) {
       throw new ValidationException(

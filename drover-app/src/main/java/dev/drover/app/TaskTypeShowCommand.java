@@ -53,7 +53,9 @@ final class TaskTypeShowCommand extends BaseCommand {
                   t.command() == null
                       ? "java handler"
                       : "command " + JsonViews.compact(JsonViews.taskType(t).get("command")))
-              .row("working_dir", t.workingDir());
+              .row("working_dir", t.workingDir())
+              .row("children_rule", t.childrenRule().dbName())
+              .row("run_history", t.runHistory().dbName());
       for (Map.Entry<String, String> e : t.env().entrySet()) {
         table.row("env." + e.getKey(), e.getValue());
       }

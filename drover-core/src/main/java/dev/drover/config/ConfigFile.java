@@ -6,6 +6,7 @@ import dev.drover.engine.command.CommandTemplate;
 import dev.drover.frontier.VisitPolicy;
 import dev.drover.model.ChildrenRule;
 import dev.drover.model.DurationText;
+import dev.drover.model.RunHistory;
 import dev.drover.model.TaskType;
 import dev.drover.model.WorkerGroup;
 import dev.drover.store.Store;
@@ -48,6 +49,7 @@ import org.yaml.snakeyaml.nodes.Node;
  *     concurrency_key: owner   # at most max_per_key tasks per kwargs.owner run at once,
  *     max_per_key: 2           # and owners take turns
  *     children_rule: all_succeeded  # a parent's outcome once its children are final
+ *     run_history: failures    # keep only the runs that did not succeed (default: all)
  * visit_scheduler:             # see VisitSchedulerConfig
  *   visit_types:
  *     git: {policies: {already_visited_order_by_lag: 49, never_visited_oldest_update_first: 49,
@@ -91,7 +93,8 @@ public record ConfigFile(
           "env",
           "concurrency_key",
           "max_per_key",
-          "children_rule");
+          "children_rule",
+          "run_history");
 
   /** Reads and validates {@code file}; throws a {@link ConfigException} naming line and setting. */
   public static ConfigFile read(Path file) {
@@ -277,6 +280,8 @@ public record ConfigFile(
             case "children_rule" ->
                 b.childrenRule(
                     yaml.convert(value, setting, t -> ChildrenRule.parse("children_rule", t)));
+            case "run_history" ->
+                b.runHistory(yaml.convert(value, setting, t -> RunHistory.parse("run_history", t)));
             case "env" -> b.env(yaml.stringMap(value, setting));
             case "concurrency_key" -> b.concurrencyKey(yaml.scalar(value, setting));
             case "max_per_key" -> b.maxPerKey(yaml.convert(value, setting, Integer::parseInt));

@@ -39,6 +39,8 @@ import java.util.Objects;
  *     back at the first fire time after its run ended (missed fire times are not replayed).
  * @param childrenRule how a task of this type that spawned children ends once they are all final
  *     (all succeeded by default)
+ * @param runHistory which runs of this type's tasks stay in the run history: every one (the
+ *     default) or only those that did not succeed
  */
 public record TaskType(
     String name,
@@ -60,7 +62,8 @@ public record TaskType(
     String concurrencyKey,
     Integer maxPerKey,
     CronSchedule cron,
-    ChildrenRule childrenRule) {
+    ChildrenRule childrenRule,
+    RunHistory runHistory) {
 
   public static final long DEFAULT_MAX_QUEUE_LENGTH = 1000;
   public static final Duration DEFAULT_RETRY_DELAY = Duration.ofHours(1);
@@ -121,6 +124,7 @@ public record TaskType(
     command = command == null ? null : List.copyOf(command);
     env = env == null ? Map.of() : Map.copyOf(env);
     childrenRule = childrenRule == null ? ChildrenRule.ALL_SUCCEEDED : childrenRule;
+    runHistory = runHistory == null ? RunHistory.ALL : runHistory;
     check(
         concurrencyKey == null || !concurrencyKey.isBlank(),
         "concurrency_key",
@@ -208,7 +212,8 @@ public record TaskType(
         .concurrencyKey(concurrencyKey)
         .maxPerKey(maxPerKey)
         .cronSchedule(cron)
-        .childrenRule(childrenRule);
+        .childrenRule(childrenRule)
+        .runHistory(runHistory);
   }
 
   /** Builds a {@link TaskType} with the documented defaults for whatever is not set. */
@@ -234,6 +239,7 @@ public record TaskType(
     private String cronExpression;
     private String timeZone;
     private ChildrenRule childrenRule;
+    private RunHistory runHistory;
 
     private Builder(String name) {
       this.name = name;
@@ -357,6 +363,12 @@ public record TaskType(
       return this;
     }
 
+    /** Which runs stay in the history: every one by default. */
+    public Builder runHistory(RunHistory v) {
+      runHistory = v;
+      return this;
+    }
+
     public Builder cronSchedule(CronSchedule schedule) {
       return schedule == null
           ? cron(null, null)
@@ -394,7 +406,8 @@ public record TaskType(
           concurrencyKey,
           maxPerKey,
           cronExpression == null ? null : CronSchedule.of(cronExpression, timeZone),
-          childrenRule);
+          childrenRule,
+          runHistory);
     }
   }
 }

@@ -337,7 +337,8 @@ final class JdbiStore implements Store {
         .bind("max_per_key", t.maxPerKey())
         .bind("cron", t.cron() == null ? null : t.cron().expression())
         .bind("time_zone", t.cron() == null ? null : t.cron().zone().getId())
-        .bind("children_rule", t.childrenRule().dbName());
+        .bind("children_rule", t.childrenRule().dbName())
+        .bind("run_history", t.runHistory().dbName());
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.drover.model.ArchivableRun;
 import dev.drover.model.ChildrenRule;
 import dev.drover.model.CronSchedule;
 import dev.drover.model.Event;
+import dev.drover.model.RunHistory;
 import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskPolicy;
@@ -59,7 +60,8 @@ final class Rows {
                 rs.getString("cron") == null
                     ? null
                     : CronSchedule.of(rs.getString("cron"), rs.getString("time_zone")),
-                ChildrenRule.parse("children_rule", rs.getString("children_rule")));
+                ChildrenRule.parse("children_rule", rs.getString("children_rule")),
+                RunHistory.parse("run_history", rs.getString("run_history")));
     task =
         (rs, ctx) -> {
           String priority = rs.getString("priority");

@@ -1,6 +1,7 @@
 package dev.drover.store;
 
 import static dev.drover.store.SqlQuery.TASK_GET;
+import static dev.drover.store.SqlQuery.TASK_RUN_DELETE_SUCCEEDED;
 import static dev.drover.store.SqlQuery.TASK_RUN_END;
 import static dev.drover.store.SqlQuery.TASK_TYPE_GET;
 import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN;
@@ -102,7 +103,7 @@ final class RunEnder {
       TaskType type = types.computeIfAbsent(e.task().type(), name -> taskType(h, e.task()));
       bindUpdate(tasks, e.task(), Rescheduler.afterRun(e.task(), type, e.status(), at)).add();
     }
-    endRuns(h, owner, endings, at, ended);
+    endRuns(h, owner, endings, types, at, ended);
     tasks.execute();
   }
 
@@ -142,23 +143,30 @@ final class RunEnder {
         left.add(c);
       }
     }
-    endRuns(h, owner, endings, at, ended);
+    endRuns(h, owner, endings, types, at, ended);
     return left;
   }
 
   /**
-   * Writes the ends of {@code endings}' runs (whole, for queued runs never written), and adds them
-   * to {@code ended}.
+   * Writes the ends of {@code endings}' runs (whole, for queued runs never written) that their
+   * type's {@link dev.drover.model.RunHistory} keeps, deletes the open runs of those it does not
+   * keep, and adds them all to {@code ended}. {@code types} holds the type of every ending's task.
    */
   private void endRuns(
-      Handle h, String owner, List<Ending> endings, Instant at, List<EndedRun> ended) {
+      Handle h,
+      String owner,
+      List<Ending> endings,
+      Map<String, TaskType> types,
+      Instant at,
+      List<EndedRun> ended) {
     if (endings.isEmpty()) {
       return;
     }
+    List<Ending> written = new ArrayList<>(endings.size());
     List<String> metadata = new ArrayList<>(endings.size());
+    List<String> notKept = new ArrayList<>();
     for (Ending e : endings) {
       ObjectNode merged = Json.merge(e.run().metadata(), e.metadata());
-      metadata.add(Json.canonical(merged));
       TaskRun r = e.run();
       Instant started = e.started() != null ? e.started() : r.started();
       ended.add(
@@ -174,8 +182,19 @@ final class RunEnder {
                   merged,
                   e.status()),
               e.status()));
+      if (types.get(e.task().type()).runHistory().keeps(e.status())) {
+        written.add(e);
+        metadata.add(Json.canonical(merged));
+      } else if (r.id() != 0 || e.started() == null) {
+        notKept.add(r.backendId()); // its start may have been written
+      }
     }
-    dialect.endRuns(h, owner, endings, metadata, at);
+    if (!written.isEmpty()) {
+      dialect.endRuns(h, owner, written, metadata, at);
+    }
+    if (!notKept.isEmpty()) {
+      h.createUpdate(sql.get(TASK_RUN_DELETE_SUCCEEDED)).bindList("backend_ids", notKept).execute();
+    }
   }
 
   /**

@@ -70,7 +70,8 @@ abstract class StoreContractTest
         CronContract,
         CreateClaimContract,
         TypeVersionContract,
-        StatsAwaitingContract {
+        StatsAwaitingContract,
+        RunHistoryContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
 

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.drover.ValidationException;
 import dev.drover.app.ApiBridge;
 import dev.drover.engine.command.CommandTemplate;
+import dev.drover.model.ChildrenRule;
+import dev.drover.model.RunHistory;
 import dev.drover.model.TaskType;
 import java.util.List;
 
@@ -33,7 +35,9 @@ final class TaskTypeJson {
           "max_per_key",
           "command",
           "working_dir",
-          "env");
+          "env",
+          "children_rule",
+          "run_history");
 
   private TaskTypeJson() {}
 
@@ -55,6 +59,14 @@ final class TaskTypeJson {
             .env(f.textMap("env"))
             .concurrencyKey(f.text("concurrency_key"))
             .maxPerKey(f.integer("max_per_key", 1));
+    String childrenRule = f.text("children_rule");
+    if (childrenRule != null) {
+      b.childrenRule(ChildrenRule.parse(f.name("children_rule"), childrenRule));
+    }
+    String runHistory = f.text("run_history");
+    if (runHistory != null) {
+      b.runHistory(RunHistory.parse(f.name("run_history"), runHistory));
+    }
     String cron = f.text("cron");
     String zone = f.text("time_zone");
     if (cron != null) {

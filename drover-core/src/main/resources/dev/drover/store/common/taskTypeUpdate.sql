@@ -18,5 +18,6 @@ SET description = :description,
     max_per_key = :max_per_key,
     cron = :cron,
     time_zone = :time_zone,
-    children_rule = :children_rule
+    children_rule = :children_rule,
+    run_history = :run_history
 WHERE name = :name
