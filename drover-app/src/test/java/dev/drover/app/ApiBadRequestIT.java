@@ -243,6 +243,20 @@ abstract class ApiBadRequestIT {
             "interval"));
     c.add(
         post(
+            "type: unknown run history",
+            "/api/v1/task-types",
+            type("\"run_history\": \"some\""),
+            400,
+            "run_history"));
+    c.add(
+        post(
+            "type: unknown children rule",
+            "/api/v1/task-types",
+            type("\"children_rule\": \"most\""),
+            400,
+            "children_rule"));
+    c.add(
+        post(
             "type: time_zone without cron",
             "/api/v1/task-types",
             type("\"time_zone\": \"UTC\""),

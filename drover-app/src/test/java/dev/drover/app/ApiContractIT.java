@@ -68,11 +68,14 @@ abstract class ApiContractIT {
     String body =
         """
         {"name": "fetch", "default_interval": "1h", "min_interval": "10m",
-         "max_interval": "1d", "backoff_factor": 2, "command": ["echo", "{args.0}"]}
+         "max_interval": "1d", "backoff_factor": 2, "command": ["echo", "{args.0}"],
+         "run_history": "failures"}
         """;
     ApiClient.Reply created = api.post("/api/v1/task-types", body);
     assertThat(created.status()).isEqualTo(201);
     assertThat(created.json().get("default_interval").asText()).isEqualTo("1h");
+    assertThat(created.json().get("run_history").asText()).isEqualTo("failures");
+    assertThat(created.json().get("children_rule").asText()).isEqualTo("all_succeeded");
     assertThat(created.json().get("command")).hasSize(2);
     ApiClient.Reply again =
         api.post("/api/v1/task-types", "{\"name\": \"fetch\", \"default_interval\": \"2h\"}");

@@ -293,6 +293,20 @@ class BadInputIT {
             "--children-rule",
             "most"),
         seeded(
+            "unknown run history",
+            c ->
+                c.cli(
+                    "task-type",
+                    "add",
+                    "--name",
+                    "light",
+                    "--command",
+                    "true",
+                    "--run-history",
+                    "successes"),
+            "--run-history",
+            "successes"),
+        seeded(
             "batch with a bad line",
             c ->
                 c.cli(

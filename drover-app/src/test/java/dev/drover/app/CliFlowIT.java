@@ -96,6 +96,7 @@ class CliFlowIT {
     assertThat(fetch.get("group").asText()).isEqualTo("vcs");
     assertThat(fetch.get("command").toString()).isEqualTo("[\"curl\",\"-sS\",\"{kwargs.url}\"]");
     assertThat(fetch.get("env").get("LANG").asText()).isEqualTo("C");
+    assertThat(fetch.get("run_history").asText()).as("every run, by default").isEqualTo("all");
     assertThat(drover("task-type", "show", "fetch").stdout()).contains("retry_delay", "5m", "30m");
 
     JsonNode types = drover("task-type", "list", "--json").json();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.drover.ValidationException;
 import dev.drover.frontier.VisitPolicy;
+import dev.drover.model.RunHistory;
 import dev.drover.model.TaskType;
 import dev.drover.model.WorkerGroup;
 import dev.drover.store.Store;
@@ -219,6 +220,27 @@ class ConfigFileTest {
     assertThatThrownBy(() -> ConfigFile.read(file).applyTo(store))
         .isInstanceOf(ValidationException.class)
         .hasMessageStartingWith(file + ":" + line + ": " + setting + ": ")
+        .hasMessageNotContaining("\n");
+    assertThat(store.taskTypeList()).isEmpty();
+  }
+
+  @Test
+  void aRunHistoryIsReadAndApplied() throws Exception {
+    ConfigFile config =
+        ConfigFile.read(write("task_types:\n  light:\n    run_history: failures\n"));
+    TaskType light = TaskType.builder("light").runHistory(RunHistory.FAILURES).build();
+    assertThat(config.taskTypes()).containsExactly(light);
+    config.applyTo(store);
+    assertThat(store.taskTypeGet("light")).contains(light);
+  }
+
+  @Test
+  void anUnknownRunHistoryIsRefusedWithLineAndSetting() throws Exception {
+    Path file = write("task_types:\n  light:\n    run_history: successes\n");
+    assertThatThrownBy(() -> ConfigFile.read(file).applyTo(store))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageStartingWith(file + ":3: task_types.light.run_history: ")
+        .hasMessageContaining("successes")
         .hasMessageNotContaining("\n");
     assertThat(store.taskTypeList()).isEmpty();
   }
