@@ -3,6 +3,7 @@ package dev.drover.bench;
 import dev.drover.bench.Databases.BenchDb;
 import dev.drover.bench.Databases.Kind;
 import dev.drover.model.DurationText;
+import dev.drover.model.RunHistory;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -42,7 +43,10 @@ public final class Bench implements Callable<Integer> {
   static final Map<String, Workload> WORKLOADS = new LinkedHashMap<>();
 
   static {
-    SYSTEMS.put("drover", () -> new DroverSystem("drover"));
+    SYSTEMS.put(Ratios.DROVER, () -> new DroverSystem(Ratios.DROVER, RunHistory.ALL));
+    SYSTEMS.put(
+        DroverSystem.FAILURES_ONLY,
+        () -> new DroverSystem(DroverSystem.FAILURES_ONLY, RunHistory.FAILURES));
     SYSTEMS.put(
         DbSchedulerSystem.NAME,
         () -> new DbSchedulerSystem(DbSchedulerSystem.NAME, DbSchedulerSystem.BEST));
@@ -77,9 +81,9 @@ public final class Bench implements Callable<Integer> {
       split = ",",
       paramLabel = "NAME",
       description =
-          "Systems to run, of: drover, db-scheduler, db-scheduler-0.5-1, jobrunr, quartz, "
-              + "graphile-worker. "
-              + "Default: all.")
+          "Systems to run, of: drover, drover-failures-only (a task type that keeps only failed "
+              + "runs in its history), db-scheduler, db-scheduler-0.5-1, jobrunr, quartz, "
+              + "graphile-worker. Default: all.")
   List<String> systems;
 
   @Option(

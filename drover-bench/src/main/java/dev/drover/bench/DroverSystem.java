@@ -8,6 +8,7 @@ import dev.drover.bench.Databases.Kind;
 import dev.drover.engine.Runner;
 import dev.drover.engine.RunnerOptions;
 import dev.drover.model.NewTask;
+import dev.drover.model.RunHistory;
 import dev.drover.model.StatusCount;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskStatus;
@@ -28,15 +29,20 @@ final class DroverSystem implements SystemUnderTest {
   private static final String TYPE = "bench-noop";
   private static final int INSERT_BATCH = 1000;
 
+  /** The name of Drover with a task type that keeps only failed runs in its history. */
+  static final String FAILURES_ONLY = "drover-failures-only";
+
   private final String name;
+  private final RunHistory history;
   private Drover drover;
   private Runner runner;
   private Thread loop;
   private volatile Throwable loopFailure;
   private final Map<String, String> configuration = new LinkedHashMap<>();
 
-  DroverSystem(String name) {
+  DroverSystem(String name, RunHistory history) {
     this.name = name;
+    this.history = history;
   }
 
   @Override
@@ -71,6 +77,7 @@ final class DroverSystem implements SystemUnderTest {
         TaskType.builder(TYPE)
             .description("no-op task of drover-bench")
             .maxWorkers(settings.workers())
+            .runHistory(history)
             .build());
     TaskHandler noop =
         context -> {
@@ -88,6 +95,7 @@ final class DroverSystem implements SystemUnderTest {
         "wake-up",
         db.kind() == Kind.SQLITE ? "in process on every insert" : "LISTEN/NOTIFY on every insert");
     configuration.put("insert batch", INSERT_BATCH + " tasks per taskCreate call");
+    configuration.put("run history", history.dbName());
     runner =
         drover
             .runner(options.runsDir())

@@ -14,7 +14,9 @@ final class Ratios {
   private Ratios() {}
 
   static String table(List<Workload.Ratio> ratios, List<Result> rows) {
-    List<Result> peers = rows.stream().filter(r -> r.ok() && !r.system().equals(DROVER)).toList();
+    List<Result> peers = rows.stream().filter(r -> r.ok() && !isDrover(r.system())).toList();
+    List<String> drovers =
+        rows.stream().map(Result::system).filter(Ratios::isDrover).distinct().toList();
     if (ratios.isEmpty() || peers.isEmpty()) {
       return "";
     }
@@ -25,20 +27,28 @@ final class Ratios {
     md.append("\n|---|---|");
     ratios.forEach(r -> md.append("--:|"));
     md.append('\n');
-    for (Result peer : peers) {
-      Optional<Result> drover =
-          rows.stream()
-              .filter(r -> r.ok() && r.system().equals(DROVER) && r.db().equals(peer.db()))
-              .findFirst();
-      md.append("| ").append(peer.system()).append(" | ").append(peer.db()).append(" |");
-      for (Workload.Ratio ratio : ratios) {
-        md.append(' ')
-            .append(drover.map(d -> cell(ratio, d, peer)).orElse("no drover run"))
-            .append(" |");
+    for (String variant : drovers.isEmpty() ? List.of(DROVER) : drovers) {
+      for (Result peer : peers) {
+        Optional<Result> drover =
+            rows.stream()
+                .filter(r -> r.ok() && r.system().equals(variant) && r.db().equals(peer.db()))
+                .findFirst();
+        String label = variant.equals(DROVER) ? peer.system() : peer.system() + " vs " + variant;
+        md.append("| ").append(label).append(" | ").append(peer.db()).append(" |");
+        for (Workload.Ratio ratio : ratios) {
+          md.append(' ')
+              .append(drover.map(d -> cell(ratio, d, peer)).orElse("no drover run"))
+              .append(" |");
+        }
+        md.append('\n');
       }
-      md.append('\n');
     }
     return md.toString();
+  }
+
+  /** Drover itself, or Drover with another setting ({@code drover-failures-only}). */
+  private static boolean isDrover(String system) {
+    return system.equals(DROVER) || system.startsWith(DROVER + "-");
   }
 
   private static String cell(Workload.Ratio ratio, Result drover, Result peer) {
