@@ -5,6 +5,7 @@ import dev.drover.Drover;
 import dev.drover.Json;
 import dev.drover.ValidationException;
 import dev.drover.model.DurationText;
+import dev.drover.model.RunHistory;
 import dev.drover.model.Task;
 import dev.drover.model.TaskFamily;
 import dev.drover.model.TaskPolicy;
@@ -41,8 +42,10 @@ final class TaskShowCommand extends BaseCommand {
       Task t =
           drover.task(taskId).orElseThrow(() -> new ValidationException("ID", "no task " + taskId));
       List<TaskRun> recent = drover.taskRuns(List.of(taskId), null, runs);
+      TaskType type = drover.taskType(t.type()).orElse(null);
       // A cron type's next run reads on its zone's wall clock; its interval is not used.
-      TaskType cron = drover.taskType(t.type()).filter(type -> type.cron() != null).orElse(null);
+      TaskType cron = type != null && type.cron() != null ? type : null;
+      boolean failuresOnly = type != null && type.runHistory() == RunHistory.FAILURES;
       TaskFamily family = drover.taskFamily(taskId).orElseThrow();
       if (output.json) {
         ObjectNode o = Json.object();
@@ -80,10 +83,14 @@ final class TaskShowCommand extends BaseCommand {
           .row("retries_left", t.retriesLeft())
           .print(out());
       out().println();
+      String kept =
+          failuresOnly
+              ? " (task type " + t.type() + " keeps only the runs that did not succeed)"
+              : "";
       if (recent.isEmpty()) {
-        out().println("no runs yet");
+        out().println((failuresOnly ? "no failed runs" : "no runs yet") + kept);
       } else {
-        out().println("most recent runs:");
+        out().println("most recent runs" + kept + ":");
         Path runsDir = RunnerSetup.runsDir(root());
         Tables.runs(recent, r -> Tables.logDir(runsDir, t.type(), r)).print(out());
       }

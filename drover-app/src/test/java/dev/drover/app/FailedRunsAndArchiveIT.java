@@ -65,6 +65,61 @@ class FailedRunsAndArchiveIT {
     assertThat(show).contains(logDir.toAbsolutePath().normalize().toString());
   }
 
+  /**
+   * A type that keeps only failures, through the CLI with real commands: the success leaves no run
+   * and no run directory, the failure keeps both, and {@code task show} says why a task that ran
+   * has no runs.
+   */
+  @Test
+  void aTypeThatKeepsOnlyFailuresShowsItsFailuresAlone() throws Exception {
+    drover("init");
+    drover(
+        "task-type",
+        "add",
+        "--name",
+        "light",
+        "--run-history",
+        "failures",
+        "--command",
+        "sh",
+        "--command",
+        "-c",
+        "--command",
+        "echo working; exit {args.0}");
+    long ok = addLight(0);
+    long failing = addLight(4);
+    drover("run");
+
+    JsonNode runs = drover("task-run", "list", "--json").json();
+    assertThat(runs).hasSize(1);
+    assertThat(runs.get(0).get("status").asText()).isEqualTo("failed");
+    assertThat(runs.get(0).get("task_id").asLong()).isEqualTo(failing);
+    try (var dirs = Files.list(tmp.resolve("data/runs/light"))) {
+      assertThat(dirs.map(d -> d.getFileName().toString()))
+          .containsExactly(runs.get(0).get("backend_id").asText());
+    }
+    assertThat(drover("task", "show", ok).stdout())
+        .contains("done", "no failed runs (task type light keeps only the runs that did not");
+    assertThat(drover("task", "show", failing).stdout()).contains("exit code 4");
+    assertThat(drover("task-type", "show", "light").stdout()).contains("run_history", "failures");
+  }
+
+  private long addLight(int exitCode) {
+    return drover(
+            "task",
+            "add",
+            "--type",
+            "light",
+            "--policy",
+            "oneshot",
+            "--args",
+            "[" + exitCode + "]",
+            "--json")
+        .json()
+        .findValue("id")
+        .asLong();
+  }
+
   @Test
   void anExportThatMatchesNothingCreatesNoFile() {
     drover("init");

@@ -67,6 +67,7 @@ final class PassWriter implements AutoCloseable {
   private final Slots slots;
   private final RunnerStats stats;
   private final EventLog events;
+  private final UnkeptRunDirs unkeptRunDirs;
 
   private final Clock clock;
 
@@ -92,6 +93,7 @@ final class PassWriter implements AutoCloseable {
       Slots slots,
       RunnerStats stats,
       EventLog events,
+      UnkeptRunDirs unkeptRunDirs,
       Clock clock,
       BooleanSupplier mayClaim,
       Runnable dispatch) {
@@ -101,6 +103,7 @@ final class PassWriter implements AutoCloseable {
     this.slots = slots;
     this.stats = stats;
     this.events = events;
+    this.unkeptRunDirs = unkeptRunDirs;
     this.clock = clock;
     this.mayClaim = mayClaim;
     this.dispatch = dispatch;
@@ -263,7 +266,8 @@ final class PassWriter implements AutoCloseable {
   /** The book and the stats after a committed write of the pass's starts and outcomes. */
   private int applyWrites(Pass pass, PassResult result) {
     book.startsWritten(pass.started());
-    book.written(pass.completions());
+    Map<Lease, HeldRun> ended = book.written(pass.completions());
+    unkeptRunDirs.committed(pass.completions(), result.rejected(), ended);
     return countWritten(pass.completions(), result.rejected());
   }
 

@@ -116,12 +116,20 @@ final class RunBook {
     }
   }
 
-  /** The completions are committed (written, or rejected because the lease was lost). */
-  void written(List<Completion> completions) {
+  /**
+   * The completions are committed (written, or rejected because the lease was lost); returns the
+   * runs the book let go of, by lease.
+   */
+  Map<Lease, HeldRun> written(List<Completion> completions) {
+    Map<Lease, HeldRun> ended = new HashMap<>(completions.size());
     for (Completion c : completions) {
       unwritten.remove(c.lease());
-      held.remove(c.lease());
+      HeldRun r = held.remove(c.lease());
+      if (r != null) {
+        ended.put(c.lease(), r);
+      }
     }
+    return ended;
   }
 
   /** The claims are committed: they are held, and queued for workers of their type. */

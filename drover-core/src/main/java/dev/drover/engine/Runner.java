@@ -75,6 +75,7 @@ public final class Runner {
   private final ClaimAhead ahead;
   private final Slots slots;
   private final PassWriter passes;
+  private final UnkeptRunDirs unkeptRunDirs;
   private final LeaseKeeper leases;
   private final Housekeeping housekeeping;
   private final LeaderDuties leader;
@@ -114,6 +115,7 @@ public final class Runner {
     this.types = new TaskTypes(store, options.types(), handlers.keySet());
     this.ahead = new ClaimAhead(options.claimAhead());
     this.slots = new Slots(book, types, ahead, options.totalWorkers());
+    this.unkeptRunDirs = new UnkeptRunDirs(options.runsDir(), options.owner());
     this.passes =
         new PassWriter(
             store,
@@ -122,6 +124,7 @@ public final class Runner {
             slots,
             stats,
             events,
+            unkeptRunDirs,
             clock,
             () -> !stopRequested,
             this::dispatch);
@@ -256,6 +259,7 @@ public final class Runner {
     } finally {
       execution.close();
       passes.close();
+      unkeptRunDirs.close();
       leaveTheDatabase();
     }
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.drover.Outcome;
 import dev.drover.TaskHandler;
 import dev.drover.model.NewTask;
+import dev.drover.model.RunHistory;
 import dev.drover.model.Task;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskQuery;
@@ -18,6 +19,7 @@ import dev.drover.store.StoreLocation;
 import dev.drover.store.StoreOptions;
 import dev.drover.store.Stores;
 import dev.drover.testing.Databases;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -32,6 +34,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -214,6 +217,46 @@ abstract class RunnerContractTest
         .hasSize(200)
         .allMatch(
             r -> r.status() == TaskRunStatus.EVENTFUL || r.status() == TaskRunStatus.UNEVENTFUL);
+  }
+
+  /**
+   * A type that keeps only failures: the runner writes no row for a success, and removes the output
+   * directory of each success once its end has committed (no row would ever name it); a failure
+   * keeps both. Every task writes a file to its run directory.
+   */
+  @Test
+  void aTypeKeepingOnlyFailuresLeavesNoTraceOfItsSuccesses() throws Exception {
+    store.taskTypeCreate(
+        TaskType.builder("light").maxWorkers(4).runHistory(RunHistory.FAILURES).build());
+    oneshots("light", 40);
+    // The removals asked for are finished when run() returns.
+    RunnerStats stats =
+        runner(
+                options(),
+                Map.of(
+                    "light",
+                    ctx -> {
+                      Files.writeString(ctx.runDir().resolve("out.txt"), "task " + ctx.taskId());
+                      return ctx.arguments().args().get(0).asInt() % 10 == 0
+                          ? Outcome.failed("every tenth fails")
+                          : Outcome.eventful();
+                    }))
+            .run();
+
+    assertThat(stats.eventful()).isEqualTo(36);
+    assertThat(stats.failed()).isEqualTo(4);
+    List<TaskRun> runs = store.taskRunList(List.of(), null, 100);
+    assertThat(runs)
+        .as("the failures only")
+        .hasSize(4)
+        .allMatch(r -> r.status() == TaskRunStatus.FAILED);
+    Path typeDir = options().runsDir().resolve("light");
+    try (Stream<Path> left = Files.list(typeDir)) {
+      assertThat(left.map(p -> p.getFileName().toString()))
+          .as("the run directories left: those of the failed runs")
+          .containsExactlyInAnyOrderElementsOf(runs.stream().map(TaskRun::backendId).toList());
+    }
+    assertThat(tasks()).filteredOn(t -> t.status() == TaskStatus.COMPLETED).hasSize(36);
   }
 
   @Test

@@ -1,0 +1,89 @@
+package dev.drover.engine;
+
+import dev.drover.store.Completion;
+import dev.drover.store.Lease;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Removes the directories of runs that the history does not keep: successes of a type that keeps
+ * only failures ({@link dev.drover.model.RunHistory#FAILURES}). No row names such a run, so nothing
+ * (an archive, an operator) would ever find its output again, and the disk would fill with it. Each
+ * is removed only once the end of its run has committed, never for a run whose lease was lost (a
+ * rescue may have written it lost, and its output explains why), and on a thread of its own so that
+ * the runner's loop does not wait on the disk.
+ */
+final class UnkeptRunDirs implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(UnkeptRunDirs.class);
+
+  private final Path runsDir;
+  private final ExecutorService remover;
+
+  UnkeptRunDirs(Path runsDir, String owner) {
+    this.runsDir = runsDir;
+    this.remover =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "drover-run-dirs-" + owner);
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /**
+   * Of {@code completions}, just committed, those whose run the history does not keep: their
+   * directories are removed. {@code ended} are the runs the book let go of, by lease; {@code lost}
+   * the leases whose results were not written.
+   */
+  void committed(List<Completion> completions, List<Lease> lost, Map<Lease, HeldRun> ended) {
+    Set<Lease> rejected = lost.isEmpty() ? Set.of() : new HashSet<>(lost);
+    for (Completion c : completions) {
+      HeldRun run = ended.get(c.lease());
+      if (run != null
+          && !rejected.contains(c.lease())
+          && !run.type.runHistory().keeps(c.status())) {
+        Path dir = runsDir.resolve(run.type.name()).resolve(run.claim.run().backendId());
+        remover.execute(() -> remove(dir));
+      }
+    }
+  }
+
+  private static void remove(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (NoSuchFileException e) {
+      // A handler that never asked for its run directory has none.
+    } catch (IOException | UncheckedIOException e) {
+      log.warn("could not remove {}, the output of a run that is not kept: {}", dir, e.toString());
+    }
+  }
+
+  /** Finishes the removals already asked for, for a few seconds at most. */
+  @Override
+  public void close() {
+    remover.shutdown();
+    try {
+      if (!remover.awaitTermination(5, TimeUnit.SECONDS)) {
+        log.warn("run directories not kept are still being removed; leaving them");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
