@@ -13,8 +13,9 @@ public enum RunHistory implements Named {
   /**
    * Only the runs that did not succeed (failed, failed for good, lost, cancelled by an operator). A
    * run is still written started while it executes, so that a runner that dies with it is charged a
-   * lost attempt; an eventful or uneventful end removes it. A run that ends before its start was
-   * written leaves no row at all, which is where the saving is. Runs scheduled to be reported
+   * lost attempt; an eventful or uneventful end removes it, and its output directory once the end
+   * has committed. A run that ends before its start was written leaves no row at all, which is
+   * where the saving is. Runs scheduled to be reported
    * ({@code taskRunSchedule}) are kept whatever this says.
    */
   FAILURES;
