@@ -4,6 +4,8 @@ import dev.drover.Outcome;
 import dev.drover.TaskContext;
 import dev.drover.TaskHandler;
 import dev.drover.engine.command.Orphans;
+import dev.drover.model.RunHistory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
@@ -100,6 +102,7 @@ final class Execution {
     String runId = r.claim.run().backendId();
     Path runDir = options.runsDir().resolve(r.type.name()).resolve(runId);
     if (r.type.command() != null) {
+      r.leftRunDir = true;
       Map<String, String> env =
           Map.of(
               "DROVER_TASK_ID",
@@ -112,7 +115,13 @@ final class Execution {
     }
     TaskContext context =
         new TaskContext(r.claim.task(), runId, r.lease().attempt(), r.type, runDir);
-    Outcome o = handlers.get(r.type.name()).handle(context);
+    Outcome o;
+    try {
+      o = handlers.get(r.type.name()).handle(context);
+    } finally {
+      // Only a type whose successes leave nothing behind needs to know (UnkeptRunDirs).
+      r.leftRunDir = r.type.runHistory() == RunHistory.FAILURES && Files.isDirectory(runDir);
+    }
     if (Thread.interrupted()) {
       throw new InterruptedException();
     }

@@ -37,6 +37,12 @@ final class HeldRun {
   /** Whether its run is written, started, in the database already; loop thread only. */
   boolean startWritten;
 
+  /**
+   * Whether its run left an output directory (a command's always does, a handler's if it asked for
+   * one); set by its worker before it signals the end, read by the loop after.
+   */
+  volatile boolean leftRunDir;
+
   private volatile Instant leaseUntil;
   private Cancel cancel = Cancel.NONE;
   private Thread worker;

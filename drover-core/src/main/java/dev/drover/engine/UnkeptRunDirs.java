@@ -5,7 +5,6 @@ import dev.drover.store.Lease;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -54,6 +53,7 @@ final class UnkeptRunDirs implements AutoCloseable {
     for (Completion c : completions) {
       HeldRun run = ended.get(c.lease());
       if (run != null
+          && run.leftRunDir
           && !rejected.contains(c.lease())
           && !run.type.runHistory().keeps(c.status())) {
         Path dir = runsDir.resolve(run.type.name()).resolve(run.claim.run().backendId());
@@ -67,8 +67,6 @@ final class UnkeptRunDirs implements AutoCloseable {
       for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
       }
-    } catch (NoSuchFileException e) {
-      // A handler that never asked for its run directory has none.
     } catch (IOException | UncheckedIOException e) {
       log.warn("could not remove {}, the output of a run that is not kept: {}", dir, e.toString());
     }

@@ -15,8 +15,8 @@ public enum RunHistory implements Named {
    * run is still written started while it executes, so that a runner that dies with it is charged a
    * lost attempt; an eventful or uneventful end removes it, and its output directory once the end
    * has committed. A run that ends before its start was written leaves no row at all, which is
-   * where the saving is. Runs scheduled to be reported
-   * ({@code taskRunSchedule}) are kept whatever this says.
+   * where the saving is. Runs scheduled to be reported ({@code taskRunSchedule}) are kept whatever
+   * this says.
    */
   FAILURES;
 
