@@ -54,7 +54,9 @@ class BenchSmokeTest {
             "| drover | postgres |",
             "| drover | sqlite |",
             "| quartz | postgres |",
+            "| drover-failures-only | postgres |",
             "Drover's advantage over each peer",
+            "| db-scheduler vs drover-failures-only | sqlite |",
             "## Configuration",
             "acquireTriggersWithinLock")
         .doesNotContain("failed");
