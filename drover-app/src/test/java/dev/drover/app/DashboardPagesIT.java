@@ -10,6 +10,7 @@ import dev.drover.frontier.Lister;
 import dev.drover.model.Event;
 import dev.drover.model.EventKind;
 import dev.drover.model.NewTask;
+import dev.drover.model.RunHistory;
 import dev.drover.model.RunnerRecord;
 import dev.drover.model.RunnerState;
 import dev.drover.model.StatusCount;
@@ -216,6 +217,20 @@ abstract class DashboardPagesIT {
         .isEqualTo("boom &lt;x&gt; &amp; more");
     assertThat(table(failedPage, "runs")).contains("<td>failed</td>");
     assertThat(failedPage).doesNotContain("<x>");
+  }
+
+  @Test
+  void aTaskPageSaysWhenItsTypeKeepsOnlyFailedRuns() {
+    assertThat(browser.get("/tasks/4").body()).doesNotContain("id=\"run-history\"");
+    drover.taskTypeCreate(
+        TaskType.builder("light").command(List.of("true")).runHistory(RunHistory.FAILURES).build());
+    long id =
+        drover
+            .taskCreate(List.of(NewTask.oneshot("light", TaskArguments.of(List.of(), null))))
+            .get(0)
+            .id();
+    assertThat(browser.get("/tasks/" + id).body())
+        .contains("<p id=\"run-history\">Task type light keeps only the runs that did not succeed");
   }
 
   @Test

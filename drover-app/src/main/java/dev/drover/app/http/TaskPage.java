@@ -8,6 +8,7 @@ import dev.drover.Drover;
 import dev.drover.app.ApiBridge;
 import dev.drover.engine.command.CommandExecutor;
 import dev.drover.model.DurationText;
+import dev.drover.model.RunHistory;
 import dev.drover.model.Task;
 import dev.drover.model.TaskFamily;
 import dev.drover.model.TaskRun;
@@ -71,7 +72,9 @@ final class TaskPage {
     }
     html.append("</table>\n");
     tree(html, id, family, childrenAfter == null ? 0 : childrenAfter);
-    runs(html, runs);
+    boolean failuresOnly =
+        drover.taskType(task.type()).map(t -> t.runHistory() == RunHistory.FAILURES).orElse(false);
+    runs(html, runs, failuresOnly ? task.type() : null);
     lastError(html, runs);
     output(html, task.type(), runs);
     Layout.send(ctx, html);
@@ -154,10 +157,18 @@ final class TaskPage {
     }
   }
 
-  private static void runs(StringBuilder html, List<TaskRun> runs) {
-    html.append("<h2>Runs (newest ")
-        .append(RUNS)
-        .append(")</h2>\n<table id=\"runs\"><tr><th>run</th><th>status</th><th>scheduled</th>")
+  /**
+   * The newest runs; {@code failuresOnlyType} names the task's type when it keeps only the runs
+   * that did not succeed, so that a page without successes says why.
+   */
+  private static void runs(StringBuilder html, List<TaskRun> runs, String failuresOnlyType) {
+    html.append("<h2>Runs (newest ").append(RUNS).append(")</h2>\n");
+    if (failuresOnlyType != null) {
+      html.append("<p id=\"run-history\">Task type ")
+          .append(escape(failuresOnlyType))
+          .append(" keeps only the runs that did not succeed: its successes are not listed.</p>\n");
+    }
+    html.append("<table id=\"runs\"><tr><th>run</th><th>status</th><th>scheduled</th>")
         .append("<th>started</th><th>ended</th><th>duration</th><th>error</th></tr>");
     for (TaskRun r : runs) {
       String error = error(r);
