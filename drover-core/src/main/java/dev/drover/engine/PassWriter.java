@@ -267,7 +267,7 @@ final class PassWriter implements AutoCloseable {
   private int applyWrites(Pass pass, PassResult result) {
     book.startsWritten(pass.started());
     Map<Lease, HeldRun> ended = book.written(pass.completions());
-    unkeptRunDirs.committed(pass.completions(), result.rejected(), ended);
+    unkeptRunDirs.committed(result.notKept(), ended);
     return countWritten(pass.completions(), result.rejected());
   }
 

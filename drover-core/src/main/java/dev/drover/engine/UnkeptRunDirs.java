@@ -1,16 +1,13 @@
 package dev.drover.engine;
 
-import dev.drover.store.Completion;
 import dev.drover.store.Lease;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -22,9 +19,9 @@ import org.slf4j.LoggerFactory;
  * Removes the directories of runs that the history does not keep: successes of a type that keeps
  * only failures ({@link dev.drover.model.RunHistory#FAILURES}). No row names such a run, so nothing
  * (an archive, an operator) would ever find its output again, and the disk would fill with it. Each
- * is removed only once the end of its run has committed, never for a run whose lease was lost (a
- * rescue may have written it lost, and its output explains why), and on a thread of its own so that
- * the runner's loop does not wait on the disk.
+ * is removed only once the end of its run has committed without a row (never for a run whose lease
+ * was lost: a rescue may have written it lost, and its output explains why), and on a thread of its
+ * own so that the runner's loop does not wait on the disk.
  */
 final class UnkeptRunDirs implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(UnkeptRunDirs.class);
@@ -44,18 +41,15 @@ final class UnkeptRunDirs implements AutoCloseable {
   }
 
   /**
-   * Of {@code completions}, just committed, those whose run the history does not keep: their
-   * directories are removed. {@code ended} are the runs the book let go of, by lease; {@code lost}
-   * the leases whose results were not written.
+   * The runs of {@code notKept}, whose ends just committed without a row in the history: their
+   * directories are removed. {@code ended} are the runs the book let go of, by lease. The store's
+   * verdict decides, not the type as the runner read it at the claim, so that a type changed since
+   * never costs a kept run its output.
    */
-  void committed(List<Completion> completions, List<Lease> lost, Map<Lease, HeldRun> ended) {
-    Set<Lease> rejected = lost.isEmpty() ? Set.of() : new HashSet<>(lost);
-    for (Completion c : completions) {
-      HeldRun run = ended.get(c.lease());
-      if (run != null
-          && run.leftRunDir
-          && !rejected.contains(c.lease())
-          && !run.type.runHistory().keeps(c.status())) {
+  void committed(List<Lease> notKept, Map<Lease, HeldRun> ended) {
+    for (Lease lease : notKept) {
+      HeldRun run = ended.get(lease);
+      if (run != null && run.leftRunDir) {
         Path dir = runsDir.resolve(run.type.name()).resolve(run.claim.run().backendId());
         remover.execute(() -> remove(dir));
       }

@@ -13,5 +13,12 @@ import dev.drover.model.TaskRunStatus;
  *     record), and its start is null when an earlier pass wrote it and the completion did not carry
  *     it
  * @param status how it ended (the same as {@code run.status()})
+ * @param kept whether the run stays in the history: false for a success of a type that keeps only
+ *     the runs that did not succeed ({@link dev.drover.model.RunHistory})
  */
-record EndedRun(Task task, TaskRun run, TaskRunStatus status) {}
+record EndedRun(Task task, TaskRun run, TaskRunStatus status, boolean kept) {
+  /** A run ended and kept in the history. */
+  EndedRun(Task task, TaskRun run, TaskRunStatus status) {
+    this(task, run, status, true);
+  }
+}

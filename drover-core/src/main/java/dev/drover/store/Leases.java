@@ -94,13 +94,14 @@ final class Leases {
     return jdbi.inTransaction(
         h -> {
           markStarted(h, pass.owner(), pass.started());
-          List<Lease> rejected = complete(h, pass.owner(), pass.completions(), pass.now());
+          List<Lease> notKept = new ArrayList<>();
+          List<Lease> rejected = complete(h, pass.owner(), pass.completions(), pass.now(), notKept);
           List<Claim> claimed = new ArrayList<>();
           for (ClaimRequest r : pass.claims()) {
             claimed.addAll(
                 claim(h, r.type(), pass.owner(), pass.now(), r.lease(), r.limit(), r.shares()));
           }
-          return new PassResult(rejected, claimed);
+          return new PassResult(rejected, claimed, notKept);
         });
   }
 
@@ -259,9 +260,11 @@ final class Leases {
   /**
    * Completions that carry their claim are written without reading their tasks while the rows are
    * exactly as claimed; the others, and those whose row changed, are read (locked, on PostgreSQL)
-   * and ended if still held. The run-end hooks see all of them, last.
+   * and ended if still held. The run-end hooks see all of them, last. Returns the leases lost; adds
+   * to {@code notKept} those whose runs ended but are not kept in the history.
    */
-  private List<Lease> complete(Handle h, String owner, List<Completion> unvetted, Instant at) {
+  private List<Lease> complete(
+      Handle h, String owner, List<Completion> unvetted, Instant at, List<Lease> notKept) {
     if (unvetted.isEmpty()) {
       return List.of();
     }
@@ -305,6 +308,12 @@ final class Leases {
         .sorted(Comparator.comparingLong(c -> c.lease().taskId()))
         .forEach(c -> children.write(h, c.lease().taskId(), c.spawns(), at));
     runEnder.runHooks(h, ended, at);
+    Set<Long> unkeptTasks = new HashSet<>();
+    ended.stream().filter(e -> !e.kept()).forEach(e -> unkeptTasks.add(e.task().id()));
+    completions.stream()
+        .map(Completion::lease)
+        .filter(l -> unkeptTasks.contains(l.taskId()))
+        .forEach(notKept::add);
     return rejected;
   }
 

@@ -164,11 +164,12 @@ final class RunEnder {
     }
     List<Ending> written = new ArrayList<>(endings.size());
     List<String> metadata = new ArrayList<>(endings.size());
-    List<String> notKept = new ArrayList<>();
+    List<String> toDelete = new ArrayList<>();
     for (Ending e : endings) {
       ObjectNode merged = Json.merge(e.run().metadata(), e.metadata());
       TaskRun r = e.run();
       Instant started = e.started() != null ? e.started() : r.started();
+      boolean kept = types.get(e.task().type()).runHistory().keeps(e.status());
       ended.add(
           new EndedRun(
               e.task(),
@@ -181,19 +182,22 @@ final class RunEnder {
                   at,
                   merged,
                   e.status()),
-              e.status()));
-      if (types.get(e.task().type()).runHistory().keeps(e.status())) {
+              e.status(),
+              kept));
+      if (kept) {
         written.add(e);
         metadata.add(Json.canonical(merged));
       } else if (r.id() != 0 || e.started() == null) {
-        notKept.add(r.backendId()); // its start may have been written
+        toDelete.add(r.backendId()); // its start may have been written
       }
     }
     if (!written.isEmpty()) {
       dialect.endRuns(h, owner, written, metadata, at);
     }
-    if (!notKept.isEmpty()) {
-      h.createUpdate(sql.get(TASK_RUN_DELETE_SUCCEEDED)).bindList("backend_ids", notKept).execute();
+    if (!toDelete.isEmpty()) {
+      h.createUpdate(sql.get(TASK_RUN_DELETE_SUCCEEDED))
+          .bindList("backend_ids", toDelete)
+          .execute();
     }
   }
 

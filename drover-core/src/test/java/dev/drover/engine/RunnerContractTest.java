@@ -259,6 +259,36 @@ abstract class RunnerContractTest
     assertThat(tasks()).filteredOn(t -> t.status() == TaskStatus.COMPLETED).hasSize(36);
   }
 
+  /**
+   * What the history keeps is the store's verdict at the end, not the type as the runner read it at
+   * the claim: a type changed to keep every run while one of its runs executes keeps that run, and
+   * its output directory with it.
+   */
+  @Test
+  void aRunWhoseTypeNowKeepsEveryRunKeepsItsOutput() throws Exception {
+    TaskType light = TaskType.builder("light").runHistory(RunHistory.FAILURES).build();
+    store.taskTypeCreate(light);
+    oneshots("light", 1);
+    RunnerStats stats =
+        runner(
+                options(),
+                Map.of(
+                    "light",
+                    ctx -> {
+                      Files.writeString(ctx.runDir().resolve("out.txt"), "kept");
+                      store.taskTypeUpsert(light.toBuilder().runHistory(RunHistory.ALL).build());
+                      return Outcome.eventful();
+                    }))
+            .run();
+
+    assertThat(stats.eventful()).isEqualTo(1);
+    TaskRun run = store.taskRunList(List.of(), null, 10).get(0);
+    assertThat(run.status()).isEqualTo(TaskRunStatus.EVENTFUL);
+    assertThat(options().runsDir().resolve("light").resolve(run.backendId()).resolve("out.txt"))
+        .as("the output of a run the history keeps")
+        .hasContent("kept");
+  }
+
   @Test
   void failuresAndExceptionsAreRecordedAndRetried() throws Exception {
     store.taskTypeCreate(

@@ -72,15 +72,20 @@ interface RunHistoryContract {
     Instant began = T0.plusSeconds(1);
 
     // One pass ends three queued runs that were never written, and writes a start.
-    Passes.pass(
-        s,
-        "r",
-        T0.plusSeconds(2),
-        List.of(new RunStarted(longRunning, began), new RunStarted(unread, began)),
-        List.of(
-            new Completion(eventful.lease(), TaskRunStatus.EVENTFUL, null, began, eventful),
-            new Completion(uneventful.lease(), TaskRunStatus.UNEVENTFUL, null, began, uneventful),
-            new Completion(failed.lease(), TaskRunStatus.FAILED, null, began, failed)));
+    PassResult result =
+        Passes.pass(
+            s,
+            "r",
+            T0.plusSeconds(2),
+            List.of(new RunStarted(longRunning, began), new RunStarted(unread, began)),
+            List.of(
+                new Completion(eventful.lease(), TaskRunStatus.EVENTFUL, null, began, eventful),
+                new Completion(
+                    uneventful.lease(), TaskRunStatus.UNEVENTFUL, null, began, uneventful),
+                new Completion(failed.lease(), TaskRunStatus.FAILED, null, began, failed)));
+    assertThat(result.notKept())
+        .as("the pass says which ends it did not keep")
+        .containsExactlyInAnyOrder(eventful.lease(), uneventful.lease());
     assertThat(runsOf(eventful)).as("an eventful end leaves no run").isEmpty();
     assertThat(runsOf(uneventful)).as("an uneventful end leaves no run").isEmpty();
     assertThat(runsOf(failed))
