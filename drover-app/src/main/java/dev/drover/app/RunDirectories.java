@@ -1,13 +1,11 @@
 package dev.drover.app;
 
+import dev.drover.engine.RunDirectory;
 import dev.drover.store.Store;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * Removes the directories of deleted runs ({@code <runs dir>/<type>/<run id>}), after their rows
@@ -20,7 +18,7 @@ final class RunDirectories {
   static int remove(Path runsDir, List<Store.DeletedRun> runs, Consumer<String> warn) {
     int removed = 0;
     for (Store.DeletedRun r : runs) {
-      if (removeTree(runsDir.resolve(r.type()).resolve(r.backendId()), warn)) {
+      if (removeTree(RunDirectory.of(runsDir, r.type(), r.backendId()), warn)) {
         removed++;
       }
     }
@@ -28,14 +26,8 @@ final class RunDirectories {
   }
 
   private static boolean removeTree(Path dir, Consumer<String> warn) {
-    if (!Files.isDirectory(dir)) {
-      return false;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-      return true;
+    try {
+      return RunDirectory.removeTree(dir);
     } catch (IOException e) {
       warn.accept("could not remove " + dir + ": " + e.getMessage());
       return false;

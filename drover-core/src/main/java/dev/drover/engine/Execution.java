@@ -100,7 +100,7 @@ final class Execution {
 
   private Outcome attempt(HeldRun r) throws Exception {
     String runId = r.claim.run().backendId();
-    Path runDir = options.runsDir().resolve(r.type.name()).resolve(runId);
+    Path runDir = r.runDir(options.runsDir());
     if (r.type.command() != null) {
       r.leftRunDir = true;
       Map<String, String> env =

@@ -3,6 +3,7 @@ package dev.drover.engine;
 import dev.drover.model.TaskType;
 import dev.drover.store.Claim;
 import dev.drover.store.Lease;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -58,6 +59,11 @@ final class HeldRun {
 
   Lease lease() {
     return claim.lease();
+  }
+
+  /** Its output directory under {@code runsDir}. */
+  Path runDir(Path runsDir) {
+    return RunDirectory.of(runsDir, type.name(), claim.run().backendId());
   }
 
   long taskId() {

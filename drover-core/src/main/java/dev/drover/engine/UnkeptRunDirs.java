@@ -3,15 +3,12 @@ package dev.drover.engine;
 import dev.drover.store.Lease;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,17 +47,15 @@ final class UnkeptRunDirs implements AutoCloseable {
     for (Lease lease : notKept) {
       HeldRun run = ended.get(lease);
       if (run != null && run.leftRunDir) {
-        Path dir = runsDir.resolve(run.type.name()).resolve(run.claim.run().backendId());
+        Path dir = run.runDir(runsDir);
         remover.execute(() -> remove(dir));
       }
     }
   }
 
   private static void remove(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
+    try {
+      RunDirectory.removeTree(dir);
     } catch (IOException | UncheckedIOException e) {
       log.warn("could not remove {}, the output of a run that is not kept: {}", dir, e.toString());
     }
