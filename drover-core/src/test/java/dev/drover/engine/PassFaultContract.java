@@ -19,6 +19,8 @@ import dev.drover.store.StoreOptions;
 import dev.drover.store.StoreProbe;
 import dev.drover.testing.FaultProbe;
 import dev.drover.testing.HeldCommit;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -148,6 +150,7 @@ interface PassFaultContract {
                     executions
                         .computeIfAbsent(ctx.taskId(), k -> new AtomicInteger())
                         .incrementAndGet();
+                    Files.writeString(ctx.runDir().resolve("out.txt"), "task " + ctx.taskId());
                     awaitStartWritten(ctx.taskId());
                     executing.remove(ctx.taskId());
                     return Outcome.eventful();
@@ -170,6 +173,11 @@ interface PassFaultContract {
           .allSatisfy(r -> assertThat(r.status()).isEqualTo(TaskRunStatus.EVENTFUL));
     } else {
       assertThat(runs).as("successes are not kept, nor their starts").isEmpty();
+    }
+    try (Stream<Path> dirs = Files.list(options().runsDir().resolve("work"))) {
+      assertThat(dirs.count())
+          .as("output directories: every run's, or none once no row names them")
+          .isEqualTo(history == RunHistory.ALL ? TASKS : 0);
     }
     assertThat(executions)
         .hasSize(TASKS)
