@@ -19,9 +19,11 @@ public enum TaskRunStatus implements Named {
   /** Stopped by an operator's cancel; charges nothing. */
   CANCELLED;
 
+  private final String dbName = name().toLowerCase(Locale.ROOT);
+
   @Override
   public String dbName() {
-    return name().toLowerCase(Locale.ROOT);
+    return dbName;
   }
 
   /** True for the statuses that end a run (everything but scheduled and started). */

@@ -22,6 +22,7 @@ public enum TaskStatus implements Named {
   PAUSED("paused");
 
   private final String word;
+  private final String dbName = name().toLowerCase(Locale.ROOT);
 
   TaskStatus(String word) {
     this.word = word;
@@ -29,7 +30,7 @@ public enum TaskStatus implements Named {
 
   @Override
   public String dbName() {
-    return name().toLowerCase(Locale.ROOT);
+    return dbName;
   }
 
   /** The word shown in tables: waiting, running, done, disabled, awaiting or paused. */
@@ -39,6 +40,10 @@ public enum TaskStatus implements Named {
 
   /** Parses a word ({@code waiting}) or a stored name ({@code next_run_not_scheduled}). */
   public static TaskStatus parse(String field, String text) {
+    TaskStatus stored = Named.exact(TaskStatus.class, text);
+    if (stored != null) {
+      return stored;
+    }
     String wanted = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
     for (TaskStatus s : values()) {
       if (s.word.equals(wanted)) {

@@ -203,6 +203,42 @@ class PostgresPassWritePlanTest {
         .allMatch(scan -> scan.contains("Index Scan using task_pkey on task"));
   }
 
+  /**
+   * The fence of a batch's final writes finds each task's open run by the index of open runs
+   * (V024), among runs of which nearly all have ended: 20,000 tasks with two ended runs each, the
+   * 1,000 leased with an open run of their attempt.
+   */
+  @ParameterizedTest(name = "nested loops only: {0}")
+  @CsvSource({"false", "true"})
+  void theFenceFindsEachOpenRunByTheIndexOfOpenRuns(boolean nestedLoopsOnly) throws Exception {
+    try (PlanDatabase db = leasedTasks(true)) {
+      db.execute(
+          """
+          INSERT INTO task_run (task, backend_id, ended, status, owner, attempt)
+          SELECT id, id || '.' || a, timestamptz '2026-06-01 11:00', 'eventful', 'old', a
+          FROM task, generate_series(-1, 0) AS a
+          """,
+          """
+          INSERT INTO task_run (task, backend_id, started, status, owner, attempt)
+          SELECT id, id || '.1', timestamptz '2026-06-01 12:00', 'started', owner, 1
+          FROM task WHERE owner IS NOT NULL
+          """,
+          "ANALYZE task_run");
+      List<Long> ids = batch(db, "SELECT min(id) FROM task");
+      String plan =
+          db.explainAnalyze(
+              SqlQuery.TASK_LEASE_HELD,
+              settings(nestedLoopsOnly),
+              q -> q.bind("owner", OWNER).bindList("ids", ids));
+      assertThat(plan.lines().findFirst().orElseThrow()).as(plan).contains("rows=" + BATCH);
+      assertThat(plan)
+          .as(plan)
+          .contains("Index Scan using task_run_open_by_task_attempt on task_run r");
+      assertThat(db.count("SELECT count(*) FROM task_run WHERE status = 'started'"))
+          .isEqualTo(LEASED);
+    }
+  }
+
   /** A scan of the bound arrays (unnest, named u or, inside the batch's subquery, u_1). */
   private static final Pattern ARRAY_SCAN_LOOPS =
       Pattern.compile("Function Scan on (?:unnest|u\\w*) .*loops=(\\d+)");

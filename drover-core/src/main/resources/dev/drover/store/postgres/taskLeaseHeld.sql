@@ -3,7 +3,7 @@
 -- still claimed by :owner, each with the open run of its current attempt if it has one (a queued
 -- claim's run is not written until its worker begins it; the caller compares the attempt with its
 -- lease's). Run columns carry a run_ prefix. Served by the task primary key
--- and task_run_by_task_attempt.
+-- and task_run_open_by_task_attempt.
 -- The task rows are locked, which holds off a rescuer until the writes commit (SQLite has one
 -- writer anyway); in id order, so two batches never wait on each other in a cycle.
 SELECT t.*,

@@ -4,7 +4,7 @@
 -- still claimed by :owner, each with the open run of its current attempt if it has one (a queued
 -- claim's run is not written until its worker begins it; the caller compares the attempt with its
 -- lease's). Run columns carry a run_ prefix. Served by the task primary key
--- and task_run_by_task_attempt.
+-- and task_run_open_by_task_attempt.
 SELECT t.*,
        r.id         AS run_id,
        r.backend_id AS run_backend_id,
