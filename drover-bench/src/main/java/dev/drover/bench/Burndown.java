@@ -1,6 +1,7 @@
 package dev.drover.bench;
 
 import dev.drover.bench.Databases.BenchDb;
+import dev.drover.bench.Databases.Kind;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,7 +34,9 @@ final class Burndown implements Workload {
         new Column("tasks", "tasks"),
         new Column("seconds", "seconds"),
         new Column("jobs_per_s", "jobs/s"),
-        new Column("inserts_per_s", "inserts/s"));
+        new Column("inserts_per_s", "inserts/s"),
+        new Column("server_cpu_us_per_job", "server CPU µs/job"),
+        new Column("client_cpu_us_per_job", "client CPU µs/job"));
   }
 
   @Override
@@ -56,22 +59,33 @@ final class Burndown implements Workload {
     double insertSeconds = (System.nanoTime() - insertStart) / 1e9;
 
     SqlProfile.reset(db.jdbcUrl());
-    long start = System.nanoTime();
-    system.startWorkers();
-    if (!allStarted.await(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
-      throw new TimeoutException(
-          allStarted.getCount() + " of " + n + " tasks not started after " + settings.timeout());
+    double seconds;
+    CpuMeter.Reading spent;
+    try (CpuMeter cpu = new CpuMeter()) {
+      long start = System.nanoTime();
+      system.startWorkers();
+      if (!allStarted.await(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new TimeoutException(
+            allStarted.getCount() + " of " + n + " tasks not started after " + settings.timeout());
+      }
+      // Counting done tasks is a query over the whole table, so it only starts once every handler
+      // has run and just the last completions are left to be written.
+      Workload.awaitCompleted(system, n, CHECK_DONE_EVERY, settings.timeout());
+      seconds = (System.nanoTime() - start) / 1e9;
+      spent = cpu.stop();
     }
-    // Counting done tasks is a query over the whole table, so it only starts once every handler
-    // has run and just the last completions are left to be written.
-    Workload.awaitCompleted(system, n, CHECK_DONE_EVERY, settings.timeout());
-    double seconds = (System.nanoTime() - start) / 1e9;
 
     Map<String, Number> figures = new LinkedHashMap<>();
     figures.put("tasks", n);
     figures.put("seconds", seconds);
     figures.put("jobs_per_s", n / seconds);
     figures.put("inserts_per_s", n / insertSeconds);
+    if (spent.serverSeconds() != null && db.kind() == Kind.POSTGRES) {
+      figures.put("server_cpu_us_per_job", spent.serverSeconds() * 1e6 / n);
+    }
+    if (spent.clientSeconds() != null) {
+      figures.put("client_cpu_us_per_job", spent.clientSeconds() * 1e6 / n);
+    }
     Map<String, Object> raw = new LinkedHashMap<>();
     raw.put("insert_seconds", insertSeconds);
     if (SqlProfile.ENABLED && db.jdbcUrl() != null) {

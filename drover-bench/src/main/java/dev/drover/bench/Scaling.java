@@ -1,6 +1,7 @@
 package dev.drover.bench;
 
 import dev.drover.bench.Databases.BenchDb;
+import dev.drover.bench.Databases.Kind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -194,23 +195,34 @@ final class Scaling implements Workload {
       one.put("jobs_per_s", Double.NaN);
       return one;
     }
-    long start = System.nanoTime();
-    long deadline = start + cap.toNanos();
-    system.startWorkers();
-    boolean started = allStarted.await(cap.toMillis(), TimeUnit.MILLISECONDS);
-    long done = 0;
-    if (started) {
-      while ((done = system.completed()) < n && System.nanoTime() < deadline) {
-        Thread.sleep(CHECK_DONE_EVERY.toMillis());
+    long done;
+    double seconds;
+    CpuMeter.Reading spent;
+    try (CpuMeter cpu = new CpuMeter()) {
+      long start = System.nanoTime();
+      long deadline = start + cap.toNanos();
+      system.startWorkers();
+      boolean started = allStarted.await(cap.toMillis(), TimeUnit.MILLISECONDS);
+      if (started) {
+        while ((done = system.completed()) < n && System.nanoTime() < deadline) {
+          Thread.sleep(CHECK_DONE_EVERY.toMillis());
+        }
+      } else {
+        done = system.completed();
       }
-    } else {
-      done = system.completed();
+      seconds = (System.nanoTime() - start) / 1e9;
+      spent = cpu.stop();
     }
-    double seconds = (System.nanoTime() - start) / 1e9;
     one.put("finished", done >= n ? 1 : 0);
     one.put("done", done);
     one.put("seconds", seconds);
     one.put("jobs_per_s", done / seconds);
+    if (spent.serverSeconds() != null && db.kind() == Kind.POSTGRES) {
+      one.put("server_cpu_us_per_job", spent.serverSeconds() * 1e6 / done);
+    }
+    if (spent.clientSeconds() != null) {
+      one.put("client_cpu_us_per_job", spent.clientSeconds() * 1e6 / done);
+    }
     return one;
   }
 }

@@ -110,6 +110,15 @@ class BenchSmokeTest {
         case Burndown.NAME, Contended.NAME -> {
           assertThat(figures.get("tasks").asInt()).as(key).isEqualTo(TASKS);
           assertThat(figures.get("jobs_per_s").asDouble()).as(key).isPositive();
+          if (Files.isReadable(Path.of("/proc/self/stat"))) {
+            // The CPU the system spent: its own side always, PostgreSQL's on PostgreSQL only.
+            assertThat(figures.get("client_cpu_us_per_job").asDouble()).as(key).isPositive();
+            if (r.get("db").asText().equals("postgres")) {
+              assertThat(figures.get("server_cpu_us_per_job").asDouble()).as(key).isPositive();
+            } else {
+              assertThat(figures.has("server_cpu_us_per_job")).as(key).isFalse();
+            }
+          }
         }
         case Sustained.NAME -> {
           assertThat(figures.get("tasks").asInt()).as(key).isPositive();
