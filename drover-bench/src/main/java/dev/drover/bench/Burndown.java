@@ -51,6 +51,25 @@ final class Burndown implements Workload {
 
   @Override
   public Measurement run(SystemUnderTest system, BenchDb db, Settings settings) throws Exception {
+    Map<String, Number> warmup = warmUp(system, db, settings);
+    Measurement m = measure(system, db, settings);
+    Map<String, Object> raw = new LinkedHashMap<>(m.raw());
+    raw.put("warmup", warmup);
+    return new Measurement(m.figures(), raw);
+  }
+
+  /**
+   * The unmeasured burn-down before the measured one, as many tasks (at most {@link
+   * Scaling#WARMUP}): every system is measured warm, whatever its place in the run.
+   */
+  static Map<String, Number> warmUp(SystemUnderTest system, BenchDb db, Settings settings)
+      throws Exception {
+    return Scaling.warmUp(
+        system.name(), db, settings, Math.min(Scaling.WARMUP, settings.burndownTasks()));
+  }
+
+  /** The measured burn-down, on {@code system} as it is (not warmed up here). */
+  Measurement measure(SystemUnderTest system, BenchDb db, Settings settings) throws Exception {
     int n = settings.burndownTasks();
     CountDownLatch allStarted = new CountDownLatch(n);
     system.open(db, settings, seq -> allStarted.countDown());

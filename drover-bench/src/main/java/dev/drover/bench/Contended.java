@@ -45,14 +45,17 @@ final class Contended implements Workload {
 
   @Override
   public Measurement run(SystemUnderTest system, BenchDb db, Settings settings) throws Exception {
+    // Warmed up before the burners start, as the burn-down is, so both measure the same JVM.
+    Map<String, Number> warmup = Burndown.warmUp(system, db, settings);
     List<Process> burners = new ArrayList<>();
     try {
       for (int i = 0; i < BURNERS; i++) {
         // A shell loop: busy on one core, no memory, no I/O, and nothing to warm up.
         burners.add(new ProcessBuilder("sh", "-c", "while :; do :; done").start());
       }
-      Measurement m = burndown.run(system, db, settings);
+      Measurement m = burndown.measure(system, db, settings);
       Map<String, Object> raw = new LinkedHashMap<>(m.raw());
+      raw.put("warmup", warmup);
       raw.put("cpu_burners", BURNERS);
       return new Measurement(m.figures(), raw);
     } finally {

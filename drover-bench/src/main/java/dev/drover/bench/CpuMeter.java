@@ -18,13 +18,14 @@ import java.util.stream.Collectors;
  * <p>The server is every process named {@code postgres} (the bench's PostgreSQL runs on this
  * machine); the client is this JVM and its child processes other than PostgreSQL and the shell
  * loops of the contended workload (graphile-worker's node runner is one). Processes are read from
- * Linux's {@code /proc/<pid>/stat} every {@link #SAMPLE_EVERY_MS} ms, so a process that ends
- * between two readings loses at most that much of its time; elsewhere both figures are absent.
+ * Linux's {@code /proc} every {@link #SAMPLE_EVERY_MS} ms (PostgreSQL's in nanoseconds, from {@code
+ * schedstat}; a child's in ticks of 10 ms, from {@code stat}), so a process that ends between two
+ * readings loses at most that much of its time; elsewhere both figures are absent.
  */
 final class CpuMeter implements AutoCloseable {
   private static final long SAMPLE_EVERY_MS = 200;
   // USER_HZ, the unit of /proc/<pid>/stat's times: 100 on every Linux that Drover's bench runs on.
-  private static final double SECONDS_PER_TICK = 0.01;
+  private static final long NANOS_PER_TICK = 10_000_000;
   private static final Path PROC = Path.of("/proc");
 
   /** CPU seconds over the window; null where /proc could not be read. */
@@ -96,9 +97,13 @@ final class CpuMeter implements AutoCloseable {
         // "pid (comm) state ppid ...": comm may hold spaces, so fields count from its last ')'.
         String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
         if (comm.equals("postgres")) {
-          record(pid, ticks(stat), atStart, serverFirst, serverLast);
+          // A PostgreSQL process has one thread, whose schedstat counts nanoseconds on a core.
+          Long nanos = onCpuNanos(dir);
+          if (nanos != null) {
+            record(pid, nanos, atStart, serverFirst, serverLast);
+          }
         } else if (children.contains(pid) && !comm.equals("sh")) {
-          record(pid, ticks(stat), atStart, childFirst, childLast);
+          record(pid, ticks(stat) * NANOS_PER_TICK, atStart, childFirst, childLast);
         }
       }
     } catch (IOException e) {
@@ -113,17 +118,26 @@ final class CpuMeter implements AutoCloseable {
     last.put(pid, ticks);
   }
 
-  /** utime + stime, the 14th and 15th fields. */
+  /** The first field of /proc/<pid>/schedstat: the main thread's time on a core; null if gone. */
+  private static Long onCpuNanos(Path dir) {
+    try {
+      return Long.parseLong(Files.readString(dir.resolve("schedstat")).split(" ", 2)[0]);
+    } catch (IOException | NumberFormatException ended) {
+      return null;
+    }
+  }
+
+  /** utime + stime of all the process's threads, the 14th and 15th fields, in ticks. */
   private static long ticks(String stat) {
     String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     return Long.parseLong(f[11]) + Long.parseLong(f[12]);
   }
 
   private static double spent(Map<Long, Long> first, Map<Long, Long> last) {
-    long ticks = 0;
+    long nanos = 0;
     for (Map.Entry<Long, Long> e : last.entrySet()) {
-      ticks += e.getValue() - first.get(e.getKey());
+      nanos += e.getValue() - first.get(e.getKey());
     }
-    return ticks * SECONDS_PER_TICK;
+    return nanos / 1e9;
   }
 }

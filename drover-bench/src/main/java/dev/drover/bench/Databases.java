@@ -90,6 +90,24 @@ final class Databases implements AutoCloseable {
     }
   }
 
+  /**
+   * Drops a PostgreSQL sibling of {@code db} that is done with, so that nothing (autovacuum) works
+   * on it while the next phase is measured; a SQLite sibling's files are left, idle.
+   */
+  static void dropSibling(BenchDb db, BenchDb sibling) throws SQLException {
+    if (sibling.kind() != Kind.POSTGRES) {
+      return;
+    }
+    String name;
+    try (Connection c = DriverManager.getConnection(sibling.jdbcUrl())) {
+      name = firstValue(c, "SELECT current_database()");
+    }
+    try (Connection c = DriverManager.getConnection(db.jdbcUrl());
+        Statement s = c.createStatement()) {
+      s.execute("DROP DATABASE " + name + " WITH (FORCE)");
+    }
+  }
+
   /** The database's name and version, e.g. "PostgreSQL 18.6". */
   String version(Kind kind) throws IOException, SQLException {
     if (kind == Kind.POSTGRES) {

@@ -123,22 +123,15 @@ final class Scaling implements Workload {
     // system's code (the same for every system; pickup warms up likewise). On two cores the
     // compiler competes with the database for a while: after a warm-up of 5,000 tasks Drover burnt
     // 10,000 down at 5,400 jobs/s on PostgreSQL, twice in a row, and at 8,200 after 100,000.
-    int warmup = settings.load().scaleWarmup();
-    Duration warmupCap =
-        WARMUP_CAP.compareTo(settings.load().scaleCap()) < 0
-            ? WARMUP_CAP
-            : settings.load().scaleCap();
-    try (SystemUnderTest system = Bench.SYSTEMS.get(first.name()).get()) {
-      raw.put(
-          "warmup",
-          burnDown(system, Databases.sibling(db, "warmup"), settings, warmup, warmupCap, true));
-    }
+    raw.put("warmup", warmUp(first.name(), db, settings, settings.load().scaleWarmup()));
     for (int size : settings.load().scaleSizes()) {
       // Every size gets a new instance of the system; the one the bench passed in is left unopened.
       BenchDb fresh = Databases.sibling(db, "n" + size);
       Map<String, Number> one;
       try (SystemUnderTest system = Bench.SYSTEMS.get(first.name()).get()) {
         one = burnDown(system, fresh, settings, size, settings.load().scaleCap(), false);
+      } finally {
+        Databases.dropSibling(db, fresh);
       }
       double rate = one.get("jobs_per_s").doubleValue();
       figures.put(key(size), rate);
@@ -153,6 +146,27 @@ final class Scaling implements Workload {
     // How far the slowest size is from the fastest, as a share of the fastest.
     figures.put("spread_pct", allFinished && max > 0 ? 100 * (max - min) / max : Double.NaN);
     return new Measurement(figures, raw);
+  }
+
+  /**
+   * An unmeasured burn-down of {@code tasks} by a new instance of the system named {@code system},
+   * on a sibling of {@code db}, so that what is measured next does not time the JVM compiling that
+   * system's code and the code it shares with the other systems (the JDBC driver, the pool, the
+   * JDK's own). Without it the first system of a run paid for compiling the shared code, and each
+   * later one found it compiled. Returns the warm-up's figures.
+   */
+  static Map<String, Number> warmUp(String system, BenchDb db, Settings settings, int tasks)
+      throws Exception {
+    Duration cap =
+        WARMUP_CAP.compareTo(settings.load().scaleCap()) < 0
+            ? WARMUP_CAP
+            : settings.load().scaleCap();
+    BenchDb warmupDb = Databases.sibling(db, "warmup");
+    try (SystemUnderTest warming = Bench.SYSTEMS.get(system).get()) {
+      return burnDown(warming, warmupDb, settings, tasks, cap, true);
+    } finally {
+      Databases.dropSibling(db, warmupDb);
+    }
   }
 
   /**
