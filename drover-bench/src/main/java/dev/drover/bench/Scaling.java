@@ -2,6 +2,10 @@ package dev.drover.bench;
 
 import dev.drover.bench.Databases.BenchDb;
 import dev.drover.bench.Databases.Kind;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Scaling: the burn-down at several queue sizes (by default 10k, 100k and 1M), each on a fresh
@@ -99,6 +104,24 @@ final class Scaling implements Workload {
     return Math.min(WARMUP, 10 * smallest);
   }
 
+  /**
+   * Warm-up rounds at most, each a new instance on a new database: a round after which the JIT's
+   * compilers used less than {@link #JIT_SETTLED} of a core is the last. On two cores HotSpot's C2
+   * went on compiling at 0.3–1.0 of a core for 20–30 s of burn-downs (a larger code base, Drover's
+   * and its libraries', takes longer), and a burn-down of 100,000 lasts 3–7 s: one round left the
+   * measured run sharing the cores with it.
+   */
+  static final int WARMUP_ROUNDS = 4;
+
+  /** The compilers' share of a core under which the JIT counts as settled. */
+  static final double JIT_SETTLED = 0.1;
+
+  /** Warm-ups this large (full size, not smoke) take up to {@link #WARMUP_ROUNDS} rounds. */
+  static final int FULL_WARMUP = 10_000;
+
+  /** How long the JIT must have compiled nothing for the warm-up to be over. */
+  static final Duration JIT_QUIET = Duration.ofMillis(500);
+
   /** How long the warm-up may take to insert, and then to burn down. */
   static final Duration WARMUP_CAP = Duration.ofSeconds(20);
 
@@ -161,12 +184,80 @@ final class Scaling implements Workload {
         WARMUP_CAP.compareTo(settings.load().scaleCap()) < 0
             ? WARMUP_CAP
             : settings.load().scaleCap();
-    BenchDb warmupDb = Databases.sibling(db, "warmup");
-    try (SystemUnderTest warming = Bench.SYSTEMS.get(system).get()) {
-      return burnDown(warming, warmupDb, settings, tasks, cap, true);
-    } finally {
-      Databases.dropSibling(db, warmupDb);
+    Map<String, Number> figures = new LinkedHashMap<>();
+    int rounds = tasks >= FULL_WARMUP ? WARMUP_ROUNDS : 1;
+    for (int round = 1; round <= rounds; round++) {
+      long compilingBefore = compilerTicks();
+      long start = System.nanoTime();
+      BenchDb warmupDb = Databases.sibling(db, "warmup" + round);
+      try (SystemUnderTest warming = Bench.SYSTEMS.get(system).get()) {
+        figures.putAll(burnDown(warming, warmupDb, settings, tasks, cap, true));
+      } finally {
+        Databases.dropSibling(db, warmupDb);
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      double compilingShare = (compilerTicks() - compilingBefore) * 0.01 / seconds;
+      figures.put("rounds", round);
+      figures.put("compiler_cores_last_round", compilingShare);
+      if (compilingBefore < 0 || compilingShare < JIT_SETTLED) {
+        break;
+      }
     }
+    // As long as the warm-up's own cap for a full-size warm-up, and next to nothing in smoke mode.
+    Duration quietCap = Duration.ofMillis(Math.min(WARMUP_CAP.toMillis(), tasks / 5));
+    figures.put("jit_quiet_after_ms", awaitQuietJit(quietCap).toMillis());
+    return figures;
+  }
+
+  /**
+   * Waits until the JIT's compiler threads have used no CPU for {@link #JIT_QUIET} (at most {@code
+   * cap}), and returns how long that took. A warm-up leaves a queue of methods to compile, and on
+   * two cores compiling them competes with what is measured next: right after a warm-up of 100,000
+   * tasks Drover's burn-down still spent 30–34 µs of CPU a job on its side, against 11–12 µs later
+   * in the same run. The compilers' threads are read from Linux's {@code /proc/self/task} (the
+   * JVM's own total compilation time grows only when a compilation ends, and one can take longer
+   * than the quiet period); elsewhere this does not wait.
+   */
+  static Duration awaitQuietJit(Duration cap) throws InterruptedException {
+    long start = System.nanoTime();
+    long last = compilerTicks();
+    if (last < 0) {
+      return Duration.ZERO;
+    }
+    long quietSince = start;
+    while (System.nanoTime() - quietSince < JIT_QUIET.toNanos()
+        && System.nanoTime() - start < cap.toNanos()) {
+      Thread.sleep(50);
+      long now = compilerTicks();
+      if (now != last) {
+        last = now;
+        quietSince = System.nanoTime();
+      }
+    }
+    return Duration.ofNanos(System.nanoTime() - start);
+  }
+
+  /** CPU ticks of this JVM's compiler threads (HotSpot's "C1/C2 CompilerThread"), or -1. */
+  private static long compilerTicks() {
+    long ticks = 0;
+    try (DirectoryStream<Path> threads = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+      for (Path thread : threads) {
+        String stat;
+        try {
+          stat = Files.readString(thread.resolve("stat"));
+        } catch (IOException ended) {
+          continue;
+        }
+        String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        if (comm.contains("CompilerThre")) {
+          String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+          ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        }
+      }
+    } catch (IOException | RuntimeException unreadable) {
+      return -1;
+    }
+    return ticks;
   }
 
   /**
@@ -183,7 +274,17 @@ final class Scaling implements Workload {
       boolean burnWhatWasInserted)
       throws Exception {
     CountDownLatch allStarted = new CountDownLatch(n);
-    system.open(db, settings, seq -> allStarted.countDown());
+    AtomicLong firstStart = new AtomicLong();
+    AtomicLong lastStart = new AtomicLong();
+    system.open(
+        db,
+        settings,
+        seq -> {
+          long now = System.nanoTime();
+          firstStart.compareAndSet(0, now);
+          lastStart.accumulateAndGet(now, Math::max);
+          allStarted.countDown();
+        });
     Map<String, Number> one = new LinkedHashMap<>();
     one.put("tasks", n);
     long insertStart = System.nanoTime();
@@ -210,10 +311,11 @@ final class Scaling implements Workload {
       return one;
     }
     long done;
-    double seconds;
+    long start;
+    long end;
     CpuMeter.Reading spent;
     try (CpuMeter cpu = new CpuMeter()) {
-      long start = System.nanoTime();
+      start = System.nanoTime();
       long deadline = start + cap.toNanos();
       system.startWorkers();
       boolean started = allStarted.await(cap.toMillis(), TimeUnit.MILLISECONDS);
@@ -224,13 +326,20 @@ final class Scaling implements Workload {
       } else {
         done = system.completed();
       }
-      seconds = (System.nanoTime() - start) / 1e9;
+      end = System.nanoTime();
       spent = cpu.stop();
     }
+    double seconds = (end - start) / 1e9;
     one.put("finished", done >= n ? 1 : 0);
     one.put("done", done);
     one.put("seconds", seconds);
     one.put("jobs_per_s", done / seconds);
+    // Where the time went: until the first task started, and from the last start until all were
+    // recorded done (a short burn-down is mostly these two).
+    if (firstStart.get() != 0) {
+      one.put("first_start_ms", (firstStart.get() - start) / 1e6);
+      one.put("last_start_to_done_ms", (end - lastStart.get()) / 1e6);
+    }
     if (spent.serverSeconds() != null && db.kind() == Kind.POSTGRES) {
       one.put("server_cpu_us_per_job", spent.serverSeconds() * 1e6 / done);
     }
