@@ -94,8 +94,7 @@ final class CpuMeter implements AutoCloseable {
         } catch (IOException ended) {
           continue;
         }
-        // "pid (comm) state ppid ...": comm may hold spaces, so fields count from its last ')'.
-        String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        String comm = comm(stat);
         if (comm.equals("postgres")) {
           // A PostgreSQL process has one thread, whose schedstat counts nanoseconds on a core.
           Long nanos = onCpuNanos(dir);
@@ -118,6 +117,35 @@ final class CpuMeter implements AutoCloseable {
     last.put(pid, ticks);
   }
 
+  /**
+   * CPU ticks so far of this JVM's JIT compiler threads (HotSpot's "C1/C2 CompilerThread"), from
+   * {@code /proc/self/task}; -1 where that cannot be read.
+   */
+  static long compilerTicks() {
+    long ticks = 0;
+    try (DirectoryStream<Path> threads = Files.newDirectoryStream(PROC.resolve("self/task"))) {
+      for (Path thread : threads) {
+        String stat;
+        try {
+          stat = Files.readString(thread.resolve("stat"));
+        } catch (IOException ended) {
+          continue;
+        }
+        if (comm(stat).contains("CompilerThre")) {
+          ticks += ticks(stat);
+        }
+      }
+    } catch (IOException | RuntimeException unreadable) {
+      return -1;
+    }
+    return ticks;
+  }
+
+  /** The command name in a stat line, "pid (comm) state ...": comm may hold spaces. */
+  private static String comm(String stat) {
+    return stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+  }
+
   /** The first field of /proc/<pid>/schedstat: the main thread's time on a core; null if gone. */
   private static Long onCpuNanos(Path dir) {
     try {
@@ -127,7 +155,10 @@ final class CpuMeter implements AutoCloseable {
     }
   }
 
-  /** utime + stime of all the process's threads, the 14th and 15th fields, in ticks. */
+  /**
+   * utime + stime (the 14th and 15th fields, counted from comm's last ')') of a process, all its
+   * threads, or of one thread, in ticks.
+   */
   private static long ticks(String stat) {
     String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     return Long.parseLong(f[11]) + Long.parseLong(f[12]);

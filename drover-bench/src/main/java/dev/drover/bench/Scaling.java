@@ -2,10 +2,6 @@ package dev.drover.bench;
 
 import dev.drover.bench.Databases.BenchDb;
 import dev.drover.bench.Databases.Kind;
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -107,9 +103,8 @@ final class Scaling implements Workload {
   /**
    * Warm-up rounds at most, each a new instance on a new database: a round after which the JIT's
    * compilers used less than {@link #JIT_SETTLED} of a core is the last. On two cores HotSpot's C2
-   * went on compiling at 0.3–1.0 of a core for 20–30 s of burn-downs (a larger code base, Drover's
-   * and its libraries', takes longer), and a burn-down of 100,000 lasts 3–7 s: one round left the
-   * measured run sharing the cores with it.
+   * went on compiling at 0.3–1.0 of a core for 20–30 s of burn-downs, and a burn-down of 100,000
+   * lasts 3–7 s: one round left the measured run sharing the cores with it.
    */
   static final int WARMUP_ROUNDS = 4;
 
@@ -187,7 +182,7 @@ final class Scaling implements Workload {
     Map<String, Number> figures = new LinkedHashMap<>();
     int rounds = tasks >= FULL_WARMUP ? WARMUP_ROUNDS : 1;
     for (int round = 1; round <= rounds; round++) {
-      long compilingBefore = compilerTicks();
+      long compilingBefore = CpuMeter.compilerTicks();
       long start = System.nanoTime();
       BenchDb warmupDb = Databases.sibling(db, "warmup" + round);
       try (SystemUnderTest warming = Bench.SYSTEMS.get(system).get()) {
@@ -196,7 +191,7 @@ final class Scaling implements Workload {
         Databases.dropSibling(db, warmupDb);
       }
       double seconds = (System.nanoTime() - start) / 1e9;
-      double compilingShare = (compilerTicks() - compilingBefore) * 0.01 / seconds;
+      double compilingShare = (CpuMeter.compilerTicks() - compilingBefore) * 0.01 / seconds;
       figures.put("rounds", round);
       figures.put("compiler_cores_last_round", compilingShare);
       if (compilingBefore < 0 || compilingShare < JIT_SETTLED) {
@@ -220,7 +215,7 @@ final class Scaling implements Workload {
    */
   static Duration awaitQuietJit(Duration cap) throws InterruptedException {
     long start = System.nanoTime();
-    long last = compilerTicks();
+    long last = CpuMeter.compilerTicks();
     if (last < 0) {
       return Duration.ZERO;
     }
@@ -228,36 +223,13 @@ final class Scaling implements Workload {
     while (System.nanoTime() - quietSince < JIT_QUIET.toNanos()
         && System.nanoTime() - start < cap.toNanos()) {
       Thread.sleep(50);
-      long now = compilerTicks();
+      long now = CpuMeter.compilerTicks();
       if (now != last) {
         last = now;
         quietSince = System.nanoTime();
       }
     }
     return Duration.ofNanos(System.nanoTime() - start);
-  }
-
-  /** CPU ticks of this JVM's compiler threads (HotSpot's "C1/C2 CompilerThread"), or -1. */
-  private static long compilerTicks() {
-    long ticks = 0;
-    try (DirectoryStream<Path> threads = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
-      for (Path thread : threads) {
-        String stat;
-        try {
-          stat = Files.readString(thread.resolve("stat"));
-        } catch (IOException ended) {
-          continue;
-        }
-        String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        if (comm.contains("CompilerThre")) {
-          String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-          ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
-        }
-      }
-    } catch (IOException | RuntimeException unreadable) {
-      return -1;
-    }
-    return ticks;
   }
 
   /**

@@ -110,6 +110,10 @@ class BenchSmokeTest {
         case Burndown.NAME, Contended.NAME -> {
           assertThat(figures.get("tasks").asInt()).as(key).isEqualTo(TASKS);
           assertThat(figures.get("jobs_per_s").asDouble()).as(key).isPositive();
+          // Warmed up first, unmeasured (one round at smoke size; a slow peer may not finish it).
+          JsonNode warmup = r.get("raw").get("warmup");
+          assertThat(warmup.get("rounds").asInt()).as(key).isEqualTo(1);
+          assertThat(warmup.get("done").asLong()).as(key).isPositive();
           if (Files.isReadable(Path.of("/proc/self/stat"))) {
             // The CPU the system spent: its own side always, PostgreSQL's on PostgreSQL only.
             assertThat(figures.get("client_cpu_us_per_job").asDouble()).as(key).isPositive();
