@@ -3,7 +3,6 @@ package dev.drover.bench;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.drover.store.StoreOptions;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -11,8 +10,6 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -191,14 +188,11 @@ final class BackendCpuPool implements DataSource, AutoCloseable {
   }
 
   private long[] readSchedstat(int pid) {
-    try {
-      String[] fields =
-          Files.readString(Path.of("/proc", Integer.toString(pid), "schedstat")).trim().split(" ");
-      return new long[] {Long.parseLong(fields[0]), Long.parseLong(fields[1])};
-    } catch (IOException | RuntimeException e) {
+    long[] times = CpuMeter.schedstat(pid);
+    if (times == null) {
       readable = false;
-      return null;
     }
+    return times;
   }
 
   @Override

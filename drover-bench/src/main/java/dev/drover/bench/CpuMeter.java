@@ -97,9 +97,9 @@ final class CpuMeter implements AutoCloseable {
         String comm = comm(stat);
         if (comm.equals("postgres")) {
           // A PostgreSQL process has one thread, whose schedstat counts nanoseconds on a core.
-          Long nanos = onCpuNanos(dir);
-          if (nanos != null) {
-            record(pid, nanos, atStart, serverFirst, serverLast);
+          long[] times = schedstat(pid);
+          if (times != null) {
+            record(pid, times[0], atStart, serverFirst, serverLast);
           }
         } else if (children.contains(pid) && !comm.equals("sh")) {
           record(pid, ticks(stat) * NANOS_PER_TICK, atStart, childFirst, childLast);
@@ -111,17 +111,17 @@ final class CpuMeter implements AutoCloseable {
   }
 
   private static void record(
-      long pid, long ticks, boolean atStart, Map<Long, Long> first, Map<Long, Long> last) {
+      long pid, long nanos, boolean atStart, Map<Long, Long> first, Map<Long, Long> last) {
     // A process born within the window spent all of its time in it.
-    first.putIfAbsent(pid, atStart ? ticks : 0L);
-    last.put(pid, ticks);
+    first.putIfAbsent(pid, atStart ? nanos : 0L);
+    last.put(pid, nanos);
   }
 
   /**
-   * CPU ticks so far of this JVM's JIT compiler threads (HotSpot's "C1/C2 CompilerThread"), from
-   * {@code /proc/self/task}; -1 where that cannot be read.
+   * CPU time so far, in nanoseconds (counted in ticks of 10 ms), of this JVM's JIT compiler threads
+   * (HotSpot's "C1/C2 CompilerThread"), from {@code /proc/self/task}; -1 where that cannot be read.
    */
-  static long compilerTicks() {
+  static long compilerNanos() {
     long ticks = 0;
     try (DirectoryStream<Path> threads = Files.newDirectoryStream(PROC.resolve("self/task"))) {
       for (Path thread : threads) {
@@ -138,7 +138,7 @@ final class CpuMeter implements AutoCloseable {
     } catch (IOException | RuntimeException unreadable) {
       return -1;
     }
-    return ticks;
+    return ticks * NANOS_PER_TICK;
   }
 
   /** The command name in a stat line, "pid (comm) state ...": comm may hold spaces. */
@@ -146,11 +146,17 @@ final class CpuMeter implements AutoCloseable {
     return stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
   }
 
-  /** The first field of /proc/<pid>/schedstat: the main thread's time on a core; null if gone. */
-  private static Long onCpuNanos(Path dir) {
+  /**
+   * A process's time on a core and its time waiting for one, in nanoseconds, from {@code
+   * /proc/<pid>/schedstat} (its main thread's, which is all of a PostgreSQL process); null if it
+   * cannot be read, or the process is gone.
+   */
+  static long[] schedstat(long pid) {
     try {
-      return Long.parseLong(Files.readString(dir.resolve("schedstat")).split(" ", 2)[0]);
-    } catch (IOException | NumberFormatException ended) {
+      String[] fields =
+          Files.readString(PROC.resolve(Long.toString(pid)).resolve("schedstat")).trim().split(" ");
+      return new long[] {Long.parseLong(fields[0]), Long.parseLong(fields[1])};
+    } catch (IOException | RuntimeException unreadable) {
       return null;
     }
   }

@@ -182,7 +182,7 @@ final class Scaling implements Workload {
     Map<String, Number> figures = new LinkedHashMap<>();
     int rounds = tasks >= FULL_WARMUP ? WARMUP_ROUNDS : 1;
     for (int round = 1; round <= rounds; round++) {
-      long compilingBefore = CpuMeter.compilerTicks();
+      long compilingBefore = CpuMeter.compilerNanos();
       long start = System.nanoTime();
       BenchDb warmupDb = Databases.sibling(db, "warmup" + round);
       try (SystemUnderTest warming = Bench.SYSTEMS.get(system).get()) {
@@ -191,7 +191,7 @@ final class Scaling implements Workload {
         Databases.dropSibling(db, warmupDb);
       }
       double seconds = (System.nanoTime() - start) / 1e9;
-      double compilingShare = (CpuMeter.compilerTicks() - compilingBefore) * 0.01 / seconds;
+      double compilingShare = (CpuMeter.compilerNanos() - compilingBefore) / 1e9 / seconds;
       figures.put("rounds", round);
       figures.put("compiler_cores_last_round", compilingShare);
       if (compilingBefore < 0 || compilingShare < JIT_SETTLED) {
@@ -215,7 +215,7 @@ final class Scaling implements Workload {
    */
   static Duration awaitQuietJit(Duration cap) throws InterruptedException {
     long start = System.nanoTime();
-    long last = CpuMeter.compilerTicks();
+    long last = CpuMeter.compilerNanos();
     if (last < 0) {
       return Duration.ZERO;
     }
@@ -223,7 +223,7 @@ final class Scaling implements Workload {
     while (System.nanoTime() - quietSince < JIT_QUIET.toNanos()
         && System.nanoTime() - start < cap.toNanos()) {
       Thread.sleep(50);
-      long now = CpuMeter.compilerTicks();
+      long now = CpuMeter.compilerNanos();
       if (now != last) {
         last = now;
         quietSince = System.nanoTime();
