@@ -167,6 +167,23 @@ final class SqliteBatch implements AutoCloseable {
     }
   }
 
+  /**
+   * Runs the row bound so far on its own (instead of {@link #add}) and maps every row its {@code
+   * RETURNING} clause gives back, in order.
+   */
+  <T> List<T> executeReturningAll(RowMapper<T> mapper) {
+    probe.beforeStatement(sql.name());
+    try (ResultSet rs = statement.executeQuery()) {
+      List<T> rows = new ArrayList<>();
+      while (rs.next()) {
+        rows.add(mapper.map(rs, null));
+      }
+      return rows;
+    } catch (SQLException e) {
+      throw failed(e);
+    }
+  }
+
   /** Ends the row being bound. */
   void add() {
     try {
