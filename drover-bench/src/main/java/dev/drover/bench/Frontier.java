@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -273,9 +272,15 @@ final class Frontier implements Workload {
   }
 
   private static String url(int i) {
-    // Not in insertion order, as a real listing is not: spreads the url indexes' writes.
-    return String.format(
-        Locale.ROOT, "https://forge-%d.example.org/%08x/repo-%d", i % 7, Integer.reverse(i), i);
+    // Not in insertion order, as a real listing is not: spreads the url indexes' writes. Built by
+    // hand: String.format was a fifth of the recording threads' CPU, taken from the server's cores.
+    return "https://forge-" + i % 7 + ".example.org/" + hex(Integer.reverse(i), 8) + "/repo-" + i;
+  }
+
+  /** {@code value} in lower-case hex, unsigned, zero-padded to {@code width} digits. */
+  private static String hex(int value, int width) {
+    String digits = Integer.toHexString(value);
+    return "0".repeat(Math.max(0, width - digits.length())) + digits;
   }
 
   /**
@@ -363,9 +368,7 @@ final class Frontier implements Workload {
     if (i % 2 == 0) {
       // Forge updates are up to a year old: a visit before some of them leaves a lag to catch up.
       Instant at = i % 3 == 0 ? now.minus(Duration.ofDays(200 + i % 200)) : visited;
-      s =
-          s.withLastVisit(at, LastVisitStatus.SUCCESSFUL)
-              .withLastSuccess(at, String.format(Locale.ROOT, "%040x", i));
+      s = s.withLastVisit(at, LastVisitStatus.SUCCESSFUL).withLastSuccess(at, hex(i, 40));
     } else if (kind == 3) {
       s = s.withLastVisit(visited, LastVisitStatus.FAILED);
     }
