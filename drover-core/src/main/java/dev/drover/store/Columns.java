@@ -34,6 +34,11 @@ final class Columns {
     return rs.wasNull() ? null : Duration.ofMillis(ms);
   }
 
+  /** Epoch milliseconds, as batches carry times; null stays null. */
+  static Long millis(Instant t) {
+    return t == null ? null : t.toEpochMilli();
+  }
+
   static Long millis(Duration d) {
     return d == null ? null : d.toMillis();
   }

@@ -155,7 +155,7 @@ final class PostgresSql implements DialectSql {
                 .bindArray(
                     "next_run_ms",
                     Long.class,
-                    updates.stream().map(u -> millis(u.nextRun())).toList())
+                    updates.stream().map(u -> Columns.millis(u.nextRun())).toList())
                 .bindArray(
                     "current_interval_ms",
                     Long.class,
@@ -167,7 +167,7 @@ final class PostgresSql implements DialectSql {
                 .bindArray(
                     "claimed_next_run_ms",
                     Long.class,
-                    tasks.stream().map(t -> millis(t.nextRun())).toList())
+                    tasks.stream().map(t -> Columns.millis(t.nextRun())).toList())
                 .bindArray(
                     "claimed_interval_ms",
                     Long.class,
@@ -194,8 +194,11 @@ final class PostgresSql implements DialectSql {
         .bindArray("tasks", Long.class, runs.stream().map(TaskRun::taskId).toList())
         .bindArray("backend_ids", String.class, runs.stream().map(TaskRun::backendId).toList())
         .bindArray(
-            "scheduled_ms", Long.class, runs.stream().map(r -> millis(r.scheduled())).toList())
-        .bindArray("started_ms", Long.class, started.stream().map(s -> millis(s.at())).toList())
+            "scheduled_ms",
+            Long.class,
+            runs.stream().map(r -> Columns.millis(r.scheduled())).toList())
+        .bindArray(
+            "started_ms", Long.class, started.stream().map(s -> Columns.millis(s.at())).toList())
         .bindArray(
             "metadata", String.class, runs.stream().map(r -> Json.canonical(r.metadata())).toList())
         .bindArray(
@@ -217,9 +220,11 @@ final class PostgresSql implements DialectSql {
         .bindArray(
             "scheduled_ms",
             Long.class,
-            endings.stream().map(e -> millis(e.run().scheduled())).toList())
+            endings.stream().map(e -> Columns.millis(e.run().scheduled())).toList())
         .bindArray(
-            "started_ms", Long.class, endings.stream().map(e -> millis(e.started())).toList())
+            "started_ms",
+            Long.class,
+            endings.stream().map(e -> Columns.millis(e.started())).toList())
         .bindArray("metadata", String.class, metadata)
         .bindArray(
             "statuses", String.class, endings.stream().map(e -> e.status().dbName()).toList())
@@ -274,7 +279,9 @@ final class PostgresSql implements DialectSql {
             in.stream().map(o -> Json.canonical(o.extraLoaderArguments())).toList())
         .bindArray("enabled", Boolean.class, in.stream().map(ListedOrigin::enabled).toList())
         .bindArray(
-            "last_update_ms", Long.class, in.stream().map(o -> millis(o.lastUpdate())).toList())
+            "last_update_ms",
+            Long.class,
+            in.stream().map(o -> Columns.millis(o.lastUpdate())).toList())
         .bindArray("is_fork", Boolean.class, in.stream().map(ListedOrigin::isFork).toList())
         .bindArray(
             "forked_from_urls", String.class, in.stream().map(ListedOrigin::forkedFromUrl).toList())
@@ -355,13 +362,17 @@ final class PostgresSql implements DialectSql {
     h.createUpdate(sql.get(query))
         .bindArray("urls", String.class, column(stats, OriginVisitStats::url))
         .bindArray("visit_types", String.class, column(stats, OriginVisitStats::visitType))
-        .bindArray("last_successful_ms", Long.class, column(stats, s -> millis(s.lastSuccessful())))
-        .bindArray("last_visit_ms", Long.class, column(stats, s -> millis(s.lastVisit())))
+        .bindArray(
+            "last_successful_ms",
+            Long.class,
+            column(stats, s -> Columns.millis(s.lastSuccessful())))
+        .bindArray("last_visit_ms", Long.class, column(stats, s -> Columns.millis(s.lastVisit())))
         .bindArray(
             "last_visit_statuses",
             String.class,
             column(stats, s -> s.lastVisitStatus() == null ? null : s.lastVisitStatus().dbName()))
-        .bindArray("last_scheduled_ms", Long.class, column(stats, s -> millis(s.lastScheduled())))
+        .bindArray(
+            "last_scheduled_ms", Long.class, column(stats, s -> Columns.millis(s.lastScheduled())))
         .bindArray("last_snapshots", String.class, column(stats, OriginVisitStats::lastSnapshot))
         .bindArray(
             "next_visit_queue_positions",
@@ -382,10 +393,5 @@ final class PostgresSql implements DialectSql {
     List<T> values = new ArrayList<>(rows.size());
     rows.forEach(r -> values.add(field.apply(r)));
     return values;
-  }
-
-  /** Epoch milliseconds, as array batches carry times; null stays null. */
-  private static Long millis(Instant t) {
-    return t == null ? null : t.toEpochMilli();
   }
 }

@@ -179,11 +179,11 @@ final class SqliteSql implements DialectSql {
       rows.append(i == 0 ? "[" : ",[").append(task.id());
       // A status's stored spelling is lower-case letters and underscores: no JSON escaping.
       rows.append(",\"").append(u.status().dbName()).append('"');
-      appendNumber(rows, u.nextRun().toEpochMilli());
+      appendNumber(rows, Columns.millis(u.nextRun()));
       appendNumber(rows, Columns.millis(u.currentInterval()));
       appendNumber(rows, u.retriesLeft());
       appendNumber(rows, completions.get(i).lease().attempt());
-      appendNumber(rows, task.nextRun().toEpochMilli());
+      appendNumber(rows, Columns.millis(task.nextRun()));
       appendNumber(rows, Columns.millis(task.currentInterval()));
       appendNumber(rows, task.retriesLeft());
       rows.append(']');
