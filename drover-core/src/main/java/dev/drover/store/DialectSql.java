@@ -99,6 +99,13 @@ interface DialectSql {
   void insertStarted(Handle h, String owner, List<RunStarted> started);
 
   /**
+   * Counts a claim's {@code n} tasks of {@code type} as leased, in its transaction, where the
+   * database's triggers leave that to the claim (SQLite, {@code taskCountClaimed}); PostgreSQL's
+   * statement triggers count them already.
+   */
+  void countClaimed(Handle h, String type, int n);
+
+  /**
    * Locks {@code ids}, tasks about to be deleted, before their runs are read and deleted: a run
    * keeps its task by locks, not by a foreign key, on PostgreSQL (V019).
    */

@@ -134,6 +134,7 @@ final class Leases {
         perKey
             ? claimPerKey(h, type.name(), owner, now, until, limit, type.maxPerKey())
             : claimByPriority(h, type.name(), owner, now, until, limit, shares);
+    dialect.countClaimed(h, type.name(), claimed.size());
     ObjectNode meta = Claim.openedBy(owner); // one for the claim's runs
     return claimed.stream()
         .map(

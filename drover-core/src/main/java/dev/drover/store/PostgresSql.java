@@ -292,6 +292,10 @@ final class PostgresSql implements DialectSql {
     return in.stream().map(o -> stored.get(OriginRecords.Key.of(o))).toList();
   }
 
+  /** The statement triggers of V011 counted the claim. */
+  @Override
+  public void countClaimed(Handle h, String type, int n) {}
+
   /** One statement for the stats and their mirror, the urls as one array. */
   @Override
   public void markScheduled(Handle h, String visitType, List<String> urls, Instant now) {

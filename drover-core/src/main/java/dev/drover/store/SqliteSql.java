@@ -4,6 +4,7 @@ import static dev.drover.store.SqlQuery.ORIGIN_MIRROR_REFRESH;
 import static dev.drover.store.SqlQuery.ORIGIN_MIRROR_SCHEDULED;
 import static dev.drover.store.SqlQuery.ORIGIN_RECORD;
 import static dev.drover.store.SqlQuery.ORIGIN_ROWS_ESTIMATE;
+import static dev.drover.store.SqlQuery.TASK_COUNT_CLAIMED;
 import static dev.drover.store.SqlQuery.TASK_RUN_END_MANY;
 import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_STARTED;
 import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED;
@@ -280,6 +281,14 @@ final class SqliteSql implements DialectSql {
       }
     }
     return recorded;
+  }
+
+  /** The row trigger leaves a claim's changes to it (V025): one statement for the claim. */
+  @Override
+  public void countClaimed(Handle h, String type, int n) {
+    if (n > 0) {
+      h.createUpdate(sql.get(TASK_COUNT_CLAIMED)).bind("type", type).bind("n", n).execute();
+    }
   }
 
   /** The stats, then their mirror, one statement each per chunk of urls. */

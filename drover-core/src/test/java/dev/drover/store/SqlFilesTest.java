@@ -78,6 +78,29 @@ class SqlFilesTest {
         });
   }
 
+  /**
+   * On SQLite the row trigger that keeps the status counts leaves a change that gives a task an
+   * owner to the statement that makes it (V025). Only the two claims may make one, and they count
+   * what they lease themselves (taskCountClaimed); any other would leave the counts wrong.
+   */
+  @Test
+  void onSqliteOnlyTheClaimsGiveATaskAnOwner() {
+    // Possessive spaces: the look-ahead must see the value, not a space before it.
+    String givesAnOwner = "update task set (?:(?!where).)*\\bowner\\s*+=\\s*+(?!null\\b)";
+    SqlFiles files = new SqlFiles(Dialect.SQLITE);
+    Set<SqlQuery> claims = Set.of(SqlQuery.TASK_CLAIM, SqlQuery.TASK_CLAIM_PER_KEY);
+    for (SqlQuery q : SqlQuery.values()) {
+      if (q.runsOn(Dialect.SQLITE)) {
+        String text = files.get(q).replaceAll("\\s+", " ").toLowerCase(java.util.Locale.ROOT);
+        if (claims.contains(q)) {
+          assertThat(text).as(q.toString()).containsPattern(givesAnOwner);
+        } else {
+          assertThat(text).as(q.toString()).doesNotContainPattern(givesAnOwner);
+        }
+      }
+    }
+  }
+
   /** Every query of each dialect, whitespace folded and lower case, named by query and dialect. */
   private static void forEachQueryText(java.util.function.BiConsumer<String, String> check) {
     for (Dialect dialect : Dialect.values()) {
@@ -120,7 +143,8 @@ class SqlFilesTest {
     assertThat(sqlite).isEqualTo(postgres).isEqualTo(namesOf(SqlQuery.Home.EACH_DIALECT));
     // The exceptions are steps the other database folds into another query; keep them few.
     assertThat(namesOf(SqlQuery.Home.SQLITE_ONLY))
-        .containsExactlyInAnyOrder("originMirrorRefresh", "originMirrorScheduled");
+        .containsExactlyInAnyOrder(
+            "originMirrorRefresh", "originMirrorScheduled", "taskCountClaimed");
     assertThat(namesOf(SqlQuery.Home.POSTGRES_ONLY))
         .containsExactly(
             "frontierLockStatsSlot",

@@ -116,6 +116,28 @@ interface StatusCountContract {
     assertCountsMatchRows("delete of a tree");
     s.taskDelete(List.of(as.get(8).id(), as.get(9).id()), false, t0);
     assertCountsMatchRows("delete");
+
+    // A claim of a per-key type takes its tasks by another statement; a release and a rescue give
+    // claimed tasks back.
+    s.taskTypeCreate(TaskType.builder("k").concurrencyKey("owner").maxPerKey(1).build());
+    TaskType k = s.taskTypeGet("k").orElseThrow();
+    s.taskCreate(
+        IntStream.range(0, 6)
+            .mapToObj(
+                i ->
+                    NewTask.oneshot(
+                            "k",
+                            TaskArguments.of(List.of(i), java.util.Map.of("owner", "o" + i % 3)))
+                        .withNextRun(t0))
+            .toList(),
+        t0);
+    List<Claim> perKey = Passes.claimStarted(s, k, "r", t0, LeaseContract.LEASE, 6);
+    assertThat(perKey).hasSize(3);
+    assertCountsMatchRows("per-key claim");
+    s.taskRelease("r", List.of(perKey.get(0).lease()), t0);
+    assertCountsMatchRows("release");
+    s.taskRescueOwner("r", t0, true);
+    assertCountsMatchRows("rescue of an owner's tasks");
   }
 
   /**
