@@ -7,7 +7,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
@@ -84,6 +87,19 @@ interface DialectSql {
    */
   boolean[] updateAsClaimed(
       Handle h, String owner, List<Completion> completions, List<TaskUpdate> updates);
+
+  /**
+   * Which of {@code completions} {@code updateAsClaimed}'s statement updated, from the task ids it
+   * returned.
+   */
+  static boolean[] updatedAmong(List<Completion> completions, Collection<Long> returnedIds) {
+    Set<Long> ids = new HashSet<>(returnedIds);
+    boolean[] updated = new boolean[completions.size()];
+    for (int i = 0; i < updated.length; i++) {
+      updated[i] = ids.contains(completions.get(i).claimed().task().id());
+    }
+    return updated;
+  }
 
   /**
    * Writes the ends of {@code endings}' runs at {@code at} ({@code taskRunEndMany}), each with its

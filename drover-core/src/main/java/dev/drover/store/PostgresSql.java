@@ -30,11 +30,9 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -139,50 +137,43 @@ final class PostgresSql implements DialectSql {
   public boolean[] updateAsClaimed(
       Handle h, String owner, List<Completion> completions, List<TaskUpdate> updates) {
     List<Task> tasks = completions.stream().map(c -> c.claimed().task()).toList();
-    Set<Long> ids =
-        new HashSet<>(
-            h.createQuery(sql.get(TASK_UPDATE_AFTER_RUN_AS_CLAIMED))
-                .bind("owner", owner)
-                .bindArray("ids", Long.class, tasks.stream().map(Task::id).toList())
-                .bindArray(
-                    "attempts",
-                    Integer.class,
-                    completions.stream().map(c -> c.lease().attempt()).toList())
-                .bindArray(
-                    "statuses",
-                    String.class,
-                    updates.stream().map(u -> u.status().dbName()).toList())
-                .bindArray(
-                    "next_run_ms",
-                    Long.class,
-                    updates.stream().map(u -> Columns.millis(u.nextRun())).toList())
-                .bindArray(
-                    "current_interval_ms",
-                    Long.class,
-                    updates.stream().map(u -> Columns.millis(u.currentInterval())).toList())
-                .bindArray(
-                    "retries_left",
-                    Integer.class,
-                    updates.stream().map(TaskUpdate::retriesLeft).toList())
-                .bindArray(
-                    "claimed_next_run_ms",
-                    Long.class,
-                    tasks.stream().map(t -> Columns.millis(t.nextRun())).toList())
-                .bindArray(
-                    "claimed_interval_ms",
-                    Long.class,
-                    tasks.stream().map(t -> Columns.millis(t.currentInterval())).toList())
-                .bindArray(
-                    "claimed_retries_left",
-                    Integer.class,
-                    tasks.stream().map(Task::retriesLeft).toList())
-                .mapTo(Long.class)
-                .list());
-    boolean[] updated = new boolean[tasks.size()];
-    for (int i = 0; i < updated.length; i++) {
-      updated[i] = ids.contains(tasks.get(i).id());
-    }
-    return updated;
+    List<Long> ids =
+        h.createQuery(sql.get(TASK_UPDATE_AFTER_RUN_AS_CLAIMED))
+            .bind("owner", owner)
+            .bindArray("ids", Long.class, tasks.stream().map(Task::id).toList())
+            .bindArray(
+                "attempts",
+                Integer.class,
+                completions.stream().map(c -> c.lease().attempt()).toList())
+            .bindArray(
+                "statuses", String.class, updates.stream().map(u -> u.status().dbName()).toList())
+            .bindArray(
+                "next_run_ms",
+                Long.class,
+                updates.stream().map(u -> Columns.millis(u.nextRun())).toList())
+            .bindArray(
+                "current_interval_ms",
+                Long.class,
+                updates.stream().map(u -> Columns.millis(u.currentInterval())).toList())
+            .bindArray(
+                "retries_left",
+                Integer.class,
+                updates.stream().map(TaskUpdate::retriesLeft).toList())
+            .bindArray(
+                "claimed_next_run_ms",
+                Long.class,
+                tasks.stream().map(t -> Columns.millis(t.nextRun())).toList())
+            .bindArray(
+                "claimed_interval_ms",
+                Long.class,
+                tasks.stream().map(t -> Columns.millis(t.currentInterval())).toList())
+            .bindArray(
+                "claimed_retries_left",
+                Integer.class,
+                tasks.stream().map(Task::retriesLeft).toList())
+            .mapTo(Long.class)
+            .list();
+    return DialectSql.updatedAmong(completions, ids);
   }
 
   /** All the pass's starts in one statement, the rows as arrays (see the SQL file). */

@@ -29,10 +29,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.Handle;
@@ -189,18 +187,14 @@ final class SqliteSql implements DialectSql {
       appendNumber(rows, task.retriesLeft());
       rows.append(']');
     }
-    Set<Long> updatedIds = new HashSet<>();
     try (SqliteBatch update = batches.open(h, TASK_UPDATE_AFTER_RUN_AS_CLAIMED)) {
-      update
-          .setString("rows", rows.append(']').toString())
-          .setString("owner", owner)
-          .executeReturningAll((rs, ctx) -> updatedIds.add(rs.getLong(1)));
+      List<Long> ids =
+          update
+              .setString("rows", rows.append(']').toString())
+              .setString("owner", owner)
+              .executeReturningAll((rs, ctx) -> rs.getLong(1));
+      return DialectSql.updatedAmong(completions, ids);
     }
-    boolean[] updated = new boolean[completions.size()];
-    for (int i = 0; i < updated.length; i++) {
-      updated[i] = updatedIds.contains(completions.get(i).claimed().task().id());
-    }
-    return updated;
   }
 
   /** Appends {@code ,value} to a JSON array being built: a number, or null. */
