@@ -122,6 +122,13 @@ interface DialectSql {
   void countClaimed(Handle h, String type, int n);
 
   /**
+   * Whether a claimed task's entry stays in the claim index until a vacuum (PostgreSQL), so that
+   * claims start past the tasks this process claimed last ({@link ClaimFloors}, whose parameters
+   * {@code taskClaimCandidates} then takes); SQLite removes it with the update.
+   */
+  boolean claimIndexKeepsClaimedEntries();
+
+  /**
    * Locks {@code ids}, tasks about to be deleted, before their runs are read and deleted: a run
    * keeps its task by locks, not by a foreign key, on PostgreSQL (V019).
    */

@@ -25,7 +25,6 @@ import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.schedule.PriorityShares;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -71,6 +70,7 @@ final class Leases {
   private final Columns columns;
   private final Children children;
   private final ChildEnds childEnds;
+  private final ClaimFloors floors;
 
   Leases(
       Jdbi jdbi,
@@ -87,22 +87,30 @@ final class Leases {
     this.columns = new Columns(dialect);
     this.rows = rows;
     this.runEnder = runEnder;
+    this.floors = dialect.claimIndexKeepsClaimedEntries() ? new ClaimFloors() : null;
   }
 
   /** See {@link Store#taskPass}. */
   PassResult pass(Pass pass) {
-    return jdbi.inTransaction(
-        h -> {
-          markStarted(h, pass.owner(), pass.started());
-          List<Lease> notKept = new ArrayList<>();
-          List<Lease> rejected = complete(h, pass.owner(), pass.completions(), pass.now(), notKept);
-          List<Claim> claimed = new ArrayList<>();
-          for (ClaimRequest r : pass.claims()) {
-            claimed.addAll(
-                claim(h, r.type(), pass.owner(), pass.now(), r.lease(), r.limit(), r.shares()));
-          }
-          return new PassResult(rejected, claimed, notKept);
-        });
+    List<ClaimFloors.Claimed> found = new ArrayList<>();
+    PassResult result =
+        jdbi.inTransaction(
+            h -> {
+              found.clear();
+              markStarted(h, pass.owner(), pass.started());
+              List<Lease> notKept = new ArrayList<>();
+              List<Lease> rejected =
+                  complete(h, pass.owner(), pass.completions(), pass.now(), notKept);
+              List<Claim> claimed = new ArrayList<>();
+              for (ClaimRequest r : pass.claims()) {
+                claimed.addAll(claim(h, r, pass.owner(), pass.now(), found));
+              }
+              return new PassResult(rejected, claimed, notKept);
+            });
+    if (floors != null) {
+      found.forEach(floors::claimed); // now that the claims committed
+    }
+    return result;
   }
 
   private void markStarted(Handle h, String owner, List<RunStarted> started) {
@@ -117,23 +125,19 @@ final class Leases {
    * once begun or with its end (see {@link Claim}).
    */
   private List<Claim> claim(
-      Handle h,
-      TaskType type,
-      String owner,
-      Instant now,
-      Duration lease,
-      int limit,
-      PriorityShares shares) {
+      Handle h, ClaimRequest r, String owner, Instant now, List<ClaimFloors.Claimed> found) {
+    TaskType type = r.type();
+    int limit = r.limit();
     boolean perKey = type.maxPerKey() != null;
     // The candidates' query checks the pause itself; the per-key claim reads it first.
     if (limit <= 0 || (perKey && typePaused(h, type.name()))) {
       return List.of();
     }
-    Instant until = now.plus(lease);
+    Instant until = now.plus(r.lease());
     List<Rows.Leased> claimed =
         perKey
             ? claimPerKey(h, type.name(), owner, now, until, limit, type.maxPerKey())
-            : claimByPriority(h, type.name(), owner, now, until, limit, shares);
+            : claimByPriority(h, type.name(), owner, now, until, limit, r.shares(), found);
     dialect.countClaimed(h, type.name(), claimed.size());
     ObjectNode meta = Claim.openedBy(owner); // one for the claim's runs
     return claimed.stream()
@@ -155,23 +159,24 @@ final class Leases {
       Instant now,
       Instant until,
       int limit,
-      PriorityShares shares) {
-    Map<String, List<Candidate>> byLevel = new HashMap<>();
-    h.createQuery(sql.get(TASK_CLAIM_CANDIDATES))
-        .bind("type", type)
-        .bind("now", now)
-        .bind("limit", limit)
-        .map(
-            (rs, ctx) ->
-                new Candidate(
-                    rs.getLong("id"), columns.instant(rs, "next_run"), rs.getString("level")))
-        .forEach(c -> byLevel.computeIfAbsent(c.level(), k -> new ArrayList<>()).add(c));
-    byLevel.values().forEach(l -> l.sort(Candidate.DUE_ORDER));
+      PriorityShares shares,
+      List<ClaimFloors.Claimed> found) {
+    Map<String, ClaimFloors.Key> from = floors == null ? Map.of() : floors.at(type, now);
+    Map<String, List<Candidate>> byLevel = candidates(h, type, now, limit, from);
+    if (!from.isEmpty() && byLevel.values().stream().mapToInt(List::size).sum() < limit) {
+      from = Map.of(); // too few past the floors: what is left of the backlog may be below them
+      byLevel = candidates(h, type, now, limit, from);
+    }
     // Each level's part in id order, the levels in priority order: as the claims return them.
+    Map<String, ClaimFloors.Key> last = new HashMap<>();
+    Map<String, List<Candidate>> levels = byLevel;
     List<Long> chosen =
-        new ArrayList<>(shares.take(limit, (p, n) -> first(byLevel.get(p.dbName()), n)));
+        new ArrayList<>(shares.take(limit, (p, n) -> first(levels.get(p.dbName()), n, last)));
     if (chosen.size() < limit) {
-      chosen.addAll(first(byLevel.get(UNPRIORITIZED), limit - chosen.size()));
+      chosen.addAll(first(byLevel.get(UNPRIORITIZED), limit - chosen.size(), last));
+    }
+    if (floors != null) {
+      found.add(new ClaimFloors.Claimed(type, now, from.isEmpty(), chosen.size() == limit, last));
     }
     if (chosen.isEmpty()) {
       return List.of();
@@ -199,18 +204,56 @@ final class Leases {
   /** The level of tasks without a priority in taskClaimCandidates. */
   private static final String UNPRIORITIZED = "none";
 
+  /** The levels of taskClaimCandidates, each with its floor's parameters on PostgreSQL. */
+  private static final List<String> LEVELS = List.of("high", "normal", "low", UNPRIORITIZED);
+
   /** A due task that a claim may take. */
   private record Candidate(long id, Instant nextRun, String level) {
     static final Comparator<Candidate> DUE_ORDER =
         Comparator.comparing(Candidate::nextRun).thenComparingLong(Candidate::id);
   }
 
-  /** The ids of the first {@code n} candidates (of a level that may have none), in id order. */
-  private static List<Long> first(List<Candidate> candidates, int n) {
-    if (candidates == null) {
+  /**
+   * The due tasks of each level, in due order, up to {@code limit} per level; each level past its
+   * floor in {@code from}, if it has one.
+   */
+  private Map<String, List<Candidate>> candidates(
+      Handle h, String type, Instant now, int limit, Map<String, ClaimFloors.Key> from) {
+    Map<String, List<Candidate>> byLevel = new HashMap<>();
+    Query q =
+        h.createQuery(sql.get(TASK_CLAIM_CANDIDATES))
+            .bind("type", type)
+            .bind("now", now)
+            .bind("limit", limit);
+    if (floors != null) {
+      for (String level : LEVELS) {
+        ClaimFloors.Key floor = from.get(level);
+        q.bindByType(level + "_after_run", floor == null ? null : floor.nextRun(), Instant.class)
+            .bindByType(level + "_after_id", floor == null ? null : floor.id(), Long.class);
+      }
+    }
+    q.map(
+            (rs, ctx) ->
+                new Candidate(
+                    rs.getLong("id"), columns.instant(rs, "next_run"), rs.getString("level")))
+        .forEach(c -> byLevel.computeIfAbsent(c.level(), k -> new ArrayList<>()).add(c));
+    byLevel.values().forEach(l -> l.sort(Candidate.DUE_ORDER));
+    return byLevel;
+  }
+
+  /**
+   * The ids of the first {@code n} candidates (of a level that may have none), in id order; puts
+   * the due order's key of the last of them in {@code last}.
+   */
+  private static List<Long> first(
+      List<Candidate> candidates, int n, Map<String, ClaimFloors.Key> last) {
+    if (candidates == null || n <= 0 || candidates.isEmpty()) {
       return List.of();
     }
-    return candidates.stream().limit(n).map(Candidate::id).sorted().toList();
+    List<Candidate> taken = candidates.subList(0, Math.min(n, candidates.size()));
+    Candidate end = taken.get(taken.size() - 1);
+    last.put(end.level(), new ClaimFloors.Key(end.nextRun(), end.id()));
+    return taken.stream().map(Candidate::id).sorted().toList();
   }
 
   /**

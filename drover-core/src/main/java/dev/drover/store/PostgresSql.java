@@ -285,6 +285,11 @@ final class PostgresSql implements DialectSql {
 
   /** The statement triggers of V011 counted the claim. */
   @Override
+  public boolean claimIndexKeepsClaimedEntries() {
+    return true;
+  }
+
+  @Override
   public void countClaimed(Handle h, String type, int n) {}
 
   /** One statement for the stats and their mirror, the urls as one array. */

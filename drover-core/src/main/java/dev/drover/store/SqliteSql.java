@@ -279,6 +279,11 @@ final class SqliteSql implements DialectSql {
 
   /** The row trigger leaves a claim's changes to it (V025): one statement for the claim. */
   @Override
+  public boolean claimIndexKeepsClaimedEntries() {
+    return false;
+  }
+
+  @Override
   public void countClaimed(Handle h, String type, int n) {
     if (n > 0) {
       h.createUpdate(sql.get(TASK_COUNT_CLAIMED)).bind("type", type).bind("n", n).execute();

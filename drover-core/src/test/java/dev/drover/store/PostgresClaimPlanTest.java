@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import org.jdbi.v3.core.statement.Query;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -62,13 +63,38 @@ class PostgresClaimPlanTest {
     String plan =
         db.explain(
             SqlQuery.TASK_CLAIM_CANDIDATES,
-            q -> q.bind("type", "work").bind("now", NOW).bind("limit", 8));
+            q -> withFloors(q.bind("type", "work").bind("now", NOW).bind("limit", 8), null, null));
     // task_type (two rows here) may be read whole; the tasks never are
     assertThat(plan).as(plan).doesNotContainPattern("Seq Scan on task\\b(?!_type)");
     assertThat(plan).as(plan).doesNotContain("Sort");
     assertThat(plan.split("Index Scan using task_claim_by_type_priority", -1)).as(plan).hasSize(5);
     // the pause is checked once per level, before its walk, not per row
     assertThat(plan.split("One-Time Filter", -1)).as(plan).hasSize(5);
+  }
+
+  @Test
+  void claimCandidatesStartEachLevelAtItsFloorInTheIndex() {
+    String plan =
+        db.explain(
+            SqlQuery.TASK_CLAIM_CANDIDATES,
+            q ->
+                withFloors(
+                    q.bind("type", "work").bind("now", NOW).bind("limit", 8),
+                    Instant.parse("2026-06-01T11:30:00Z"),
+                    50_000L));
+    assertThat(plan).as(plan).doesNotContainPattern("Seq Scan on task\\b(?!_type)");
+    assertThat(plan).as(plan).doesNotContain("Sort");
+    // the floor bounds each walk (an Index Cond), rather than filtering the rows it reads
+    assertThat(plan.split("Index Cond: .*ROW\\(next_run, id\\) > ROW\\(", -1)).as(plan).hasSize(5);
+  }
+
+  /** Binds every level's floor of taskClaimCandidates to {@code run, id} (null: no floor). */
+  private static Query withFloors(Query q, Instant run, Long id) {
+    for (String level : List.of("high", "normal", "low", "none")) {
+      q.bindByType(level + "_after_run", run, Instant.class)
+          .bindByType(level + "_after_id", id, Long.class);
+    }
+    return q;
   }
 
   @Test

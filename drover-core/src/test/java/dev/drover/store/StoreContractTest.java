@@ -71,7 +71,8 @@ abstract class StoreContractTest
         CreateClaimContract,
         TypeVersionContract,
         StatsAwaitingContract,
-        RunHistoryContract {
+        RunHistoryContract,
+        ClaimFloorContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
 
