@@ -54,8 +54,9 @@ interface ClaimFloorContract {
         .id();
   }
 
-  private static List<Object> arguments(List<Claim> claims) {
-    return claims.stream().map(c -> (Object) c.task().arguments().args().get(0).asText()).toList();
+  /** Each claimed task's first argument, as text. */
+  private static List<String> arguments(List<Claim> claims) {
+    return claims.stream().map(c -> c.task().arguments().args().get(0).asText()).toList();
   }
 
   private static List<Long> ids(List<Claim> claims) {
