@@ -283,12 +283,12 @@ final class PostgresSql implements DialectSql {
     return in.stream().map(o -> stored.get(OriginRecords.Key.of(o))).toList();
   }
 
-  /** The statement triggers of V011 counted the claim. */
   @Override
   public boolean claimIndexKeepsClaimedEntries() {
     return true;
   }
 
+  /** The statement triggers of V011 counted the claim. */
   @Override
   public void countClaimed(Handle h, String type, int n) {}
 

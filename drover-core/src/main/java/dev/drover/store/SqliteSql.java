@@ -277,12 +277,12 @@ final class SqliteSql implements DialectSql {
     return recorded;
   }
 
-  /** The row trigger leaves a claim's changes to it (V025): one statement for the claim. */
   @Override
   public boolean claimIndexKeepsClaimedEntries() {
     return false;
   }
 
+  /** The row trigger leaves a claim's changes to it (V025): one statement for the claim. */
   @Override
   public void countClaimed(Handle h, String type, int n) {
     if (n > 0) {
