@@ -7,6 +7,7 @@ import static dev.drover.store.SqlQuery.FRONTIER_LOCK_VISIT_TYPE_SHARED;
 import static dev.drover.store.SqlQuery.ORIGIN_RECORD;
 import static dev.drover.store.SqlQuery.TASK_LOCK_FOR_DELETION;
 import static dev.drover.store.SqlQuery.TASK_RUN_END_MANY;
+import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_ENDED;
 import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_STARTED;
 import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED;
 import static dev.drover.store.SqlQuery.VISIT_MARK_SCHEDULED;
@@ -40,6 +41,8 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+import org.jdbi.v3.core.statement.Update;
 
 /**
  * PostgreSQL's side of {@link DialectSql}. Every statement is a round trip, so a batch is sent as
@@ -47,6 +50,11 @@ import org.jdbi.v3.core.statement.Query;
  * batch. Instants are timestamptz.
  */
 final class PostgresSql implements DialectSql {
+  /** PostgreSQL's SQLSTATE for a row refused by a unique index. */
+  private static final String UNIQUE_VIOLATION = "23505";
+
+  private static final String UNWRITTEN_RUNS = "unwritten_runs";
+
   private final SqlFiles sql;
 
   PostgresSql(SqlFiles sql) {
@@ -199,10 +207,70 @@ final class PostgresSql implements DialectSql {
         .execute();
   }
 
+  /**
+   * The ends of runs never written go in by a plain insert, the others by the upsert (see
+   * taskRunInsertEnded.sql); if one of the former was written after all, they take the upsert too.
+   */
   @Override
   public void endRuns(
       Handle h, String owner, List<RunEnder.Ending> endings, List<String> metadata, Instant at) {
-    h.createUpdate(sql.get(TASK_RUN_END_MANY))
+    List<RunEnder.Ending> unwritten = new ArrayList<>();
+    List<String> unwrittenMetadata = new ArrayList<>();
+    List<RunEnder.Ending> written = new ArrayList<>();
+    List<String> writtenMetadata = new ArrayList<>();
+    for (int i = 0; i < endings.size(); i++) {
+      boolean known = endings.get(i).rowWritten();
+      (known ? written : unwritten).add(endings.get(i));
+      (known ? writtenMetadata : unwrittenMetadata).add(metadata.get(i));
+    }
+    if (!unwritten.isEmpty() && !insertEnded(h, owner, unwritten, unwrittenMetadata, at)) {
+      written.addAll(unwritten);
+      writtenMetadata.addAll(unwrittenMetadata);
+    }
+    if (!written.isEmpty()) {
+      bindEnds(h.createUpdate(sql.get(TASK_RUN_END_MANY)), owner, written, writtenMetadata, at)
+          .execute();
+    }
+  }
+
+  /**
+   * Inserts the ends of runs the runner never wrote; false, with nothing inserted, if the database
+   * holds one of them already (a start written by a commit the runner did not hear back from).
+   */
+  private boolean insertEnded(
+      Handle h, String owner, List<RunEnder.Ending> endings, List<String> metadata, Instant at) {
+    h.savepoint(UNWRITTEN_RUNS);
+    try {
+      bindEnds(h.createUpdate(sql.get(TASK_RUN_INSERT_ENDED)), owner, endings, metadata, at)
+          .execute();
+    } catch (UnableToExecuteStatementException e) {
+      if (!isUniqueViolation(e)) {
+        throw e;
+      }
+      h.rollbackToSavepoint(UNWRITTEN_RUNS);
+      return false;
+    }
+    h.releaseSavepoint(UNWRITTEN_RUNS);
+    return true;
+  }
+
+  private static boolean isUniqueViolation(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SQLException e && UNIQUE_VIOLATION.equals(e.getSQLState())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Binds the arrays of {@code taskRunEndMany} and {@code taskRunInsertEnded}. */
+  private static Update bindEnds(
+      Update update,
+      String owner,
+      List<RunEnder.Ending> endings,
+      List<String> metadata,
+      Instant at) {
+    return update
         .bind("ended", at)
         .bind("owner", owner)
         .bindArray("tasks", Long.class, endings.stream().map(e -> e.run().taskId()).toList())
@@ -220,8 +288,7 @@ final class PostgresSql implements DialectSql {
         .bindArray(
             "statuses", String.class, endings.stream().map(e -> e.status().dbName()).toList())
         .bindArray(
-            "attempts", Integer.class, endings.stream().map(RunEnder.Ending::attempt).toList())
-        .execute();
+            "attempts", Integer.class, endings.stream().map(RunEnder.Ending::attempt).toList());
   }
 
   /** FOR UPDATE: a statement writing a run holds its task locked until it commits. */

@@ -67,7 +67,15 @@ final class RunEnder {
       int attempt,
       TaskRunStatus status,
       ObjectNode metadata,
-      Instant started) {}
+      Instant started) {
+    /**
+     * Whether the run has a row as far as the runner knows: written by its claim or its start. When
+     * not, it has one anyway if a start's commit went through but the runner never heard back.
+     */
+    boolean rowWritten() {
+      return run.id() != 0 || started == null;
+    }
+  }
 
   /** Ends {@code run} and reschedules its task by the rules; adds it to {@code ended}. */
   TaskRun end(
@@ -187,8 +195,8 @@ final class RunEnder {
       if (kept) {
         written.add(e);
         metadata.add(Json.canonical(merged));
-      } else if (r.id() != 0 || e.started() == null) {
-        toDelete.add(r.backendId()); // its start may have been written
+      } else if (e.rowWritten()) {
+        toDelete.add(r.backendId());
       }
     }
     if (!written.isEmpty()) {

@@ -59,6 +59,7 @@ interface PassFaultContract {
           "taskClaim",
           "taskCountClaimed",
           "taskRunInsertStarted",
+          "taskRunInsertEnded",
           "taskRunEndMany",
           "taskRunDeleteSucceeded",
           "taskUpdateAfterRunAsClaimed",
@@ -480,7 +481,8 @@ interface PassFaultContract {
   final class ResultsHeld implements StoreProbe {
     final CountDownLatch claimFailed = new CountDownLatch(1);
 
-    private final HeldCommit results = HeldCommit.ofTransactionsRunning("taskRunEndMany");
+    private final HeldCommit results =
+        HeldCommit.ofTransactionsRunning("taskUpdateAfterRunAsClaimed");
     private volatile boolean failAClaim;
 
     ResultsHeld() {

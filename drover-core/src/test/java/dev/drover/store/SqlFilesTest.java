@@ -151,7 +151,8 @@ class SqlFilesTest {
             "frontierLockStatsSlots",
             "frontierLockVisitType",
             "frontierLockVisitTypeShared",
-            "taskLockForDeletion");
+            "taskLockForDeletion",
+            "taskRunInsertEnded");
   }
 
   /** Rule (b), on the packaged files: no name is both common and a dialect's. */

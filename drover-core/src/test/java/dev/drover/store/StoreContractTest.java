@@ -72,7 +72,8 @@ abstract class StoreContractTest
         TypeVersionContract,
         StatsAwaitingContract,
         RunHistoryContract,
-        ClaimFloorContract {
+        ClaimFloorContract,
+        UnwrittenRunContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
 
