@@ -478,13 +478,13 @@ public final class Runner {
       // The pass at the deadline gives back what is left: it must not wait for a poll.
       waitMs = Math.min(waitMs, Duration.between(now, stopDeadline).toMillis() + 1);
     }
-    if (!stopRequested) {
+    if (!stopRequested && waitMs > 0) {
       // A type whose slots are all taken needs no due time: a finishing worker wakes us first.
       // (So the leader may rescue an expired lease of such a type up to a poll interval late.)
-      Optional<Instant> next = store.taskNextDue(unsaturated);
-      // A due time in the past means work is waiting for a free slot: a finishing worker wakes us.
-      if (next.isPresent() && next.get().isAfter(now)) {
-        waitMs = Math.max(0, Math.min(waitMs, Duration.between(now, next.get()).toMillis() + 1));
+      // Nor does work due already, which waits for a free slot: only what comes due in the sleep.
+      Optional<Instant> next = store.taskNextDue(unsaturated, now, now.plusMillis(waitMs));
+      if (next.isPresent()) {
+        waitMs = Math.min(waitMs, Duration.between(now, next.get()).toMillis() + 1);
       }
     }
     nextStepBy = now.plusMillis(waitMs);

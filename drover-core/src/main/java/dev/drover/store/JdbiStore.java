@@ -18,6 +18,7 @@ import static dev.drover.store.SqlQuery.TASK_FAMILY_GET;
 import static dev.drover.store.SqlQuery.TASK_GET;
 import static dev.drover.store.SqlQuery.TASK_GRAB_READY;
 import static dev.drover.store.SqlQuery.TASK_NEXT_DUE;
+import static dev.drover.store.SqlQuery.TASK_OLDEST_WAITING;
 import static dev.drover.store.SqlQuery.TASK_PEEK_READY;
 import static dev.drover.store.SqlQuery.TASK_RUN_ARCHIVABLE;
 import static dev.drover.store.SqlQuery.TASK_RUN_DELETE;
@@ -811,7 +812,7 @@ final class JdbiStore implements Store {
   }
 
   @Override
-  public Optional<Instant> taskNextDue(List<String> types) {
+  public Optional<Instant> taskNextDue(List<String> types, Instant after, Instant before) {
     if (types.isEmpty()) {
       return Optional.empty();
     }
@@ -824,6 +825,8 @@ final class JdbiStore implements Store {
                     type ->
                         h.createQuery(sql.get(TASK_NEXT_DUE))
                             .bind("type", type)
+                            .bind("after", after)
+                            .bind("before", before)
                             .map(
                                 (rs, ctx) ->
                                     Stream.of(
@@ -837,10 +840,9 @@ final class JdbiStore implements Store {
   @Override
   public Optional<Instant> taskOldestWaiting(String type) {
     Columns columns = new Columns(dialect);
-    // The "waiting" half of taskNextDue: one step into task_ready_by_type (see the SQL file).
     return jdbi.withHandle(
         h ->
-            h.createQuery(sql.get(TASK_NEXT_DUE))
+            h.createQuery(sql.get(TASK_OLDEST_WAITING))
                 .bind("type", type)
                 .map((rs, ctx) -> Optional.ofNullable(columns.instant(rs, "waiting")))
                 .one());

@@ -289,10 +289,12 @@ public interface Store extends AutoCloseable {
   TaskWaiting taskWaiting(List<String> types, Instant now);
 
   /**
-   * When the next task of {@code types} waiting for its next run comes due, or the next lease ends;
-   * empty when there is none.
+   * When, strictly between {@code after} and {@code before}, the next task of {@code types} waiting
+   * for its next run comes due or the next lease ends; empty when none does. A runner asks for the
+   * time it is about to sleep: work due already waits for a free slot, and what comes later does
+   * not shorten the sleep.
    */
-  Optional<Instant> taskNextDue(List<String> types);
+  Optional<Instant> taskNextDue(List<String> types, Instant after, Instant before);
 
   /**
    * The earliest next run of the waiting tasks of {@code type} (due already when it has passed);

@@ -97,15 +97,38 @@ class PostgresClaimPlanTest {
     return q;
   }
 
+  /**
+   * Each half reads only its window of an index, bounded by the index condition: entries before the
+   * window (dead ones of tasks claimed since the last vacuum among them) are never read.
+   */
   @Test
-  void nextDueIsOneStepIntoAnIndex() {
-    String plan = db.explain(SqlQuery.TASK_NEXT_DUE, q -> q.bind("type", "work"));
+  void nextDueReadsOnlyItsWindowOfAnIndex() {
+    String plan =
+        db.explain(
+            SqlQuery.TASK_NEXT_DUE,
+            q -> q.bind("type", "work").bind("after", NOW).bind("before", NOW.plusSeconds(1)));
     assertThat(plan)
         .as(plan)
         .doesNotContain("Seq Scan")
         .doesNotContain("Bitmap Heap Scan on task")
         .contains("Index Only Scan using task_ready_by_type")
         .contains("task_leased_by_type");
+    assertThat(
+            plan.split(
+                "Index Cond: \\(\\(type = 'work'::text\\) AND \\(next_run > .*\\) AND \\(next_run < ",
+                -1))
+        .as(plan)
+        .hasSize(3);
+  }
+
+  @Test
+  void theOldestWaitingTaskIsOneStepIntoAnIndex() {
+    String plan = db.explain(SqlQuery.TASK_OLDEST_WAITING, q -> q.bind("type", "work"));
+    assertThat(plan)
+        .as(plan)
+        .doesNotContain("Seq Scan")
+        .doesNotContain("Bitmap Heap Scan on task")
+        .contains("Index Only Scan using task_ready_by_type");
   }
 
   /**

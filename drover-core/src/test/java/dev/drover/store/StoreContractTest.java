@@ -73,7 +73,8 @@ abstract class StoreContractTest
         StatsAwaitingContract,
         RunHistoryContract,
         ClaimFloorContract,
-        UnwrittenRunContract {
+        UnwrittenRunContract,
+        NextDueContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
 
