@@ -53,6 +53,7 @@ final class PostgresSql implements DialectSql {
   /** PostgreSQL's SQLSTATE for a row refused by a unique index. */
   private static final String UNIQUE_VIOLATION = "23505";
 
+  /** The savepoint around the plain insert of the ends of runs never written. */
   private static final String UNWRITTEN_RUNS = "unwritten_runs";
 
   private final SqlFiles sql;
@@ -219,9 +220,9 @@ final class PostgresSql implements DialectSql {
     List<RunEnder.Ending> written = new ArrayList<>();
     List<String> writtenMetadata = new ArrayList<>();
     for (int i = 0; i < endings.size(); i++) {
-      boolean known = endings.get(i).rowWritten();
-      (known ? written : unwritten).add(endings.get(i));
-      (known ? writtenMetadata : unwrittenMetadata).add(metadata.get(i));
+      boolean rowWritten = endings.get(i).rowWritten();
+      (rowWritten ? written : unwritten).add(endings.get(i));
+      (rowWritten ? writtenMetadata : unwrittenMetadata).add(metadata.get(i));
     }
     if (!unwritten.isEmpty() && !insertEnded(h, owner, unwritten, unwrittenMetadata, at)) {
       written.addAll(unwritten);

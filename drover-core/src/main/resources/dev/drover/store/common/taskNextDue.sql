@@ -3,7 +3,8 @@
 -- task_leased_by_type), so the cost does not grow with the backlog; an IN list of types or an OR of
 -- both parts would make them read every waiting task instead. The range matters on PostgreSQL: a
 -- claimed task's entry stays in task_ready_by_type, dead, until a vacuum, and after a backlog is
--- drained a min() from the start of the type walked every one of them (193 ms after a million).
+-- drained a min() from the start of the type walked every one of them (up to 193 ms a call after
+-- a million).
 SELECT (SELECT min(next_run)
         FROM task
         WHERE type = :type
