@@ -343,7 +343,7 @@ interface PassFaultContract {
     @Override
     public void beforeStatement(String queryName) {
       Thread self = Thread.currentThread();
-      if (queryName.startsWith("taskRunEndMany")) {
+      if (queryName.startsWith("taskUpdateAfterRunAsClaimed")) {
         writing.add(self);
         if (claiming && self != runnerThread) {
           overlapped.set(true);
