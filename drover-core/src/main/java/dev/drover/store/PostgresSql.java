@@ -5,6 +5,7 @@ import static dev.drover.store.SqlQuery.FRONTIER_LOCK_STATS_SLOTS;
 import static dev.drover.store.SqlQuery.FRONTIER_LOCK_VISIT_TYPE;
 import static dev.drover.store.SqlQuery.FRONTIER_LOCK_VISIT_TYPE_SHARED;
 import static dev.drover.store.SqlQuery.ORIGIN_RECORD;
+import static dev.drover.store.SqlQuery.ORIGIN_RECORD_WITHOUT_CONFLICT;
 import static dev.drover.store.SqlQuery.TASK_LOCK_FOR_DELETION;
 import static dev.drover.store.SqlQuery.TASK_RUN_END_MANY;
 import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_ENDED;
@@ -55,6 +56,9 @@ final class PostgresSql implements DialectSql {
 
   /** The savepoint around the plain insert of the ends of runs never written. */
   private static final String UNWRITTEN_RUNS = "unwritten_runs";
+
+  /** The savepoint around a recording's first try, without ON CONFLICT. */
+  private static final String ORIGINS_WITHOUT_CONFLICT = "origins_without_conflict";
 
   private final SqlFiles sql;
 
@@ -321,11 +325,39 @@ final class PostgresSql implements DialectSql {
     h.createQuery(sql.get(query)).bind("visit_type", visitType).mapTo(Integer.class).one();
   }
 
+  /**
+   * Tried first without ON CONFLICT (originRecordWithoutConflict.sql), which costs less on both of
+   * its paths; the upsert only when another recording committed one of the rows meanwhile.
+   */
   @Override
   public List<ListedOrigin> recordOrigins(
       Handle h, List<ListedOrigin> in, Instant now, FrontierRows rows) {
     Map<OriginRecords.Key, ListedOrigin> stored = new LinkedHashMap<>();
-    h.createQuery(sql.get(ORIGIN_RECORD))
+    h.savepoint(ORIGINS_WITHOUT_CONFLICT);
+    try {
+      recordBy(h, ORIGIN_RECORD_WITHOUT_CONFLICT, in, now, rows, stored);
+      h.releaseSavepoint(ORIGINS_WITHOUT_CONFLICT);
+    } catch (UnableToExecuteStatementException e) {
+      if (!isUniqueViolation(e)) {
+        throw e;
+      }
+      // Another recording committed one of these rows after the statement began.
+      h.rollbackToSavepoint(ORIGINS_WITHOUT_CONFLICT);
+      stored.clear();
+      recordBy(h, ORIGIN_RECORD, in, now, rows, stored);
+    }
+    return in.stream().map(o -> stored.get(OriginRecords.Key.of(o))).toList();
+  }
+
+  /** Runs one of the two recording statements over the batch, the stored rows put in by key. */
+  private void recordBy(
+      Handle h,
+      SqlQuery query,
+      List<ListedOrigin> in,
+      Instant now,
+      FrontierRows rows,
+      Map<OriginRecords.Key, ListedOrigin> stored) {
+    h.createQuery(sql.get(query))
         .bindArray(
             "lister_ids",
             String.class,
@@ -348,7 +380,6 @@ final class PostgresSql implements DialectSql {
         .bind("awaiting_after", FrontierRows.awaitingAfter(now))
         .map(rows.listedOrigin)
         .forEach(o -> stored.put(OriginRecords.Key.of(o), o));
-    return in.stream().map(o -> stored.get(OriginRecords.Key.of(o))).toList();
   }
 
   @Override

@@ -151,6 +151,7 @@ class SqlFilesTest {
             "frontierLockStatsSlots",
             "frontierLockVisitType",
             "frontierLockVisitTypeShared",
+            "originRecordWithoutConflict",
             "taskLockForDeletion",
             "taskRunInsertEnded");
   }

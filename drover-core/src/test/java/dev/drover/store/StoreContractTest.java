@@ -74,7 +74,8 @@ abstract class StoreContractTest
         RunHistoryContract,
         ClaimFloorContract,
         UnwrittenRunContract,
-        NextDueContract {
+        NextDueContract,
+        RecordingContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
 

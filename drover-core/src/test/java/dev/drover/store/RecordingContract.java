@@ -1,0 +1,268 @@
+package dev.drover.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.drover.frontier.LastVisitStatus;
+import dev.drover.frontier.ListedOrigin;
+import dev.drover.frontier.Lister;
+import dev.drover.frontier.OriginQuery;
+import dev.drover.testing.FaultProbe;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A recording writes a batch of new and already listed origins, each row once, whole or not at all.
+ * On PostgreSQL it first tries the batch without ON CONFLICT (originRecordWithoutConflict), and
+ * takes the upsert (originRecord) when another recording committed one of its rows meanwhile.
+ */
+interface RecordingContract extends FrontierContract {
+  Instant EARLIER = NOW.minusSeconds(3600);
+
+  Store openProbed(StoreProbe probe);
+
+  Connection rawConnection() throws Exception;
+
+  /** The statements a store runs, by query name. */
+  class Steps implements StoreProbe {
+    final List<String> names = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void beforeStatement(String queryName) {
+      names.add(queryName);
+    }
+  }
+
+  /** The mirror of the url's visit stats in its git row: the last visit's status. */
+  private String mirroredStatus(String url) throws Exception {
+    try (Connection c = rawConnection();
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT last_visit_status FROM listed_origin WHERE visit_type = 'git' AND url = ?")) {
+      s.setString(1, url);
+      try (ResultSet rs = s.executeQuery()) {
+        assertThat(rs.next()).as("a row for " + url).isTrue();
+        return rs.getString(1);
+      }
+    }
+  }
+
+  /** "known" listed at EARLIER, its last visit failed; "new" unlisted, visited successfully. */
+  private Lister knownAndVisited() {
+    Lister l = lister("github");
+    listed(l, EARLIER, "known");
+    stats(
+        visited("known", EARLIER.plusSeconds(60), LastVisitStatus.FAILED),
+        visited("new", EARLIER.plusSeconds(120), LastVisitStatus.SUCCESSFUL));
+    return l;
+  }
+
+  private static List<ListedOrigin> batch(Lister l) {
+    return List.of(
+        ListedOrigin.of(l.id(), "new", GIT),
+        ListedOrigin.of(l.id(), "known", GIT).withEnabled(false),
+        ListedOrigin.of(l.id(), "other", GIT));
+  }
+
+  @Test
+  default void aBatchOfListedAndNewOriginsWritesEachRowOnce() throws Exception {
+    Lister l = knownAndVisited();
+    Steps steps = new Steps();
+    List<ListedOrigin> stored;
+    try (Store seeing = openProbed(steps)) {
+      stored = seeing.frontier().originRecord(batch(l), NOW);
+    }
+
+    assertThat(stored).extracting(ListedOrigin::url).containsExactly("new", "known", "other");
+    assertThat(stored.get(0).firstSeen()).isEqualTo(NOW);
+    assertThat(stored.get(1).firstSeen())
+        .as("a listed row keeps its first_seen")
+        .isEqualTo(EARLIER);
+    assertThat(stored.get(1).lastSeen()).isEqualTo(NOW);
+    assertThat(stored.get(1).enabled()).isFalse();
+    assertThat(stored).allSatisfy(o -> assertThat(listedOrigin(l, o.url())).isEqualTo(o));
+    assertThat(frontier().originList(OriginQuery.ENABLED.enabled(null)).origins()).hasSize(3);
+    assertThat(mirroredStatus("new"))
+        .as("a new row copies its url's stats")
+        .isEqualTo("successful");
+    assertThat(mirroredStatus("known")).as("a listed row keeps its mirror").isEqualTo("failed");
+    assertThat(mirroredStatus("other")).isNull();
+    if (store().dialect() == Dialect.POSTGRESQL) {
+      assertThat(steps.names)
+          .as("without ON CONFLICT, and no fallback")
+          .contains("originRecordWithoutConflict")
+          .doesNotContain("originRecord");
+    }
+  }
+
+  /**
+   * The steps of a recording: its locks (PostgreSQL), the listers' check, the write of the batch
+   * (SQLite: an upsert per origin; PostgreSQL: one statement without ON CONFLICT), the commit. A
+   * step the dialect does not take is skipped.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "frontierLockVisitTypeShared",
+        "frontierLockStatsSlots",
+        "listerGetByIds",
+        "originRecord",
+        "originRecordWithoutConflict",
+        FaultProbe.COMMIT
+      })
+  default void aRecordingThatFailsAtAnyStepWritesNothing(String step) {
+    Lister l = knownAndVisited();
+    Steps steps = new Steps();
+    try (Store seeing = openProbed(steps)) {
+      seeing.frontier().originRecord(List.of(ListedOrigin.of(l.id(), "known", GIT)), EARLIER);
+    }
+    assumeTrue(
+        step.equals(FaultProbe.COMMIT) || steps.names.contains(step), step + " is not a step here");
+    ListedOrigin before = listedOrigin(l, "known");
+
+    FaultProbe probe = new FaultProbe(step, Set.of(1), Set.of("listerGetByIds"));
+    try (Store probed = openProbed(probe)) {
+      assertThatThrownBy(() -> probed.frontier().originRecord(batch(l), NOW))
+          .isInstanceOf(FaultProbe.InjectedFault.class);
+      assertThat(probe.fired()).isEqualTo(1);
+      assertThat(listedOrigin(l, "known")).as("the listed row as it was").isEqualTo(before);
+      assertThat(frontier().originList(OriginQuery.ENABLED.enabled(null)).origins())
+          .as("no new row")
+          .hasSize(1);
+
+      assertThat(probed.frontier().originRecord(batch(l), NOW)).hasSize(3);
+    }
+    assertThat(listedOrigin(l, "known").lastSeen()).isEqualTo(NOW);
+  }
+
+  /**
+   * PostgreSQL: a row that another recording inserted but had not committed when this one's
+   * statement began is refused by the primary key once it commits; the batch then takes the upsert,
+   * which updates that row. If the upsert fails too, nothing of this batch is written.
+   */
+  @ParameterizedTest(name = "the upsert fails: {0}")
+  @ValueSource(booleans = {false, true})
+  default void aRowAnotherRecordingCommitsMeanwhileTakesTheUpsert(boolean upsertFails)
+      throws Exception {
+    assumeTrue(store().dialect() == Dialect.POSTGRESQL, "SQLite records one batch at a time");
+    Lister l = lister("github");
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicBoolean armed = new AtomicBoolean();
+    StoreProbe holdsItsCommit =
+        new StoreProbe() {
+          @Override
+          public void beforeCommit() {
+            if (!armed.get()) {
+              return; // the store's own transactions as it opens
+            }
+            holding.countDown();
+            try {
+              release.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        };
+    Steps steps =
+        new Steps() {
+          @Override
+          public void beforeStatement(String queryName) {
+            super.beforeStatement(queryName);
+            if (upsertFails && queryName.equals("originRecord")) {
+              throw new UpsertFails();
+            }
+          }
+        };
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try (Store first = openProbed(holdsItsCommit);
+        Store second = openProbed(steps)) {
+      armed.set(true);
+      Future<?> firstRecords =
+          pool.submit(
+              () ->
+                  first
+                      .frontier()
+                      .originRecord(List.of(ListedOrigin.of(l.id(), "shared", GIT)), EARLIER));
+      assertThat(holding.await(30, TimeUnit.SECONDS)).as("the first recording's commit").isTrue();
+      Future<List<ListedOrigin>> secondRecords =
+          pool.submit(
+              () ->
+                  second
+                      .frontier()
+                      .originRecord(
+                          List.of(
+                              ListedOrigin.of(l.id(), "alone", GIT),
+                              ListedOrigin.of(l.id(), "shared", GIT).withEnabled(false)),
+                          NOW));
+      awaitABackendWaitingOnALock();
+      release.countDown();
+      firstRecords.get(30, TimeUnit.SECONDS);
+
+      if (upsertFails) {
+        assertThatThrownBy(() -> secondRecords.get(30, TimeUnit.SECONDS))
+            .hasCauseInstanceOf(UpsertFails.class);
+        assertThat(listedOrigin(l, "shared").lastSeen()).isEqualTo(EARLIER);
+        assertThat(frontier().originList(OriginQuery.ENABLED.enabled(null)).origins())
+            .extracting(ListedOrigin::url)
+            .containsExactly("shared");
+      } else {
+        List<ListedOrigin> stored = secondRecords.get(30, TimeUnit.SECONDS);
+        assertThat(stored).extracting(ListedOrigin::url).containsExactly("alone", "shared");
+        assertThat(stored.get(1).firstSeen()).isEqualTo(EARLIER);
+        assertThat(stored.get(1).lastSeen()).isEqualTo(NOW);
+        assertThat(stored.get(1).enabled()).isFalse();
+        assertThat(stored).allSatisfy(o -> assertThat(listedOrigin(l, o.url())).isEqualTo(o));
+      }
+      assertThat(steps.names)
+          .as("refused on the primary key, then the upsert")
+          .containsSubsequence("originRecordWithoutConflict", "originRecord");
+    } finally {
+      release.countDown();
+      pool.shutdownNow();
+    }
+  }
+
+  /** The fault injected into the fallback. */
+  final class UpsertFails extends RuntimeException {
+    UpsertFails() {
+      super("injected fault at originRecord");
+    }
+  }
+
+  /** Waits until some backend of this database waits for a lock (another's transaction). */
+  private void awaitABackendWaitingOnALock() throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    try (Connection c = rawConnection();
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT count(*) FROM pg_stat_activity"
+                    + " WHERE datname = current_database() AND wait_event_type = 'Lock'")) {
+      while (System.nanoTime() < deadline) {
+        try (ResultSet rs = s.executeQuery()) {
+          rs.next();
+          if (rs.getInt(1) > 0) {
+            return;
+          }
+        }
+        Thread.sleep(10);
+      }
+    }
+    throw new AssertionError("no recording came to wait for the other's row within 30 s");
+  }
+}
