@@ -1,5 +1,6 @@
 -- PostgreSQL differs: the whole batch as arrays in one statement, one round trip
--- however large; SQLite records an origin per execution.
+-- however large; SQLite records an origin per execution. On PostgreSQL this upsert is the fallback
+-- of originRecordWithoutConflict.sql, which a recording tries first (PostgresSql.recordOrigins).
 -- Records a whole batch of listed origins in one statement: the batch arrives as parallel arrays
 -- (one element per origin, keys distinct) and the stored rows come back from RETURNING, so a batch
 -- costs one round trip and one plan however large it is. Times are epoch milliseconds.
