@@ -60,6 +60,15 @@ final class PostgresSql implements DialectSql {
   /** The savepoint around a recording's first try, without ON CONFLICT. */
   private static final String ORIGINS_WITHOUT_CONFLICT = "origins_without_conflict";
 
+  /**
+   * The largest batch recorded without ON CONFLICT. That statement tells new origins from listed
+   * ones by a hash of the listed keys, built in the server's memory whatever its size (the planner
+   * expects a row or two, so nothing bounds it): 5,000 keys take a megabyte or two. A larger batch,
+   * such as a whole file from {@code drover origin record}, takes the upsert, which needs no such
+   * hash.
+   */
+  static final int RECORDING_WITHOUT_CONFLICT_LIMIT = 5_000;
+
   private final SqlFiles sql;
 
   PostgresSql(SqlFiles sql) {
@@ -327,26 +336,43 @@ final class PostgresSql implements DialectSql {
 
   /**
    * Tried first without ON CONFLICT (originRecordWithoutConflict.sql), which costs less on both of
-   * its paths; the upsert only when another recording committed one of the rows meanwhile.
+   * its paths; the upsert when another recording committed one of the rows meanwhile, or when the
+   * batch is larger than {@link #RECORDING_WITHOUT_CONFLICT_LIMIT}.
    */
   @Override
   public List<ListedOrigin> recordOrigins(
       Handle h, List<ListedOrigin> in, Instant now, FrontierRows rows) {
     Map<OriginRecords.Key, ListedOrigin> stored = new LinkedHashMap<>();
+    if (in.size() > RECORDING_WITHOUT_CONFLICT_LIMIT
+        || !recordedWithoutConflict(h, in, now, rows, stored)) {
+      recordBy(h, ORIGIN_RECORD, in, now, rows, stored);
+    }
+    return in.stream().map(o -> stored.get(OriginRecords.Key.of(o))).toList();
+  }
+
+  /**
+   * False, with nothing written and nothing in {@code stored}, if another recording committed one
+   * of these rows after the statement began.
+   */
+  private boolean recordedWithoutConflict(
+      Handle h,
+      List<ListedOrigin> in,
+      Instant now,
+      FrontierRows rows,
+      Map<OriginRecords.Key, ListedOrigin> stored) {
     h.savepoint(ORIGINS_WITHOUT_CONFLICT);
     try {
       recordBy(h, ORIGIN_RECORD_WITHOUT_CONFLICT, in, now, rows, stored);
-      h.releaseSavepoint(ORIGINS_WITHOUT_CONFLICT);
     } catch (UnableToExecuteStatementException e) {
       if (!isUniqueViolation(e)) {
         throw e;
       }
-      // Another recording committed one of these rows after the statement began.
       h.rollbackToSavepoint(ORIGINS_WITHOUT_CONFLICT);
       stored.clear();
-      recordBy(h, ORIGIN_RECORD, in, now, rows, stored);
+      return false;
     }
-    return in.stream().map(o -> stored.get(OriginRecords.Key.of(o))).toList();
+    h.releaseSavepoint(ORIGINS_WITHOUT_CONFLICT);
+    return true;
   }
 
   /** Runs one of the two recording statements over the batch, the stored rows put in by key. */

@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -107,6 +108,35 @@ interface RecordingContract extends FrontierContract {
           .as("without ON CONFLICT, and no fallback")
           .contains("originRecordWithoutConflict")
           .doesNotContain("originRecord");
+    }
+  }
+
+  /** A batch past PostgreSQL's limit for the statement without ON CONFLICT is one upsert. */
+  @Test
+  default void aBatchLargerThanTheLimitIsRecordedWhole() {
+    Lister l = knownAndVisited();
+    List<ListedOrigin> batch = new ArrayList<>();
+    batch.add(ListedOrigin.of(l.id(), "known", GIT).withEnabled(false));
+    for (int i = 0; i < PostgresSql.RECORDING_WITHOUT_CONFLICT_LIMIT; i++) {
+      batch.add(ListedOrigin.of(l.id(), "https://example.org/r/" + i, GIT));
+    }
+    Steps steps = new Steps();
+    List<ListedOrigin> stored;
+    try (Store seeing = openProbed(steps)) {
+      stored = seeing.frontier().originRecord(batch, NOW);
+    }
+
+    assertThat(stored).extracting(ListedOrigin::url).isEqualTo(urls(batch));
+    assertThat(stored.get(0).firstSeen()).isEqualTo(EARLIER);
+    assertThat(stored.get(0).enabled()).isFalse();
+    assertThat(stored.get(1).firstSeen()).isEqualTo(NOW);
+    assertThat(frontier().originList(OriginQuery.ENABLED.enabled(null).limit(10_000)).origins())
+        .hasSize(batch.size());
+    if (store().dialect() == Dialect.POSTGRESQL) {
+      assertThat(steps.names)
+          .as("the upsert alone")
+          .contains("originRecord")
+          .doesNotContain("originRecordWithoutConflict");
     }
   }
 
