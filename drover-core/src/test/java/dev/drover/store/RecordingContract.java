@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A recording writes a batch of new and already listed origins, each row once, whole or not at all.
  * On PostgreSQL it first tries the batch without ON CONFLICT (originRecordWithoutConflict), and
- * takes the upsert (originRecord) when another recording committed one of its rows meanwhile.
+ * takes the upsert (originRecord) when another recording committed one of its rows meanwhile, or
+ * when the batch is past the limit of that statement.
  */
 interface RecordingContract extends FrontierContract {
   Instant EARLIER = NOW.minusSeconds(3600);
