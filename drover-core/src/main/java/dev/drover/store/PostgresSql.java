@@ -35,8 +35,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
@@ -253,19 +255,30 @@ final class PostgresSql implements DialectSql {
    */
   private boolean insertEnded(
       Handle h, String owner, List<RunEnder.Ending> endings, List<String> metadata, Instant at) {
-    h.savepoint(UNWRITTEN_RUNS);
+    Update insert =
+        bindEnds(h.createUpdate(sql.get(TASK_RUN_INSERT_ENDED)), owner, endings, metadata, at);
+    return unlessAKeyIsTaken(h, UNWRITTEN_RUNS, insert::execute).isPresent();
+  }
+
+  /**
+   * Runs {@code write} under {@code savepoint}: its result, or empty, with the savepoint rolled
+   * back and so nothing of it written, if a unique index refused one of its rows. Any other failure
+   * propagates.
+   */
+  private static <T> Optional<T> unlessAKeyIsTaken(Handle h, String savepoint, Supplier<T> write) {
+    h.savepoint(savepoint);
+    T result;
     try {
-      bindEnds(h.createUpdate(sql.get(TASK_RUN_INSERT_ENDED)), owner, endings, metadata, at)
-          .execute();
+      result = write.get();
     } catch (UnableToExecuteStatementException e) {
       if (!isUniqueViolation(e)) {
         throw e;
       }
-      h.rollbackToSavepoint(UNWRITTEN_RUNS);
-      return false;
+      h.rollbackToSavepoint(savepoint);
+      return Optional.empty();
     }
-    h.releaseSavepoint(UNWRITTEN_RUNS);
-    return true;
+    h.releaseSavepoint(savepoint);
+    return Optional.of(result);
   }
 
   private static boolean isUniqueViolation(Throwable failure) {
@@ -342,47 +355,22 @@ final class PostgresSql implements DialectSql {
   @Override
   public List<ListedOrigin> recordOrigins(
       Handle h, List<ListedOrigin> in, Instant now, FrontierRows rows) {
-    Map<OriginRecords.Key, ListedOrigin> stored = new LinkedHashMap<>();
-    if (in.size() > RECORDING_WITHOUT_CONFLICT_LIMIT
-        || !recordedWithoutConflict(h, in, now, rows, stored)) {
-      recordBy(h, ORIGIN_RECORD, in, now, rows, stored);
-    }
+    Optional<Map<OriginRecords.Key, ListedOrigin>> withoutConflict =
+        in.size() > RECORDING_WITHOUT_CONFLICT_LIMIT
+            ? Optional.empty()
+            : unlessAKeyIsTaken(
+                h,
+                ORIGINS_WITHOUT_CONFLICT,
+                () -> recordBy(h, ORIGIN_RECORD_WITHOUT_CONFLICT, in, now, rows));
+    Map<OriginRecords.Key, ListedOrigin> stored =
+        withoutConflict.orElseGet(() -> recordBy(h, ORIGIN_RECORD, in, now, rows));
     return in.stream().map(o -> stored.get(OriginRecords.Key.of(o))).toList();
   }
 
-  /**
-   * False, with nothing written and nothing in {@code stored}, if another recording committed one
-   * of these rows after the statement began.
-   */
-  private boolean recordedWithoutConflict(
-      Handle h,
-      List<ListedOrigin> in,
-      Instant now,
-      FrontierRows rows,
-      Map<OriginRecords.Key, ListedOrigin> stored) {
-    h.savepoint(ORIGINS_WITHOUT_CONFLICT);
-    try {
-      recordBy(h, ORIGIN_RECORD_WITHOUT_CONFLICT, in, now, rows, stored);
-    } catch (UnableToExecuteStatementException e) {
-      if (!isUniqueViolation(e)) {
-        throw e;
-      }
-      h.rollbackToSavepoint(ORIGINS_WITHOUT_CONFLICT);
-      stored.clear();
-      return false;
-    }
-    h.releaseSavepoint(ORIGINS_WITHOUT_CONFLICT);
-    return true;
-  }
-
-  /** Runs one of the two recording statements over the batch, the stored rows put in by key. */
-  private void recordBy(
-      Handle h,
-      SqlQuery query,
-      List<ListedOrigin> in,
-      Instant now,
-      FrontierRows rows,
-      Map<OriginRecords.Key, ListedOrigin> stored) {
+  /** Runs one of the two recording statements over the batch: the stored rows, by key. */
+  private Map<OriginRecords.Key, ListedOrigin> recordBy(
+      Handle h, SqlQuery query, List<ListedOrigin> in, Instant now, FrontierRows rows) {
+    Map<OriginRecords.Key, ListedOrigin> stored = new LinkedHashMap<>();
     h.createQuery(sql.get(query))
         .bindArray(
             "lister_ids",
@@ -406,6 +394,7 @@ final class PostgresSql implements DialectSql {
         .bind("awaiting_after", FrontierRows.awaitingAfter(now))
         .map(rows.listedOrigin)
         .forEach(o -> stored.put(OriginRecords.Key.of(o), o));
+    return stored;
   }
 
   @Override
