@@ -446,12 +446,13 @@ final class Leases {
       if (run.isPresent()) {
         runEnder.end(h, run.get(), TaskRunStatus.LOST, meta, now, ended);
         rescued.add(t.id());
-      } else if (h.createUpdate(sql.get(TASK_RELEASE_UNBEGUN))
-              .bind("id", t.id())
-              .bind("attempt", e.attempt())
-              .bind("now", now)
-              .execute()
-          == 1) {
+      } else if (h.createQuery(sql.get(TASK_RELEASE_UNBEGUN))
+          .bind("id", t.id())
+          .bind("attempt", e.attempt())
+          .bind("now", now)
+          .mapTo(Long.class)
+          .findOne()
+          .isPresent()) {
         // A queued claim with no run written: no worker began it, so it is given back uncharged,
         // as a takeover gives it back. A worker may have begun it in the last moments of a runner
         // that died before its next pass wrote the start: that run is then not charged either. It
@@ -546,13 +547,14 @@ final class Leases {
   private boolean release(Handle h, String owner, Lease l, Instant now, List<EndedRun> ended) {
     Rows.LeasedRun held = held(h, owner, List.of(l)).get(l);
     Optional<TaskRun> run = Optional.ofNullable(held).map(Rows.LeasedRun::run);
-    if (h.createUpdate(sql.get(TASK_RELEASE))
-            .bind("id", l.taskId())
-            .bind("owner", owner)
-            .bind("attempt", l.attempt())
-            .bind("now", now)
-            .execute()
-        != 1) {
+    if (h.createQuery(sql.get(TASK_RELEASE))
+        .bind("id", l.taskId())
+        .bind("owner", owner)
+        .bind("attempt", l.attempt())
+        .bind("now", now)
+        .mapTo(Long.class)
+        .findOne()
+        .isEmpty()) {
       return false;
     }
     ObjectNode meta = Json.object();

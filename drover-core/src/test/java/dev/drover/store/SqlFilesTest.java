@@ -101,6 +101,46 @@ class SqlFilesTest {
     }
   }
 
+  /**
+   * On PostgreSQL the row trigger that keeps the status counts leaves two kinds of change to the
+   * statements that make them (V026): a claim, the only change that counts an attempt, and an owner
+   * taken away. Only the two claims and the five statements that end or give back a lease may make
+   * them, and each adds its counts to task_count in the same statement; any other would leave the
+   * counts wrong.
+   */
+  @Test
+  void onPostgresOnlyTheStatementsThatCountThemselvesClaimOrTakeAnOwnerAway() {
+    String countsAnAttempt = "update task (?:t )?set (?:(?!where).)*\\battempt\\s*+=";
+    String takesAnOwnerAway = "update task (?:t )?set (?:(?!where).)*\\bowner\\s*+=\\s*+null\\b";
+    Set<SqlQuery> claims = Set.of(SqlQuery.TASK_CLAIM, SqlQuery.TASK_CLAIM_PER_KEY);
+    Set<SqlQuery> takers =
+        Set.of(
+            SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED,
+            SqlQuery.TASK_UPDATE_AFTER_RUN,
+            SqlQuery.TASK_RELEASE,
+            SqlQuery.TASK_RELEASE_UNBEGUN,
+            SqlQuery.TASK_CANCEL);
+    SqlFiles files = new SqlFiles(Dialect.POSTGRESQL);
+    for (SqlQuery q : SqlQuery.values()) {
+      if (q.runsOn(Dialect.POSTGRESQL)) {
+        String text = files.get(q).replaceAll("\\s+", " ").toLowerCase(java.util.Locale.ROOT);
+        if (claims.contains(q)) {
+          assertThat(text).as(q.toString()).containsPattern(countsAnAttempt);
+        } else {
+          assertThat(text).as(q.toString()).doesNotContainPattern(countsAnAttempt);
+        }
+        if (takers.contains(q)) {
+          assertThat(text).as(q.toString()).containsPattern(takesAnOwnerAway);
+        } else {
+          assertThat(text).as(q.toString()).doesNotContainPattern(takesAnOwnerAway);
+        }
+        if (claims.contains(q) || takers.contains(q)) {
+          assertThat(text).as(q.toString()).contains("insert into task_count");
+        }
+      }
+    }
+  }
+
   /** Every query of each dialect, whitespace folded and lower case, named by query and dialect. */
   private static void forEachQueryText(java.util.function.BiConsumer<String, String> check) {
     for (Dialect dialect : Dialect.values()) {

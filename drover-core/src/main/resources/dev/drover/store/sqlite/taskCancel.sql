@@ -1,3 +1,5 @@
+-- SQLite differs: its status counts' row trigger counts this change (PostgreSQL's leaves the
+-- leased tasks' to the statement, V026).
 -- Cancels the tasks that are not final: disabled by an operator, their lease (if any) gone, so
 -- the runner executing one finds it lost at its next heartbeat and stops the work. Returns them.
 UPDATE task

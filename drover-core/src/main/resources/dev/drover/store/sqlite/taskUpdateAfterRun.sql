@@ -1,3 +1,5 @@
+-- SQLite differs: its status counts' row trigger counts this change (PostgreSQL's leaves a leased
+-- task's to the statement, V026).
 -- A task an operator paused while it ran is paused now instead of waiting for its next run.
 UPDATE task
 SET status = CASE WHEN paused_while_running AND :status = 'next_run_not_scheduled'
