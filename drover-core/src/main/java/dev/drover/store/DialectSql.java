@@ -116,8 +116,8 @@ interface DialectSql {
 
   /**
    * Counts a claim's {@code n} tasks of {@code type} as leased, in its transaction, where the
-   * database's triggers leave that to the claim (SQLite, {@code taskCountClaimed}); PostgreSQL's
-   * statement triggers count them already.
+   * database's triggers leave that to the claim and the claim's statement does not count them
+   * itself (SQLite, {@code taskCountClaimed}); PostgreSQL's claims count in their own statement.
    */
   void countClaimed(Handle h, String type, int n);
 

@@ -402,7 +402,7 @@ final class PostgresSql implements DialectSql {
     return true;
   }
 
-  /** The statement triggers of V011 counted the claim. */
+  /** The claim counted itself, in its own statement (V026). */
   @Override
   public void countClaimed(Handle h, String type, int n) {}
 

@@ -141,6 +141,35 @@ interface StatusCountContract {
   }
 
   /**
+   * A task an operator sets back to waiting while a runner holds it keeps that runner's name until
+   * it is claimed again. Its next claim still counts it once, and so does a cancel of leased and
+   * waiting tasks together: the claims and the statements that take an owner away count their own
+   * changes, and the triggers every other (PostgreSQL's V026, SQLite's V025 and V026).
+   */
+  @Test
+  default void statusCountsHoldForLeasedTasksAnOperatorChanged() throws Exception {
+    Store s = store();
+    s.taskTypeCreate(TaskType.builder("a").build());
+    TaskType a = s.taskTypeGet("a").orElseThrow();
+    Instant t0 = LeaseContract.T0;
+    List<Task> tasks = s.taskCreate(IntStream.range(0, 4).mapToObj(i -> task("a", i)).toList(), t0);
+    long held = Passes.claimStarted(s, a, "r", t0, LeaseContract.LEASE, 2).get(0).lease().taskId();
+    s.taskSetStatus(List.of(held), TaskStatus.NEXT_RUN_NOT_SCHEDULED, t0, false, t0);
+    assertCountsMatchRows("a leased task set back to waiting");
+    try (Connection c = rawConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT owner FROM task WHERE id = " + held)) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).as("the waiting task keeps its old owner").isEqualTo("r");
+    }
+    List<Claim> again = Passes.claimStarted(s, a, "r2", t0, LeaseContract.LEASE, 4);
+    assertThat(again).extracting(cl -> cl.lease().taskId()).contains(held);
+    assertCountsMatchRows("its claim by another runner");
+    s.taskCancel(tasks.stream().map(Task::id).toList(), false, t0);
+    assertCountsMatchRows("a cancel of leased and waiting tasks");
+  }
+
+  /**
    * Threads create, claim and complete tasks at once while another folds the counts over and over:
    * no change is lost or counted twice, however the statements interleave.
    */
