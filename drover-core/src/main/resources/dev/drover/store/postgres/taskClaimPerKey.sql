@@ -46,24 +46,12 @@ admitted AS MATERIALIZED (
     AND status = 'next_run_not_scheduled'
     AND next_run <= :now
   FOR UPDATE SKIP LOCKED
-),
--- Every admitted task goes from 'next_run_not_scheduled' to 'next_run_scheduled', and the status
--- counts' row trigger leaves a claim's changes to the claim (V026): it counts them once, here.
-claimed AS (
-  UPDATE task
-  SET status = 'next_run_scheduled',
-      next_run = :lease_until,
-      owner = :owner,
-      attempt = task.attempt + 1
-  FROM admitted
-  WHERE task.id = admitted.id
-  RETURNING task.*
-),
-counted AS (
-  INSERT INTO task_count (type, status, n)
-  SELECT claimed.type, moved.status, moved.n * count(*)
-  FROM claimed
-  CROSS JOIN (VALUES ('next_run_not_scheduled', -1), ('next_run_scheduled', 1)) AS moved (status, n)
-  GROUP BY claimed.type, moved.status, moved.n
 )
-SELECT * FROM claimed
+UPDATE task
+SET status = 'next_run_scheduled',
+    next_run = :lease_until,
+    owner = :owner,
+    attempt = task.attempt + 1
+FROM admitted
+WHERE task.id = admitted.id
+RETURNING task.*
