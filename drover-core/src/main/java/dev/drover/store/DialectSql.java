@@ -115,9 +115,9 @@ interface DialectSql {
   void insertStarted(Handle h, String owner, List<RunStarted> started);
 
   /**
-   * Counts a claim's {@code n} tasks of {@code type} as leased, in its transaction, where the
-   * database's triggers leave that to the claim and the claim's statement does not count them
-   * itself (SQLite, {@code taskCountClaimed}); PostgreSQL's claims count in their own statement.
+   * Counts a claim's {@code n} tasks of {@code type} as leased, in its transaction: both databases'
+   * triggers leave a claim's changes to the store (SQLite {@code taskCountClaimed}, PostgreSQL
+   * {@code taskCountMoved}; V025, V026).
    */
   void countClaimed(Handle h, String type, int n);
 
