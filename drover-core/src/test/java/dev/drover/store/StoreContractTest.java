@@ -25,6 +25,7 @@ import dev.drover.schedule.PriorityShares;
 import dev.drover.store.Store.UpsertResult;
 import dev.drover.testing.Databases;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -148,7 +149,7 @@ abstract class StoreContractTest
     List<String> out = new ArrayList<>();
     try (Connection c = connect();
         Statement s = c.createStatement();
-        java.sql.ResultSet rs = s.executeQuery(query)) {
+        ResultSet rs = s.executeQuery(query)) {
       while (rs.next()) {
         out.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getLong(3));
       }
