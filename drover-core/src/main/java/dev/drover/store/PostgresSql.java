@@ -22,6 +22,7 @@ import dev.drover.frontier.OriginKey;
 import dev.drover.frontier.OriginVisitStats;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
+import dev.drover.model.TaskStatus;
 import dev.drover.schedule.TaskUpdate;
 import java.sql.Array;
 import java.sql.Connection;
@@ -207,8 +208,7 @@ final class PostgresSql implements DialectSql {
     return DialectSql.updatedAmong(completions, ids);
   }
 
-  private static final String WAITING = "next_run_not_scheduled";
-  private static final String LEASED = "next_run_scheduled";
+  private static final String LEASED = TaskStatus.NEXT_RUN_SCHEDULED.dbName();
 
   /**
    * The status changes of a claim or a batch completion, added up per type and status, for one
@@ -445,7 +445,7 @@ final class PostgresSql implements DialectSql {
   @Override
   public void countClaimed(Handle h, String type, int n) {
     CountedMoves counts = new CountedMoves();
-    counts.move(type, WAITING, LEASED, n);
+    counts.move(type, TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName(), LEASED, n);
     counts.write(h);
   }
 

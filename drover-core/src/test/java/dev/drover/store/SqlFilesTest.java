@@ -78,6 +78,13 @@ class SqlFilesTest {
         });
   }
 
+  /** An UPDATE of task that counts an attempt, which only a claim may do (V025, V026). */
+  private static final String COUNTS_AN_ATTEMPT =
+      "update task (?:t )?set (?:(?!where).)*\\battempt\\s*+=";
+
+  private static final Set<SqlQuery> CLAIMS =
+      Set.of(SqlQuery.TASK_CLAIM, SqlQuery.TASK_CLAIM_PER_KEY);
+
   /**
    * On SQLite the row trigger that keeps the status counts leaves a claim's changes, the only ones
    * that count an attempt, to the claim (V025, V026). Only the two claims may count one, and they
@@ -85,16 +92,14 @@ class SqlFilesTest {
    */
   @Test
   void onSqliteOnlyTheClaimsCountAnAttempt() {
-    String countsAnAttempt = "update task (?:t )?set (?:(?!where).)*\\battempt\\s*+=";
     SqlFiles files = new SqlFiles(Dialect.SQLITE);
-    Set<SqlQuery> claims = Set.of(SqlQuery.TASK_CLAIM, SqlQuery.TASK_CLAIM_PER_KEY);
     for (SqlQuery q : SqlQuery.values()) {
       if (q.runsOn(Dialect.SQLITE)) {
         String text = files.get(q).replaceAll("\\s+", " ").toLowerCase(java.util.Locale.ROOT);
-        if (claims.contains(q)) {
-          assertThat(text).as(q.toString()).containsPattern(countsAnAttempt);
+        if (CLAIMS.contains(q)) {
+          assertThat(text).as(q.toString()).containsPattern(COUNTS_AN_ATTEMPT);
         } else {
-          assertThat(text).as(q.toString()).doesNotContainPattern(countsAnAttempt);
+          assertThat(text).as(q.toString()).doesNotContainPattern(COUNTS_AN_ATTEMPT);
         }
       }
     }
@@ -110,9 +115,7 @@ class SqlFilesTest {
    */
   @Test
   void onPostgresOnlyTheStatementsThatCountThemselvesClaimOrTakeAnOwnerAway() {
-    String countsAnAttempt = "update task (?:t )?set (?:(?!where).)*\\battempt\\s*+=";
     String takesAnOwnerAway = "update task (?:t )?set (?:(?!where).)*\\bowner\\s*+=\\s*+null\\b";
-    Set<SqlQuery> claims = Set.of(SqlQuery.TASK_CLAIM, SqlQuery.TASK_CLAIM_PER_KEY);
     Set<SqlQuery> takers =
         Set.of(
             SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED,
@@ -124,10 +127,10 @@ class SqlFilesTest {
     for (SqlQuery q : SqlQuery.values()) {
       if (q.runsOn(Dialect.POSTGRESQL)) {
         String text = files.get(q).replaceAll("\\s+", " ").toLowerCase(java.util.Locale.ROOT);
-        if (claims.contains(q)) {
-          assertThat(text).as(q.toString()).containsPattern(countsAnAttempt);
+        if (CLAIMS.contains(q)) {
+          assertThat(text).as(q.toString()).containsPattern(COUNTS_AN_ATTEMPT);
         } else {
-          assertThat(text).as(q.toString()).doesNotContainPattern(countsAnAttempt);
+          assertThat(text).as(q.toString()).doesNotContainPattern(COUNTS_AN_ATTEMPT);
         }
         if (takers.contains(q)) {
           assertThat(text).as(q.toString()).containsPattern(takesAnOwnerAway);

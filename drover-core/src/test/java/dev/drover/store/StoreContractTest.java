@@ -25,7 +25,6 @@ import dev.drover.schedule.PriorityShares;
 import dev.drover.store.Store.UpsertResult;
 import dev.drover.testing.Databases;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -137,24 +136,9 @@ abstract class StoreContractTest
   @AfterEach
   void close() throws Exception {
     store.close();
-    String kept =
-        "SELECT type, status, sum(n) FROM task_count GROUP BY type, status HAVING sum(n) <> 0"
-            + " ORDER BY type, status";
-    String counted =
-        "SELECT type, status, count(*) FROM task GROUP BY type, status ORDER BY type, status";
-    assertThat(rows(kept)).as("the status counts after the test").isEqualTo(rows(counted));
-  }
-
-  private List<String> rows(String query) throws Exception {
-    List<String> out = new ArrayList<>();
-    try (Connection c = connect();
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(query)) {
-      while (rs.next()) {
-        out.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getLong(3));
-      }
-    }
-    return out;
+    assertThat(keptInTheDatabase())
+        .as("the status counts after the test")
+        .isEqualTo(countedFromTheRows());
   }
 
   static TaskType gitType() {
