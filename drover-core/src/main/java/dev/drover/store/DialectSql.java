@@ -54,10 +54,11 @@ interface DialectSql {
   boolean bindInsertSignal(Query insert);
 
   /**
-   * Binds what {@code taskFindDuplicates} takes besides its lists: SQLite's names the waiting
-   * status as a parameter, PostgreSQL's as a literal (each file says why).
+   * Binds {@code taskFindDuplicates}' types and argument hashes, and what else it takes: SQLite's
+   * takes them as IN lists and names the waiting status as a parameter; PostgreSQL's takes them as
+   * arrays and the status as a literal (each file says why).
    */
-  void bindDuplicateLookup(Query lookup);
+  void bindDuplicateLookup(Query lookup, List<String> types, List<String> hashes);
 
   /** taskInsertMany's text ({@code file}) for a chunk of {@code rows} new tasks. */
   String taskInsertText(String file, int rows);

@@ -141,7 +141,9 @@ final class PostgresSql implements DialectSql {
   }
 
   @Override
-  public void bindDuplicateLookup(Query lookup) {}
+  public void bindDuplicateLookup(Query lookup, List<String> types, List<String> hashes) {
+    lookup.bindArray("types", String.class, types).bindArray("hashes", String.class, hashes);
+  }
 
   /**
    * Without a transaction: at read committed each statement reads its own snapshot anyway, and the

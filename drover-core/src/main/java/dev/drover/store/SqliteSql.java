@@ -123,8 +123,11 @@ final class SqliteSql implements DialectSql {
   }
 
   @Override
-  public void bindDuplicateLookup(Query lookup) {
-    lookup.bind("status", TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName());
+  public void bindDuplicateLookup(Query lookup, List<String> types, List<String> hashes) {
+    lookup
+        .bindList("types", types)
+        .bindList("hashes", hashes)
+        .bind("status", TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName());
   }
 
   /**

@@ -333,11 +333,8 @@ final class TaskInserts {
     Set<Key> wanted = new HashSet<>();
     chunk.forEach(p -> wanted.add(p.key));
     Map<Key, Task> found = new HashMap<>();
-    Query lookup =
-        h.createQuery(sql.get(TASK_FIND_DUPLICATES))
-            .bindList("types", new ArrayList<>(types))
-            .bindList("hashes", new ArrayList<>(hashes));
-    dialect.bindDuplicateLookup(lookup);
+    Query lookup = h.createQuery(sql.get(TASK_FIND_DUPLICATES));
+    dialect.bindDuplicateLookup(lookup, List.copyOf(types), List.copyOf(hashes));
     lookup
         .map((rs, ctx) -> new Hashed(rs.getString("arguments_hash"), rows.task.map(rs, ctx)))
         .forEach(

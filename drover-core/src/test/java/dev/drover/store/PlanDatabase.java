@@ -4,8 +4,10 @@ import dev.drover.model.TaskType;
 import dev.drover.testing.PostgresTemplate;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.Handle;
@@ -61,6 +63,32 @@ final class PlanDatabase implements AutoCloseable {
           h.rollback();
           return plan;
         });
+  }
+
+  /**
+   * EXPLAIN of {@code query}'s file prepared on the server with its {@code parameters} (names as
+   * the file writes them, each replaced by its position) of the given {@code types}, executed with
+   * {@code arguments} (SQL literals) under {@code plan_cache_mode = force_generic_plan}: the plan
+   * the server keeps for a statement it has prepared, chosen with no parameter value known.
+   */
+  String genericPlan(SqlQuery query, List<String> parameters, List<String> types, String arguments)
+      throws SQLException {
+    String text = sql.get(query);
+    for (int i = 0; i < parameters.size(); i++) {
+      text = text.replace(parameters.get(i), "$" + (i + 1));
+    }
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      s.execute("SET plan_cache_mode = force_generic_plan");
+      s.execute("PREPARE planned (" + String.join(", ", types) + ") AS " + text);
+      List<String> lines = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery("EXPLAIN EXECUTE planned (" + arguments + ")")) {
+        while (rs.next()) {
+          lines.add(rs.getString(1));
+        }
+      }
+      return String.join("\n", lines);
+    }
   }
 
   /** {@code explain} (EXPLAIN with its options) of {@code query}'s file, bound, a line per row. */

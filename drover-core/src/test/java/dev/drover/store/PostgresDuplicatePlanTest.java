@@ -56,7 +56,26 @@ class PostgresDuplicatePlanTest {
     String plan =
         db.explain(
             SqlQuery.TASK_FIND_DUPLICATES,
-            q -> q.bindList("types", List.of("work")).bindList("hashes", hashes));
+            q -> {
+              new PostgresSql(new SqlFiles(Dialect.POSTGRESQL))
+                  .bindDuplicateLookup(q, List.of("work"), hashes);
+              return q;
+            });
+    assertThat(plan)
+        .as(plan)
+        .contains("task_duplicate_lookup")
+        .doesNotContain("task_ready_by_type")
+        .doesNotContain("Seq Scan on task");
+  }
+
+  @Test
+  void aChunksLookupReadsTheDuplicateIndexInItsGenericPlan() throws Exception {
+    String plan =
+        db.genericPlan(
+            SqlQuery.TASK_FIND_DUPLICATES,
+            List.of(":hashes", ":types"),
+            List.of("text[]", "text[]"),
+            "'{00000000000000000000000000001eef}', '{work}'");
     assertThat(plan)
         .as(plan)
         .contains("task_duplicate_lookup")
