@@ -16,8 +16,9 @@ import org.junit.jupiter.api.TestInstance;
  * a new database, which outruns autovacuum: 100,000 waiting tasks of one type, never analyzed. With
  * one IN list of hashes the planner guessed that most rows match and walked every waiting task of
  * the type through {@code task_ready_by_type} for each chunk of 500 (inserting fell from 16,462 to
- * 1,427 tasks/s). Both plans are checked as PostgreSQL runs them once a statement is prepared on
- * the server: generic, with no parameter value known.
+ * 1,427 tasks/s). The chunk's lookup now takes its hashes as one array, so its text is the same for
+ * every chunk and the server keeps it prepared; its plan is checked with a chunk's values and as
+ * the generic plan the server may keep, chosen with no value known.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PostgresDuplicatePlanTest {
@@ -61,11 +62,7 @@ class PostgresDuplicatePlanTest {
                   .bindDuplicateLookup(q, List.of("work"), hashes);
               return q;
             });
-    assertThat(plan)
-        .as(plan)
-        .contains("task_duplicate_lookup")
-        .doesNotContain("task_ready_by_type")
-        .doesNotContain("Seq Scan on task");
+    readsTheDuplicateIndex(plan);
   }
 
   @Test
@@ -76,11 +73,7 @@ class PostgresDuplicatePlanTest {
             List.of(":hashes", ":types"),
             List.of("text[]", "text[]"),
             "'{00000000000000000000000000001eef}', '{work}'");
-    assertThat(plan)
-        .as(plan)
-        .contains("task_duplicate_lookup")
-        .doesNotContain("task_ready_by_type")
-        .doesNotContain("Seq Scan on task");
+    readsTheDuplicateIndex(plan);
   }
 
   @Test
@@ -101,6 +94,10 @@ class PostgresDuplicatePlanTest {
                     .bind("priority", (String) null)
                     .bind("concurrencyKey", (String) null)
                     .bind("typeVersion", 1L));
+    readsTheDuplicateIndex(plan);
+  }
+
+  private static void readsTheDuplicateIndex(String plan) {
     assertThat(plan)
         .as(plan)
         .contains("task_duplicate_lookup")
