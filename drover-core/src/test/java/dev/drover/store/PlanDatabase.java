@@ -20,6 +20,7 @@ import org.jdbi.v3.core.statement.Query;
  */
 final class PlanDatabase implements AutoCloseable {
   private final SqlFiles sql = new SqlFiles(Dialect.POSTGRESQL);
+  private final PostgresSql dialect = new PostgresSql(sql);
   final Store store;
   private final String url;
   private final Jdbi jdbi;
@@ -31,7 +32,7 @@ final class PlanDatabase implements AutoCloseable {
       store.taskTypeCreate(TaskType.builder(type).build());
     }
     jdbi = Jdbi.create(url + "&stringtype=unspecified");
-    jdbi.registerArgument(new InstantArgumentFactory(new PostgresSql(sql)));
+    jdbi.registerArgument(new InstantArgumentFactory(dialect));
   }
 
   /** Runs {@code statements} in order, each on its own, outside the store. */
@@ -42,6 +43,15 @@ final class PlanDatabase implements AutoCloseable {
         s.execute(statement);
       }
     }
+  }
+
+  /**
+   * {@code lookup} (taskFindDuplicates) bound with {@code types} and {@code hashes} as the store
+   * binds them.
+   */
+  Query bindDuplicateLookup(Query lookup, List<String> types, List<String> hashes) {
+    dialect.bindDuplicateLookup(lookup, types, hashes);
+    return lookup;
   }
 
   /** EXPLAIN of {@code query}'s file, bound by {@code bind}: one line per plan row. */

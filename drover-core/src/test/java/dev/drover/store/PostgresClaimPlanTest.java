@@ -166,8 +166,7 @@ class PostgresClaimPlanTest {
     }
     String plan =
         db.explain(
-            SqlQuery.TASK_FIND_DUPLICATES,
-            q -> q.bindList("types", List.of("work")).bindList("hashes", hashes));
+            SqlQuery.TASK_FIND_DUPLICATES, q -> db.bindDuplicateLookup(q, List.of("work"), hashes));
     assertThat(plan).as(plan).doesNotContain("Seq Scan").contains("task_duplicate_lookup");
   }
 }

@@ -56,12 +56,7 @@ class PostgresDuplicatePlanTest {
     }
     String plan =
         db.explain(
-            SqlQuery.TASK_FIND_DUPLICATES,
-            q -> {
-              new PostgresSql(new SqlFiles(Dialect.POSTGRESQL))
-                  .bindDuplicateLookup(q, List.of("work"), hashes);
-              return q;
-            });
+            SqlQuery.TASK_FIND_DUPLICATES, q -> db.bindDuplicateLookup(q, List.of("work"), hashes));
     readsTheDuplicateIndex(plan);
   }
 
