@@ -55,8 +55,9 @@ interface DialectSql {
 
   /**
    * Binds {@code taskFindDuplicates}' types and argument hashes, and what else it takes: SQLite's
-   * takes them as IN lists and names the waiting status as a parameter; PostgreSQL's takes them as
-   * arrays and the status as a literal (each file says why).
+   * takes them as JSON arrays and names the waiting status as a parameter; PostgreSQL's takes them
+   * as arrays and the status as a literal (each file says why). Either way the statement's text is
+   * the same for any number of them.
    */
   void bindDuplicateLookup(Query lookup, List<String> types, List<String> hashes);
 

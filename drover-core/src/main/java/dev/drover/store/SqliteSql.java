@@ -125,9 +125,30 @@ final class SqliteSql implements DialectSql {
   @Override
   public void bindDuplicateLookup(Query lookup, List<String> types, List<String> hashes) {
     lookup
-        .bindList("types", types)
-        .bindList("hashes", hashes)
+        .bind("types", jsonTexts(types)) // read with json_each
+        .bind("hashes", jsonTexts(hashes))
         .bind("status", TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName());
+  }
+
+  /** {@code texts} as one JSON array of strings. */
+  static String jsonTexts(List<String> texts) {
+    StringBuilder json = new StringBuilder(texts.size() * 40).append('[');
+    for (int i = 0; i < texts.size(); i++) {
+      json.append(i == 0 ? "\"" : ",\"");
+      String text = texts.get(i);
+      for (int c = 0; c < text.length(); c++) {
+        char ch = text.charAt(c);
+        if (ch == '"' || ch == '\\') {
+          json.append('\\').append(ch);
+        } else if (ch < 0x20) {
+          json.append(String.format("\\u%04x", (int) ch));
+        } else {
+          json.append(ch);
+        }
+      }
+      json.append('"');
+    }
+    return json.append(']').toString();
   }
 
   /**
