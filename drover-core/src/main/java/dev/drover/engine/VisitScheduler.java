@@ -20,9 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.Function;
 import java.util.random.RandomGenerator;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,9 +31,10 @@ import org.slf4j.LoggerFactory;
  * with keyword arguments {@code url}, {@code lister_name}, {@code lister_instance_name} and the
  * origin's extra loader arguments.
  *
- * <p>The grab records the scheduling before the tasks are created, in two transactions: if the
- * process dies in between, those origins wait out the scheduled cooldown (7 days) instead of being
- * visited twice. Only one scheduler per visit type should run (the leader's job).
+ * <p>A pass's grabs and the tasks made of them commit in one transaction ({@link
+ * Store#visitSchedule}): an origin is marked scheduled with its visit task or not at all, so a pass
+ * that fails or dies half-way leaves nothing to wait out, and no origin is visited twice. Only one
+ * scheduler per visit type should run (the leader's job).
  */
 public final class VisitScheduler {
   private static final Logger log = LoggerFactory.getLogger(VisitScheduler.class);
@@ -144,33 +143,37 @@ public final class VisitScheduler {
         options.shares().stream().mapToDouble(VisitSchedulerOptions.Share::weight).sum();
     Map<String, Integer> wanted = new LinkedHashMap<>();
     Map<String, Integer> grabbed = new LinkedHashMap<>();
-    List<ListedOrigin> chosen = new ArrayList<>();
+    List<VisitRequest> requests = new ArrayList<>();
     for (VisitSchedulerOptions.Share share : options.shares()) {
       int count = (int) (slots * share.weight() / totalWeight);
-      Double sample = count == 0 ? null : sampleWorthTaking(share, count);
-      List<ListedOrigin> got =
-          count == 0
-              ? List.of()
-              : store
-                  .frontier()
-                  .originGrabNextVisits(
-                      VisitRequest.builder(options.visitType(), count, share.policy())
-                          .tablesample(sample)
-                          .build(),
-                      now);
       wanted.put(share.policy().dbName(), count);
-      grabbed.put(share.policy().dbName(), got.size());
-      if (count > 0 && Math.abs(got.size() - count) > count * 0.05) {
+      grabbed.put(share.policy().dbName(), 0);
+      if (count > 0) {
+        requests.add(
+            VisitRequest.builder(options.visitType(), count, share.policy())
+                .tablesample(sampleWorthTaking(share, count))
+                .build());
+      }
+    }
+    List<List<ListedOrigin>> got =
+        store.visitSchedule(
+            requests, (chosen, listers) -> tasks(type.name(), chosen, listers, now), now);
+    int chosen = 0;
+    for (int i = 0; i < requests.size(); i++) {
+      VisitRequest r = requests.get(i);
+      int n = got.get(i).size();
+      grabbed.put(r.policy().dbName(), n);
+      chosen += n;
+      if (Math.abs(n - r.count()) > r.count() * 0.05) {
         log.debug(
             "{} policy {} got {} of {} origins",
             options.visitType(),
-            share.policy().dbName(),
-            got.size(),
-            count);
+            r.policy().dbName(),
+            n,
+            r.count());
       }
-      chosen.addAll(got);
     }
-    if (chosen.isEmpty()) {
+    if (chosen == 0) {
       log.info(
           "visit scheduling of {} found no origins to visit ({} free places, policies {}); next"
               + " pass in {}",
@@ -181,10 +184,7 @@ public final class VisitScheduler {
       return new Pass(
           slots, queued, type.maxQueueLength(), wanted, grabbed, 0, options.noOriginsWait());
     }
-    shuffle(chosen);
-    store.taskCreate(tasks(type.name(), chosen, now), now);
-    return new Pass(
-        slots, queued, type.maxQueueLength(), wanted, grabbed, chosen.size(), Duration.ZERO);
+    return new Pass(slots, queued, type.maxQueueLength(), wanted, grabbed, chosen, Duration.ZERO);
   }
 
   /**
@@ -215,11 +215,11 @@ public final class VisitScheduler {
     }
   }
 
-  private List<NewTask> tasks(String type, List<ListedOrigin> origins, Instant now) {
-    List<UUID> ids = origins.stream().map(ListedOrigin::listerId).distinct().toList();
-    Map<UUID, Lister> listers =
-        store.frontier().listerGetByIds(ids).stream()
-            .collect(Collectors.toMap(Lister::id, Function.identity()));
+  /** One visit task per origin, due at {@code now}, in a shuffled order of the policies' picks. */
+  private List<NewTask> tasks(
+      String type, List<ListedOrigin> chosen, Map<UUID, Lister> listers, Instant now) {
+    List<ListedOrigin> origins = new ArrayList<>(chosen);
+    shuffle(origins);
     return origins.stream()
         .map(
             o -> {

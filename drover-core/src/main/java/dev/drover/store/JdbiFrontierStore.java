@@ -25,7 +25,9 @@ import dev.drover.frontier.VisitRequest;
 import dev.drover.frontier.VisitResult;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.random.RandomGenerator;
@@ -97,6 +99,14 @@ final class JdbiFrontierStore implements FrontierStore {
       return List.of();
     }
     return jdbi.withHandle(h -> listersById(h, ids));
+  }
+
+  /** The listers that list {@code origins}, by id, read in the transaction open on {@code h}. */
+  Map<UUID, Lister> listersOf(Handle h, List<ListedOrigin> origins) {
+    List<UUID> ids = origins.stream().map(ListedOrigin::listerId).distinct().toList();
+    Map<UUID, Lister> listers = new HashMap<>();
+    listersById(h, ids).forEach(l -> listers.put(l.id(), l));
+    return listers;
   }
 
   private List<Lister> listersById(Handle h, List<UUID> ids) {
@@ -171,6 +181,15 @@ final class JdbiFrontierStore implements FrontierStore {
   @Override
   public List<ListedOrigin> originGrabNextVisits(VisitRequest request, Instant now) {
     return grab.grab(request, now);
+  }
+
+  /**
+   * {@link #originGrabNextVisits} in the transaction open on {@code h}, for a caller that writes
+   * more in it.
+   */
+  List<ListedOrigin> originGrabNextVisits(Handle h, VisitRequest request, Instant now) {
+    ValidationException.check(!request.dryRun(), "dry_run", "a grab in a pass cannot be a dry run");
+    return grab.grab(h, request, now);
   }
 
   @Override

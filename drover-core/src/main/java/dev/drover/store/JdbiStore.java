@@ -42,6 +42,8 @@ import dev.drover.DroverException;
 import dev.drover.Json;
 import dev.drover.ValidationException;
 import dev.drover.engine.command.CommandTemplate;
+import dev.drover.frontier.ListedOrigin;
+import dev.drover.frontier.VisitRequest;
 import dev.drover.model.ArchivableRun;
 import dev.drover.model.ArchivePage;
 import dev.drover.model.Event;
@@ -105,7 +107,7 @@ final class JdbiStore implements Store {
   /** The runners of this process that take tasks as they are created (see CreateClaimer). */
   private final List<CreateClaimer> claimers = new CopyOnWriteArrayList<>();
 
-  private final FrontierStore frontier;
+  private final JdbiFrontierStore frontier;
   private final TaskInserts inserts;
   private final Children children;
   private final ChildEnds childEnds;
@@ -415,6 +417,37 @@ final class JdbiStore implements Store {
       work.wakeLocal();
     }
     return out;
+  }
+
+  @Override
+  public List<List<ListedOrigin>> visitSchedule(
+      List<VisitRequest> requests, VisitTasks tasks, Instant now) {
+    ClaimOnCreate claim = new ClaimOnCreate(claimers);
+    List<List<ListedOrigin>> grabbed = new ArrayList<>();
+    List<Task> created;
+    try {
+      created =
+          jdbi.inTransaction(
+              h -> {
+                grabbed.clear(); // a transaction tried again starts afresh
+                List<ListedOrigin> all = new ArrayList<>();
+                for (VisitRequest r : requests) {
+                  List<ListedOrigin> got = frontier.originGrabNextVisits(h, r, now);
+                  grabbed.add(got);
+                  all.addAll(got);
+                }
+                return all.isEmpty()
+                    ? List.<Task>of()
+                    : inserts.create(h, tasks.of(all, frontier.listersOf(h, all)), now, claim);
+              });
+    } catch (RuntimeException | Error e) {
+      claim.failed();
+      throw e;
+    }
+    if (!claim.committed() && !created.isEmpty()) {
+      work.wakeLocal();
+    }
+    return List.copyOf(grabbed);
   }
 
   @Override

@@ -1,6 +1,9 @@
 package dev.drover.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.frontier.ListedOrigin;
+import dev.drover.frontier.Lister;
+import dev.drover.frontier.VisitRequest;
 import dev.drover.model.ArchivePage;
 import dev.drover.model.Event;
 import dev.drover.model.NewTask;
@@ -20,6 +23,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
@@ -112,6 +116,23 @@ public interface Store extends AutoCloseable {
    * next run's children would reset its count.
    */
   List<Task> taskCreateChildren(long parent, List<NewTask> tasks, Instant now);
+
+  /**
+   * A visit scheduling pass, in one transaction: grabs each of {@code requests} in turn at {@code
+   * now}, as {@link FrontierStore#originGrabNextVisits} does, and creates the tasks {@code tasks}
+   * makes of all the origins grabbed, as {@link #taskCreate} does. So an origin is marked scheduled
+   * with its visit task or not at all. Returns what each request grabbed, in order; no request may
+   * be a dry run.
+   */
+  List<List<ListedOrigin>> visitSchedule(
+      List<VisitRequest> requests, VisitTasks tasks, Instant now);
+
+  /** Makes the visit tasks of a pass's origins ({@link #visitSchedule}). */
+  @FunctionalInterface
+  interface VisitTasks {
+    /** The tasks for {@code origins}; {@code listers} holds the listers that list them, by id. */
+    List<NewTask> of(List<ListedOrigin> origins, Map<UUID, Lister> listers);
+  }
 
   List<Task> taskGet(List<Long> ids);
 

@@ -41,17 +41,26 @@ final class VisitGrab {
   List<ListedOrigin> grab(VisitRequest r, Instant now) {
     return jdbi.inTransaction(
         h -> {
+          if (!r.dryRun()) {
+            return grab(h, r, now);
+          }
           // A dry run takes the lock too: it returns awaiting origins to the policy's index as a
           // grab does (see choose), then rolls back.
           locks.lock(h, List.of(r.visitType()));
           List<Grabbed> chosen = choose(h, r, now);
-          if (r.dryRun()) {
-            h.rollback();
-          } else if (!chosen.isEmpty()) {
-            markScheduled(h, r, chosen, now);
-          }
+          h.rollback();
           return chosen.stream().map(Grabbed::origin).toList();
         });
+  }
+
+  /** Grabs {@code r} (not a dry run) in the transaction open on {@code h}. */
+  List<ListedOrigin> grab(Handle h, VisitRequest r, Instant now) {
+    locks.lock(h, List.of(r.visitType()));
+    List<Grabbed> chosen = choose(h, r, now);
+    if (!chosen.isEmpty()) {
+      markScheduled(h, r, chosen, now);
+    }
+    return chosen.stream().map(Grabbed::origin).toList();
   }
 
   /** The database's plan for choosing {@code r}'s origins, run as a dry run would be. */
