@@ -77,6 +77,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jdbi.v3.core.Handle;
@@ -401,13 +402,45 @@ final class JdbiStore implements Store {
   public List<Task> taskCreate(List<NewTask> tasks, Instant now) {
     // One task is written by one statement, after the reads that check it (TaskInserts), which
     // needs less than a JDBC transaction; but a probe is promised a commit to fail.
+    return creating(
+        claim ->
+            tasks.size() == 1 && !probed
+                ? dialect.inSingleWrite(jdbi, h -> inserts.create(h, tasks, now, claim))
+                : jdbi.inTransaction(h -> inserts.create(h, tasks, now, claim)));
+  }
+
+  @Override
+  public List<List<ListedOrigin>> visitSchedule(
+      List<VisitRequest> requests, VisitTasks tasks, Instant now) {
+    List<List<ListedOrigin>> grabbed = new ArrayList<>();
+    creating(
+        claim ->
+            jdbi.inTransaction(
+                h -> {
+                  grabbed.clear(); // a transaction tried again starts afresh
+                  List<ListedOrigin> all = new ArrayList<>();
+                  for (VisitRequest r : requests) {
+                    List<ListedOrigin> got = frontier.originGrabNextVisits(h, r, now);
+                    grabbed.add(got);
+                    all.addAll(got);
+                  }
+                  return all.isEmpty()
+                      ? List.<Task>of()
+                      : inserts.create(h, tasks.of(all, frontier.listersOf(h, all)), now, claim);
+                }));
+    return List.copyOf(grabbed);
+  }
+
+  /**
+   * Runs {@code write}, a transaction that creates tasks and may let a runner of this process claim
+   * one on the way; once it has committed the runner gets its claim, or its slot back if it failed
+   * or claimed nothing, and a local runner is woken for the tasks created that nobody claimed.
+   */
+  private List<Task> creating(Function<ClaimOnCreate, List<Task>> write) {
     ClaimOnCreate claim = new ClaimOnCreate(claimers);
     List<Task> out;
     try {
-      out =
-          tasks.size() == 1 && !probed
-              ? dialect.inSingleWrite(jdbi, h -> inserts.create(h, tasks, now, claim))
-              : jdbi.inTransaction(h -> inserts.create(h, tasks, now, claim));
+      out = write.apply(claim);
     } catch (RuntimeException | Error e) {
       claim.failed();
       throw e;
@@ -417,37 +450,6 @@ final class JdbiStore implements Store {
       work.wakeLocal();
     }
     return out;
-  }
-
-  @Override
-  public List<List<ListedOrigin>> visitSchedule(
-      List<VisitRequest> requests, VisitTasks tasks, Instant now) {
-    ClaimOnCreate claim = new ClaimOnCreate(claimers);
-    List<List<ListedOrigin>> grabbed = new ArrayList<>();
-    List<Task> created;
-    try {
-      created =
-          jdbi.inTransaction(
-              h -> {
-                grabbed.clear(); // a transaction tried again starts afresh
-                List<ListedOrigin> all = new ArrayList<>();
-                for (VisitRequest r : requests) {
-                  List<ListedOrigin> got = frontier.originGrabNextVisits(h, r, now);
-                  grabbed.add(got);
-                  all.addAll(got);
-                }
-                return all.isEmpty()
-                    ? List.<Task>of()
-                    : inserts.create(h, tasks.of(all, frontier.listersOf(h, all)), now, claim);
-              });
-    } catch (RuntimeException | Error e) {
-      claim.failed();
-      throw e;
-    }
-    if (!claim.committed() && !created.isEmpty()) {
-      work.wakeLocal();
-    }
-    return List.copyOf(grabbed);
   }
 
   @Override

@@ -12,6 +12,7 @@ import static dev.drover.store.SqlQuery.VISIT_MARK_SCHEDULED;
 import static dev.drover.store.SqlQuery.VISIT_STATS_REPLACE;
 import static dev.drover.store.SqlQuery.VISIT_STATS_UPSERT;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.drover.Json;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.OriginKey;
@@ -132,23 +133,9 @@ final class SqliteSql implements DialectSql {
 
   /** {@code texts} as one JSON array of strings. */
   static String jsonTexts(List<String> texts) {
-    StringBuilder json = new StringBuilder(texts.size() * 40).append('[');
-    for (int i = 0; i < texts.size(); i++) {
-      json.append(i == 0 ? "\"" : ",\"");
-      String text = texts.get(i);
-      for (int c = 0; c < text.length(); c++) {
-        char ch = text.charAt(c);
-        if (ch == '"' || ch == '\\') {
-          json.append('\\').append(ch);
-        } else if (ch < 0x20) {
-          json.append(String.format("\\u%04x", (int) ch));
-        } else {
-          json.append(ch);
-        }
-      }
-      json.append('"');
-    }
-    return json.append(']').toString();
+    ArrayNode array = Json.array();
+    texts.forEach(array::add);
+    return Json.canonical(array);
   }
 
   /**
