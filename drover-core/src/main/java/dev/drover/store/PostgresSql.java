@@ -142,7 +142,9 @@ final class PostgresSql implements DialectSql {
 
   @Override
   public void bindDuplicateLookup(Query lookup, List<String> types, List<String> hashes) {
-    lookup.bindArray("types", String.class, types).bindArray("hashes", String.class, hashes);
+    lookup
+        .bind("types", PgArray.of(String.class, types))
+        .bind("hashes", PgArray.of(String.class, hashes));
   }
 
   /**
@@ -157,7 +159,7 @@ final class PostgresSql implements DialectSql {
 
   @Override
   public void bindIds(Query query, String name, List<Long> ids) {
-    query.bindArray(name, Long.class, ids); // read with = ANY
+    query.bind(name, PgArray.of(Long.class, ids)); // read with = ANY
   }
 
   /** The whole batch as arrays in one statement, which returns the ids it updated. */
@@ -169,37 +171,38 @@ final class PostgresSql implements DialectSql {
     List<Long> ids =
         h.createQuery(sql.get(TASK_UPDATE_AFTER_RUN_AS_CLAIMED))
             .bind("owner", owner)
-            .bindArray("ids", Long.class, tasks.stream().map(Task::id).toList())
-            .bindArray(
+            .bind("ids", PgArray.of(Long.class, tasks.stream().map(Task::id).toList()))
+            .bind(
                 "attempts",
-                Integer.class,
-                completions.stream().map(c -> c.lease().attempt()).toList())
-            .bindArray(
-                "statuses", String.class, updates.stream().map(u -> u.status().dbName()).toList())
-            .bindArray(
+                PgArray.of(
+                    Integer.class, completions.stream().map(c -> c.lease().attempt()).toList()))
+            .bind(
+                "statuses",
+                PgArray.of(String.class, updates.stream().map(u -> u.status().dbName()).toList()))
+            .bind(
                 "next_run_ms",
-                Long.class,
-                updates.stream().map(u -> Columns.millis(u.nextRun())).toList())
-            .bindArray(
+                PgArray.of(
+                    Long.class, updates.stream().map(u -> Columns.millis(u.nextRun())).toList()))
+            .bind(
                 "current_interval_ms",
-                Long.class,
-                updates.stream().map(u -> Columns.millis(u.currentInterval())).toList())
-            .bindArray(
+                PgArray.of(
+                    Long.class,
+                    updates.stream().map(u -> Columns.millis(u.currentInterval())).toList()))
+            .bind(
                 "retries_left",
-                Integer.class,
-                updates.stream().map(TaskUpdate::retriesLeft).toList())
-            .bindArray(
+                PgArray.of(Integer.class, updates.stream().map(TaskUpdate::retriesLeft).toList()))
+            .bind(
                 "claimed_next_run_ms",
-                Long.class,
-                tasks.stream().map(t -> Columns.millis(t.nextRun())).toList())
-            .bindArray(
+                PgArray.of(
+                    Long.class, tasks.stream().map(t -> Columns.millis(t.nextRun())).toList()))
+            .bind(
                 "claimed_interval_ms",
-                Long.class,
-                tasks.stream().map(t -> Columns.millis(t.currentInterval())).toList())
-            .bindArray(
+                PgArray.of(
+                    Long.class,
+                    tasks.stream().map(t -> Columns.millis(t.currentInterval())).toList()))
+            .bind(
                 "claimed_retries_left",
-                Integer.class,
-                tasks.stream().map(Task::retriesLeft).toList())
+                PgArray.of(Integer.class, tasks.stream().map(Task::retriesLeft).toList()))
             .map(
                 (rs, ctx) -> {
                   counts.move(rs.getString("type"), LEASED, rs.getString("status"), 1);
@@ -234,9 +237,9 @@ final class PostgresSql implements DialectSql {
       }
       List<List<String>> keys = List.copyOf(byTypeAndStatus.keySet());
       h.createUpdate(sql.get(TASK_COUNT_MOVED))
-          .bindArray("types", String.class, keys.stream().map(k -> k.get(0)).toList())
-          .bindArray("statuses", String.class, keys.stream().map(k -> k.get(1)).toList())
-          .bindArray("ns", Long.class, List.copyOf(byTypeAndStatus.values()))
+          .bind("types", PgArray.of(String.class, keys.stream().map(k -> k.get(0)).toList()))
+          .bind("statuses", PgArray.of(String.class, keys.stream().map(k -> k.get(1)).toList()))
+          .bind("ns", PgArray.of(Long.class, List.copyOf(byTypeAndStatus.values())))
           .execute();
     }
   }
@@ -247,20 +250,22 @@ final class PostgresSql implements DialectSql {
     List<TaskRun> runs = started.stream().map(s -> s.claim().run()).toList();
     h.createUpdate(sql.get(TASK_RUN_INSERT_STARTED))
         .bind("owner", owner)
-        .bindArray("tasks", Long.class, runs.stream().map(TaskRun::taskId).toList())
-        .bindArray("backend_ids", String.class, runs.stream().map(TaskRun::backendId).toList())
-        .bindArray(
+        .bind("tasks", PgArray.of(Long.class, runs.stream().map(TaskRun::taskId).toList()))
+        .bind(
+            "backend_ids", PgArray.of(String.class, runs.stream().map(TaskRun::backendId).toList()))
+        .bind(
             "scheduled_ms",
-            Long.class,
-            runs.stream().map(r -> Columns.millis(r.scheduled())).toList())
-        .bindArray(
-            "started_ms", Long.class, started.stream().map(s -> Columns.millis(s.at())).toList())
-        .bindArray(
-            "metadata", String.class, runs.stream().map(r -> Json.canonical(r.metadata())).toList())
-        .bindArray(
+            PgArray.of(Long.class, runs.stream().map(r -> Columns.millis(r.scheduled())).toList()))
+        .bind(
+            "started_ms",
+            PgArray.of(Long.class, started.stream().map(s -> Columns.millis(s.at())).toList()))
+        .bind(
+            "metadata",
+            PgArray.of(String.class, runs.stream().map(r -> Json.canonical(r.metadata())).toList()))
+        .bind(
             "attempts",
-            Integer.class,
-            started.stream().map(s -> s.claim().lease().attempt()).toList())
+            PgArray.of(
+                Integer.class, started.stream().map(s -> s.claim().lease().attempt()).toList()))
         .execute();
   }
 
@@ -341,22 +346,25 @@ final class PostgresSql implements DialectSql {
     return update
         .bind("ended", at)
         .bind("owner", owner)
-        .bindArray("tasks", Long.class, endings.stream().map(e -> e.run().taskId()).toList())
-        .bindArray(
-            "backend_ids", String.class, endings.stream().map(e -> e.run().backendId()).toList())
-        .bindArray(
+        .bind("tasks", PgArray.of(Long.class, endings.stream().map(e -> e.run().taskId()).toList()))
+        .bind(
+            "backend_ids",
+            PgArray.of(String.class, endings.stream().map(e -> e.run().backendId()).toList()))
+        .bind(
             "scheduled_ms",
-            Long.class,
-            endings.stream().map(e -> Columns.millis(e.run().scheduled())).toList())
-        .bindArray(
+            PgArray.of(
+                Long.class,
+                endings.stream().map(e -> Columns.millis(e.run().scheduled())).toList()))
+        .bind(
             "started_ms",
-            Long.class,
-            endings.stream().map(e -> Columns.millis(e.started())).toList())
-        .bindArray("metadata", String.class, metadata)
-        .bindArray(
-            "statuses", String.class, endings.stream().map(e -> e.status().dbName()).toList())
-        .bindArray(
-            "attempts", Integer.class, endings.stream().map(RunEnder.Ending::attempt).toList());
+            PgArray.of(Long.class, endings.stream().map(e -> Columns.millis(e.started())).toList()))
+        .bind("metadata", PgArray.of(String.class, metadata))
+        .bind(
+            "statuses",
+            PgArray.of(String.class, endings.stream().map(e -> e.status().dbName()).toList()))
+        .bind(
+            "attempts",
+            PgArray.of(Integer.class, endings.stream().map(RunEnder.Ending::attempt).toList()));
   }
 
   /** FOR UPDATE: a statement writing a run holds its task locked until it commits. */
@@ -413,24 +421,27 @@ final class PostgresSql implements DialectSql {
       Handle h, SqlQuery query, List<ListedOrigin> in, Instant now, FrontierRows rows) {
     Map<OriginRecords.Key, ListedOrigin> stored = new LinkedHashMap<>();
     h.createQuery(sql.get(query))
-        .bindArray(
+        .bind(
             "lister_ids",
-            String.class,
-            in.stream().map(o -> FrontierRows.text(o.listerId())).toList())
-        .bindArray("urls", String.class, in.stream().map(ListedOrigin::url).toList())
-        .bindArray("visit_types", String.class, in.stream().map(ListedOrigin::visitType).toList())
-        .bindArray(
+            PgArray.of(
+                String.class, in.stream().map(o -> FrontierRows.text(o.listerId())).toList()))
+        .bind("urls", PgArray.of(String.class, in.stream().map(ListedOrigin::url).toList()))
+        .bind(
+            "visit_types",
+            PgArray.of(String.class, in.stream().map(ListedOrigin::visitType).toList()))
+        .bind(
             "extra_loader_arguments",
-            String.class,
-            in.stream().map(o -> Json.canonical(o.extraLoaderArguments())).toList())
-        .bindArray("enabled", Boolean.class, in.stream().map(ListedOrigin::enabled).toList())
-        .bindArray(
+            PgArray.of(
+                String.class,
+                in.stream().map(o -> Json.canonical(o.extraLoaderArguments())).toList()))
+        .bind("enabled", PgArray.of(Boolean.class, in.stream().map(ListedOrigin::enabled).toList()))
+        .bind(
             "last_update_ms",
-            Long.class,
-            in.stream().map(o -> Columns.millis(o.lastUpdate())).toList())
-        .bindArray("is_fork", Boolean.class, in.stream().map(ListedOrigin::isFork).toList())
-        .bindArray(
-            "forked_from_urls", String.class, in.stream().map(ListedOrigin::forkedFromUrl).toList())
+            PgArray.of(Long.class, in.stream().map(o -> Columns.millis(o.lastUpdate())).toList()))
+        .bind("is_fork", PgArray.of(Boolean.class, in.stream().map(ListedOrigin::isFork).toList()))
+        .bind(
+            "forked_from_urls",
+            PgArray.of(String.class, in.stream().map(ListedOrigin::forkedFromUrl).toList()))
         .bind("now", now)
         .bind("awaiting_after", FrontierRows.awaitingAfter(now))
         .map(rows.listedOrigin)
@@ -456,7 +467,7 @@ final class PostgresSql implements DialectSql {
   public void markScheduled(Handle h, String visitType, List<String> urls, Instant now) {
     h.createUpdate(sql.get(VISIT_MARK_SCHEDULED))
         .bind("visit_type", visitType)
-        .bindArray("urls", String.class, urls)
+        .bind("urls", PgArray.of(String.class, urls))
         .bind("now", now)
         .execute();
   }
@@ -519,30 +530,35 @@ final class PostgresSql implements DialectSql {
       return;
     }
     h.createUpdate(sql.get(query))
-        .bindArray("urls", String.class, column(stats, OriginVisitStats::url))
-        .bindArray("visit_types", String.class, column(stats, OriginVisitStats::visitType))
-        .bindArray(
+        .bind("urls", PgArray.of(String.class, column(stats, OriginVisitStats::url)))
+        .bind("visit_types", PgArray.of(String.class, column(stats, OriginVisitStats::visitType)))
+        .bind(
             "last_successful_ms",
-            Long.class,
-            column(stats, s -> Columns.millis(s.lastSuccessful())))
-        .bindArray("last_visit_ms", Long.class, column(stats, s -> Columns.millis(s.lastVisit())))
-        .bindArray(
+            PgArray.of(Long.class, column(stats, s -> Columns.millis(s.lastSuccessful()))))
+        .bind(
+            "last_visit_ms",
+            PgArray.of(Long.class, column(stats, s -> Columns.millis(s.lastVisit()))))
+        .bind(
             "last_visit_statuses",
-            String.class,
-            column(stats, s -> s.lastVisitStatus() == null ? null : s.lastVisitStatus().dbName()))
-        .bindArray(
-            "last_scheduled_ms", Long.class, column(stats, s -> Columns.millis(s.lastScheduled())))
-        .bindArray("last_snapshots", String.class, column(stats, OriginVisitStats::lastSnapshot))
-        .bindArray(
+            PgArray.of(
+                String.class,
+                column(
+                    stats, s -> s.lastVisitStatus() == null ? null : s.lastVisitStatus().dbName())))
+        .bind(
+            "last_scheduled_ms",
+            PgArray.of(Long.class, column(stats, s -> Columns.millis(s.lastScheduled()))))
+        .bind(
+            "last_snapshots",
+            PgArray.of(String.class, column(stats, OriginVisitStats::lastSnapshot)))
+        .bind(
             "next_visit_queue_positions",
-            Long.class,
-            column(stats, OriginVisitStats::nextVisitQueuePosition))
-        .bindArray(
+            PgArray.of(Long.class, column(stats, OriginVisitStats::nextVisitQueuePosition)))
+        .bind(
             "next_position_offsets",
-            Integer.class,
-            column(stats, OriginVisitStats::nextPositionOffset))
-        .bindArray(
-            "successive_visits", Integer.class, column(stats, OriginVisitStats::successiveVisits))
+            PgArray.of(Integer.class, column(stats, OriginVisitStats::nextPositionOffset)))
+        .bind(
+            "successive_visits",
+            PgArray.of(Integer.class, column(stats, OriginVisitStats::successiveVisits)))
         .bind("awaiting_after", FrontierRows.awaitingAfter(Instant.now()))
         .execute();
   }

@@ -173,6 +173,9 @@ final class RunEnder {
     List<Ending> written = new ArrayList<>(endings.size());
     List<String> metadata = new ArrayList<>(endings.size());
     List<String> toDelete = new ArrayList<>();
+    // Each text once: the runs of a pass often end with the same metadata (one worker, and a
+    // result that does not vary), and writing it canonically was a tenth of the writes' own time.
+    Map<ObjectNode, String> texts = new HashMap<>();
     for (Ending e : endings) {
       ObjectNode merged = Json.merge(e.run().metadata(), e.metadata());
       TaskRun r = e.run();
@@ -194,7 +197,7 @@ final class RunEnder {
               kept));
       if (kept) {
         written.add(e);
-        metadata.add(Json.canonical(merged));
+        metadata.add(texts.computeIfAbsent(merged, Json::canonical));
       } else if (e.rowWritten()) {
         toDelete.add(r.backendId());
       }
