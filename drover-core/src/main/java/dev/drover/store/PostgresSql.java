@@ -239,7 +239,7 @@ final class PostgresSql implements DialectSql {
       h.createUpdate(sql.get(TASK_COUNT_MOVED))
           .bind("types", PgArray.of(String.class, keys.stream().map(k -> k.get(0)).toList()))
           .bind("statuses", PgArray.of(String.class, keys.stream().map(k -> k.get(1)).toList()))
-          .bind("ns", PgArray.of(Long.class, List.copyOf(byTypeAndStatus.values())))
+          .bind("ns", PgArray.of(Long.class, byTypeAndStatus.values()))
           .execute();
     }
   }

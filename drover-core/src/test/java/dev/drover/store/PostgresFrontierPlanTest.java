@@ -480,24 +480,23 @@ class PostgresFrontierPlanTest {
   /** Binds a two-element array of the SQL type {@code type} to {@code name}. */
   private void bindTwo(Query q, String name, String type) {
     switch (type) {
-      case "bigint" -> q.bindArray(name, Long.class, 1_000L, 2_000L);
-      case "integer" -> q.bindArray(name, Integer.class, 4, 1);
-      case "boolean" -> q.bindArray(name, Boolean.class, true, false);
+      case "bigint" -> q.bind(name, PgArray.of(Long.class, List.of(1_000L, 2_000L)));
+      case "integer" -> q.bind(name, PgArray.of(Integer.class, List.of(4, 1)));
+      case "boolean" -> q.bind(name, PgArray.of(Boolean.class, List.of(true, false)));
       default ->
-          q.bindArray(
+          q.bind(
               name,
-              String.class,
-              name.startsWith("lister")
-                  ? new Object[] {listerIds.get(3), listerIds.get(4)}
-                  : name.startsWith("visit_type")
-                      ? new Object[] {"git", "git"}
-                      : name.startsWith("extra")
-                          ? new Object[] {"{}", "{}"}
-                          : name.startsWith("last_visit_status")
-                              ? new Object[] {"successful", "failed"}
-                              : new Object[] {
-                                "https://example.org/r/5", "https://example.org/r/6"
-                              });
+              PgArray.of(
+                  String.class,
+                  name.startsWith("lister")
+                      ? List.of(listerIds.get(3), listerIds.get(4))
+                      : name.startsWith("visit_type")
+                          ? List.of("git", "git")
+                          : name.startsWith("extra")
+                              ? List.of("{}", "{}")
+                              : name.startsWith("last_visit_status")
+                                  ? List.of("successful", "failed")
+                                  : List.of("https://example.org/r/5", "https://example.org/r/6")));
     }
   }
 

@@ -138,19 +138,26 @@ class PostgresPassWritePlanTest {
             settings(nestedLoopsOnly),
             q ->
                 q.bind("owner", OWNER)
-                    .bindArray("ids", Long.class, ids)
-                    .bindArray("attempts", Integer.class, Collections.nCopies(BATCH, 1))
-                    .bindArray("statuses", String.class, Collections.nCopies(BATCH, "completed"))
-                    .bindArray("next_run_ms", Long.class, Collections.nCopies(BATCH, 0L))
-                    .bindArray("current_interval_ms", Long.class, Collections.nCopies(BATCH, null))
-                    .bindArray("retries_left", Integer.class, Collections.nCopies(BATCH, 0))
-                    .bindArray(
+                    .bind("ids", PgArray.of(Long.class, ids))
+                    .bind("attempts", PgArray.of(Integer.class, Collections.nCopies(BATCH, 1)))
+                    .bind(
+                        "statuses",
+                        PgArray.of(String.class, Collections.nCopies(BATCH, "completed")))
+                    .bind("next_run_ms", PgArray.of(Long.class, Collections.nCopies(BATCH, 0L)))
+                    .bind(
+                        "current_interval_ms",
+                        PgArray.of(Long.class, Collections.nCopies(BATCH, null)))
+                    .bind("retries_left", PgArray.of(Integer.class, Collections.nCopies(BATCH, 0)))
+                    .bind(
                         "claimed_next_run_ms",
-                        Long.class,
-                        Collections.nCopies(BATCH, LEASE_UNTIL.toEpochMilli()))
-                    .bindArray("claimed_interval_ms", Long.class, Collections.nCopies(BATCH, null))
-                    .bindArray(
-                        "claimed_retries_left", Integer.class, Collections.nCopies(BATCH, 0)));
+                        PgArray.of(
+                            Long.class, Collections.nCopies(BATCH, LEASE_UNTIL.toEpochMilli())))
+                    .bind(
+                        "claimed_interval_ms",
+                        PgArray.of(Long.class, Collections.nCopies(BATCH, null)))
+                    .bind(
+                        "claimed_retries_left",
+                        PgArray.of(Integer.class, Collections.nCopies(BATCH, 0))));
     // Every task of the batch was updated, so the fence let them all through...
     assertThat(plan.lines().findFirst().orElseThrow()).as(plan).contains("rows=" + BATCH);
     // ...the arrays were read once, not once per leased task, and each task found by its key.
@@ -168,13 +175,14 @@ class PostgresPassWritePlanTest {
             settings(nestedLoopsOnly),
             q ->
                 q.bind("owner", OWNER)
-                    .bindArray("tasks", Long.class, ids)
-                    .bindArray(
-                        "backend_ids", String.class, ids.stream().map(id -> id + ".1").toList())
-                    .bindArray("scheduled_ms", Long.class, Collections.nCopies(BATCH, 0L))
-                    .bindArray("started_ms", Long.class, Collections.nCopies(BATCH, 0L))
-                    .bindArray("metadata", String.class, Collections.nCopies(BATCH, "{}"))
-                    .bindArray("attempts", Integer.class, Collections.nCopies(BATCH, 1)));
+                    .bind("tasks", PgArray.of(Long.class, ids))
+                    .bind(
+                        "backend_ids",
+                        PgArray.of(String.class, ids.stream().map(id -> id + ".1").toList()))
+                    .bind("scheduled_ms", PgArray.of(Long.class, Collections.nCopies(BATCH, 0L)))
+                    .bind("started_ms", PgArray.of(Long.class, Collections.nCopies(BATCH, 0L)))
+                    .bind("metadata", PgArray.of(String.class, Collections.nCopies(BATCH, "{}")))
+                    .bind("attempts", PgArray.of(Integer.class, Collections.nCopies(BATCH, 1))));
     assertThat(plan).as(plan).contains("Tuples Inserted: " + BATCH);
     assertArraysReadOnceAndTasksFoundByKey(plan);
   }
@@ -195,7 +203,7 @@ class PostgresPassWritePlanTest {
             q ->
                 q.bind("owner", OWNER)
                     .bind("lease_until", LEASE_UNTIL)
-                    .bindArray("ids", Long.class, ids));
+                    .bind("ids", PgArray.of(Long.class, ids)));
     assertThat(plan.lines().findFirst().orElseThrow()).as(plan).contains("rows=" + BATCH);
     assertThat(plan.lines().filter(line -> line.contains("Scan") && line.contains(" on task ")))
         .as(plan)
