@@ -108,6 +108,11 @@ final class CreateClaims implements CreateClaimer {
     return runs;
   }
 
+  /** Whether a claim was handed over and not adopted yet. */
+  boolean handedOver() {
+    return !handed.isEmpty();
+  }
+
   /**
    * Sets the room of each of {@code executable} that has no per-key limit to {@code room} of it
    * (never below zero); the other types get none. Loop thread.

@@ -57,14 +57,16 @@ final class Housekeeping {
   }
 
   /**
-   * Does the housekeeping if it is due or {@code reload} is asked for; returns a stop request if
-   * the runner must stop.
+   * Does the housekeeping if it is due or {@code reload} is asked for, running {@code between}
+   * after reading the types (the loop's other work that must not wait for all of it); returns a
+   * stop request if the runner must stop.
    */
-  Optional<StopRequest> runOnce(Instant now, boolean reload) {
+  Optional<StopRequest> runOnce(Instant now, boolean reload, Runnable between) {
     if (now.isBefore(next) && !reload) {
       return Optional.empty();
     }
     types.refresh(); // first, so that a failing pass stops before it acts on stale types
+    between.run();
     Optional<RunnerRecord> me = store.runners().heartbeat(owner, now);
     if (reload(reload)) {
       types.refresh();

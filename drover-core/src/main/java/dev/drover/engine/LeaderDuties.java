@@ -34,15 +34,24 @@ final class LeaderDuties {
     this.visits = visits;
   }
 
-  /** Renews or seeks the leadership, and runs the duties that are due if it leads. */
-  Done runOnce(Instant now, List<TaskType> types, boolean runnerIdle) {
-    if (!leadership.tick(now)) {
+  /**
+   * Renews or seeks the leadership, and runs the duties that are due if it leads, running {@code
+   * between} after each step that may have gone to the database (the loop's other work that must
+   * not wait for all of them).
+   */
+  Done runOnce(Instant now, List<TaskType> types, boolean runnerIdle, Runnable between) {
+    boolean leading = leadership.tick(now);
+    between.run();
+    if (!leading) {
       visits.pause();
       return new Done(false, 0, 0);
     }
     int rescued = rescuer.runOnce(now);
+    between.run();
     int pruned = pruner.runOnce(now);
+    between.run();
     counts.runOnce(now);
+    between.run();
     visits.runDue(now, types, runnerIdle);
     return new Done(true, rescued, pruned);
   }

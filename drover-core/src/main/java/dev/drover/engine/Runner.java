@@ -374,13 +374,21 @@ public final class Runner {
     Instant now = clock.instant();
     // The claim-ahead rate counts what workers finished, written or not: it measures throughput.
     book.take(signals.drain()).forEach(r -> ahead.finished(r.type.name(), r.ran()));
-    adoptCreated(); // before a stop gives back what no worker began
+    if (stopRequested) {
+      adoptCreated(); // before the stop gives back what no worker began
+    } else {
+      dispatch(); // what creates handed over starts now, not after this pass's round trips
+    }
     int lost = leases.heartbeat(now);
+    startHandedOver();
     boolean reload = reloadRequested;
-    housekeeping.runOnce(now, reload).ifPresent(r -> requestStop(r.reason(), r.grace()));
+    housekeeping
+        .runOnce(now, reload, this::startHandedOver)
+        .ifPresent(r -> requestStop(r.reason(), r.grace()));
     if (reload) {
       reloadRequested = false;
     }
+    startHandedOver();
     if (stopRequested) {
       leases.releaseQueued(); // not begun: other runners may have them at once
     }
@@ -391,7 +399,8 @@ public final class Runner {
     }
     leases.release(now);
     dispatch(); // the pass's claims are committed: work may start
-    LeaderDuties.Done duties = leader.runOnce(now, types.all(), book.isEmpty());
+    LeaderDuties.Done duties =
+        leader.runOnce(now, types.all(), book.isEmpty(), this::startHandedOver);
     leases.enforceTimeouts(now);
     events.flush();
     return new PassReport(written.completed(), written.claimed(), duties.rescued(), lost);
@@ -408,6 +417,18 @@ public final class Runner {
     adoptCreated();
     execution.dispatch(book, slots, types);
     createClaims.setRoom(types.executable(), slots::free);
+  }
+
+  /**
+   * Puts workers on the claims creates handed over, if any came, and none once the runner is asked
+   * to stop (the pass gives those back). Called between the loop's round trips to the database, so
+   * that a task claimed as it was created does not wait behind the pass's housekeeping, the
+   * leader's duties or the next due time's query. Loop thread.
+   */
+  private void startHandedOver() {
+    if (!stopRequested && createClaims.handedOver()) {
+      dispatch();
+    }
   }
 
   /** The claims of creates that committed enter the book, queued for workers. */
@@ -479,6 +500,7 @@ public final class Runner {
       waitMs = Math.min(waitMs, Duration.between(now, stopDeadline).toMillis() + 1);
     }
     if (!stopRequested && waitMs > 0) {
+      startHandedOver(); // not behind the query below
       // A type whose slots are all taken needs no due time: a finishing worker wakes us first.
       // (So the leader may rescue an expired lease of such a type up to a poll interval late.)
       // Nor does work due already, which waits for a free slot: only what comes due in the sleep.

@@ -228,4 +228,149 @@ interface CreateClaimRunnerContract {
       probed.close();
     }
   }
+
+  /**
+   * A task claimed as it is created starts without waiting for the loop's other round trips: the
+   * loop is held in a read of one of them (its housekeeping's read of the worker groups, the
+   * leader's read of the runners, or the query of the next due time while another task's result
+   * waits to be written), the task is created meanwhile, and once the loop goes on its worker must
+   * start before the loop's next statement. The loop used to put workers on such a task only after
+   * the pass that followed, so the task waited for the pass's claims and, on PostgreSQL, for its
+   * results' commit. (Reads, since on SQLite a create waits for a write the loop holds open.)
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"workerGroupList", "runnerList", "taskNextDue"})
+  default void aTaskClaimedAsItIsCreatedStartsBeforeTheLoopsNextStatement(String heldIn)
+      throws Exception {
+    store().taskTypeCreate(TaskType.builder("job").build());
+    LoopHeld probe = new LoopHeld();
+    Store probed = openAnother(StoreOptions.DEFAULT.withProbe(probe));
+    Map<Long, AtomicInteger> executions = new ConcurrentHashMap<>();
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch heldReturned = new CountDownLatch(1);
+    TaskHandler counting = counting(executions, release);
+    TaskHandler handler =
+        ctx -> {
+          try {
+            return counting.handle(ctx);
+          } finally {
+            heldReturned.countDown(); // the first to return is the held task's
+          }
+        };
+    Runner runner =
+        new RunnerBuilder(probed, options().runsDir())
+            .options(options().withExitOnIdle(false).withTotalWorkers(4))
+            .handlers(Map.of("job", handler))
+            .build();
+    Future<RunnerStats> run = background().submit(runner::run);
+    try {
+      // A task is running, so the loop waits for due times of its type, and when it ends its
+      // result is the next pass's work.
+      Task held = create(probed, "held");
+      await("the held task begun", () -> executions.containsKey(held.id()));
+      probe.hold(heldIn);
+      assertThat(probe.awaitHeld()).as("the loop reached " + heldIn).isTrue();
+      if (heldIn.equals("taskNextDue")) {
+        release.countDown(); // its worker tells the loop the result while the loop is held
+        assertThat(heldReturned.await(30, TimeUnit.SECONDS)).as("the held task returned").isTrue();
+        Thread.sleep(100); // the worker's signal to the loop follows its handler's return
+      }
+      Task late = create(probed, "late");
+      assertThat(late.status())
+          .as("claimed by its create")
+          .isEqualTo(TaskStatus.NEXT_RUN_SCHEDULED);
+      probe.letGoAndWatchFor(() -> executions.containsKey(late.id()));
+
+      assertThat(probe.startedBeforeTheLoopsNextStatement())
+          .as(
+              "the task created while the loop was held in %s started before its next statement",
+              heldIn)
+          .isTrue();
+      release.countDown();
+      await("the late task done", () -> done(store(), late.id()));
+      await("the held task done", () -> done(store(), held.id()));
+      runner.stop(Duration.ofSeconds(5));
+      RunnerStats stats = run.get(30, TimeUnit.SECONDS);
+      assertRanOnceWithOneRun(store(), executions, held.id());
+      assertRanOnceWithOneRun(store(), executions, late.id());
+      assertThat(stats.leasesLost()).isZero();
+    } finally {
+      probe.letGo();
+      release.countDown();
+      runner.stop(Duration.ofSeconds(5));
+      probed.close();
+    }
+  }
+
+  /**
+   * Holds the first statement named {@link #hold} on whichever thread runs it (the runner's loop),
+   * until {@link #letGoAndWatchFor}; then holds that thread's next statement until a condition
+   * holds (at most 5 s) and tells whether it held by then.
+   */
+  final class LoopHeld implements dev.drover.store.StoreProbe {
+    private final CountDownLatch reached = new CountDownLatch(1);
+    private final CountDownLatch goOn = new CountDownLatch(1);
+    private final CountDownLatch watched = new CountDownLatch(1);
+    private volatile String statement;
+    private volatile Thread loop;
+    private volatile BooleanSupplier condition;
+    private volatile Boolean held;
+
+    void hold(String statement) {
+      this.statement = statement;
+    }
+
+    boolean awaitHeld() throws InterruptedException {
+      return reached.await(30, TimeUnit.SECONDS);
+    }
+
+    void letGoAndWatchFor(BooleanSupplier condition) {
+      this.condition = condition;
+      goOn.countDown();
+    }
+
+    void letGo() {
+      goOn.countDown();
+    }
+
+    boolean startedBeforeTheLoopsNextStatement() throws InterruptedException {
+      assertThat(watched.await(30, TimeUnit.SECONDS)).as("the loop ran a next statement").isTrue();
+      return held;
+    }
+
+    @Override
+    public void beforeStatement(String queryName) {
+      String s = statement;
+      if (s != null && loop == null && queryName.equals(s)) {
+        loop = Thread.currentThread();
+        reached.countDown();
+        await(goOn);
+        return;
+      }
+      if (loop == Thread.currentThread() && condition != null && held == null) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+          sleepAMillisecond();
+        }
+        held = condition.getAsBoolean();
+        watched.countDown();
+      }
+    }
+
+    private static void sleepAMillisecond() {
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    private static void await(CountDownLatch latch) {
+      try {
+        latch.await(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
 }
