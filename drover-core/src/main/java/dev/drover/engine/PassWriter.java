@@ -155,9 +155,10 @@ final class PassWriter implements AutoCloseable {
   private Written commitSideBySide(Pass pass) {
     Pass writes = new Pass(owner, pass.now(), pass.started(), pass.completions(), List.of());
     Pass claims = new Pass(owner, pass.now(), List.of(), List.of(), pass.claims());
-    nudges.drainPermits(); // this pass's own claims see what was created so far,
-    dispatch
-        .run(); // and what creates handed over before the drain starts now, not after the writes
+    // This pass's own claims see what was created so far; what creates handed over before the
+    // drain, whose nudges it takes, starts now rather than after the writes.
+    nudges.drainPermits();
+    dispatch.run();
     FutureTask<PassResult> writing =
         new FutureTask<>(() -> store.taskPass(writes)) {
           @Override
