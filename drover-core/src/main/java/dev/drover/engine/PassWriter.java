@@ -123,6 +123,13 @@ final class PassWriter implements AutoCloseable {
    * at once where the database allows (see the class comment).
    */
   Written write(Instant now, boolean claiming) {
+    if (claiming) {
+      // The claims below see what was created so far. What creates handed over meanwhile, whose
+      // wake-ups the drain takes, gets its workers now: not after the writes, and not counted as
+      // free slots by the claims.
+      nudges.drainPermits();
+      dispatch.run();
+    }
     List<ClaimRequest> requests = claiming ? slots.claimRequests(now) : List.of();
     Pass pass = new Pass(owner, now, book.startsToWrite(), book.completionsToWrite(), requests);
     if (pass.isEmpty()) {
@@ -155,10 +162,6 @@ final class PassWriter implements AutoCloseable {
   private Written commitSideBySide(Pass pass) {
     Pass writes = new Pass(owner, pass.now(), pass.started(), pass.completions(), List.of());
     Pass claims = new Pass(owner, pass.now(), List.of(), List.of(), pass.claims());
-    // This pass's own claims see what was created so far; what creates handed over before the
-    // drain, whose nudges it takes, starts now rather than after the writes.
-    nudges.drainPermits();
-    dispatch.run();
     FutureTask<PassResult> writing =
         new FutureTask<>(() -> store.taskPass(writes)) {
           @Override

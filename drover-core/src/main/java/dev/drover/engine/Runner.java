@@ -388,7 +388,6 @@ public final class Runner {
     if (reload) {
       reloadRequested = false;
     }
-    startHandedOver();
     if (stopRequested) {
       leases.releaseQueued(); // not begun: other runners may have them at once
     }
