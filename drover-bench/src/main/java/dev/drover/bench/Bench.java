@@ -196,6 +196,16 @@ public final class Bench implements Callable<Integer> {
   Duration timeout;
 
   @Option(
+      names = "--rounds",
+      paramLabel = "N",
+      defaultValue = "1",
+      description =
+          "Runs of each workload per system and database, the systems taking turns to go first;"
+              + " each figure is reported as the median of the rounds, and each ratio with its"
+              + " range over the rounds. Default: ${DEFAULT-VALUE}.")
+  int rounds;
+
+  @Option(
       names = "--smoke",
       description = "Small N, for CI: checks that everything runs; the figures mean little.")
   boolean smoke;
@@ -275,6 +285,7 @@ public final class Bench implements Callable<Integer> {
                     ? visitFor
                     : smoke ? Duration.ofSeconds(3) : Duration.ofSeconds(60)));
 
+    positive("--rounds", rounds);
     Instant startedAt = Instant.now();
     String loadBefore = Machine.loadAverage();
     List<Result> results = new ArrayList<>();
@@ -286,16 +297,22 @@ public final class Bench implements Callable<Integer> {
     try (Databases databases = new Databases(work)) {
       for (Kind kind : kinds) {
         for (Workload workload : chosen) {
-          for (String name : systemNames) {
-            // A new instance per run; one that is never opened holds nothing to close.
-            SystemUnderTest system = SYSTEMS.get(name).get();
-            if (system.supports(kind)
-                && system.supports(workload.name())
-                && workload.supports(kind)
-                && workload.supports(system)) {
-              results.add(runOne(system, kind, workload, databases, settings));
+          List<String> running =
+              systemNames.stream().filter(name -> runs(name, kind, workload)).toList();
+          Map<String, List<Result>> byRound = new LinkedHashMap<>();
+          running.forEach(name -> byRound.put(name, new ArrayList<>()));
+          for (int round = 1; round <= rounds; round++) {
+            for (String name : Rounds.order(running, round)) {
+              if (rounds > 1) {
+                progress.printf("round %d of %d: ", round, rounds);
+              }
+              // A new instance per run; one that is never opened holds nothing to close.
+              byRound
+                  .get(name)
+                  .add(runOne(SYSTEMS.get(name).get(), kind, workload, databases, settings));
             }
           }
+          byRound.values().forEach(each -> results.add(Rounds.combine(each)));
         }
       }
       machine = Machine.describe(databases, kinds);
@@ -311,6 +328,7 @@ public final class Bench implements Callable<Integer> {
             settings,
             machine,
             loadBefore + " / " + Machine.loadAverage(),
+            rounds,
             chosen,
             results);
     report.write(out);
@@ -319,6 +337,14 @@ public final class Bench implements Callable<Integer> {
     progress.println(
         "\nwrote " + out.resolve(Report.JSON) + ", " + Report.MARKDOWN + " and " + Report.SVG);
     return results.stream().allMatch(Result::ok) ? 0 : 1;
+  }
+
+  private static boolean runs(String name, Kind kind, Workload workload) {
+    SystemUnderTest system = SYSTEMS.get(name).get();
+    return system.supports(kind)
+        && system.supports(workload.name())
+        && workload.supports(kind)
+        && workload.supports(system);
   }
 
   private Result runOne(

@@ -1,5 +1,6 @@
 package dev.drover.bench;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -58,7 +59,34 @@ final class Ratios {
       return "n/a";
     }
     double times = ratio.higherIsBetter() ? d / p : p / d;
-    return Report.format(times) + "× (" + Report.format(d) + " / " + Report.format(p) + ")";
+    String cell = Report.format(times) + "× (" + Report.format(d) + " / " + Report.format(p);
+    return pairedRange(ratio, drover, peer).map(range -> cell + "; by round " + range).orElse(cell)
+        + ")";
+  }
+
+  /**
+   * With several rounds, the lowest and highest of the ratios paired round by round, each round's
+   * Drover against the same round's peer (minutes apart at most): {@code 1.71–2.05×}. The ratio
+   * before it is the medians'.
+   */
+  private static Optional<String> pairedRange(Workload.Ratio ratio, Result drover, Result peer) {
+    List<Double> ds = Rounds.perRound(drover, ratio.key());
+    List<Double> ps = Rounds.perRound(peer, ratio.key());
+    if (ds.size() < 2 || ds.size() != ps.size()) {
+      return Optional.empty();
+    }
+    double[] paired = new double[ds.size()];
+    for (int i = 0; i < paired.length; i++) {
+      double d = ds.get(i);
+      double p = ps.get(i);
+      if (!Double.isFinite(d) || !Double.isFinite(p) || d <= 0 || p <= 0) {
+        return Optional.empty();
+      }
+      paired[i] = ratio.higherIsBetter() ? d / p : p / d;
+    }
+    Arrays.sort(paired);
+    return Optional.of(
+        Report.format(paired[0]) + "–" + Report.format(paired[paired.length - 1]) + "×");
   }
 
   private static double value(Result r, String key) {

@@ -23,6 +23,7 @@ record Report(
     Settings settings,
     Machine machine,
     String loadAverage,
+    int rounds,
     List<Workload> workloads,
     List<Result> results) {
   static final String JSON = "results.json";
@@ -61,6 +62,7 @@ record Report(
     s.put("cost_tasks", settings.load().costTasks());
     s.put("frontier_origins", settings.origins());
     s.put("frontier_grabs_per_policy", settings.grabs());
+    s.put("rounds", rounds);
     root.put("settings", s);
     root.put("results", results);
     return mapper.writeValueAsString(root) + "\n";
@@ -87,6 +89,14 @@ record Report(
         .append(" warm-up pickups back to back (at most ")
         .append(Pickup.WARMUP_CAP.toSeconds())
         .append(" s) before the pickup and sustained workloads, not counted\n");
+    if (rounds > 1) {
+      md.append("- Rounds: ")
+          .append(rounds)
+          .append(
+              " runs of each workload per system and database, the systems taking turns to go"
+                  + " first; each figure is the median of the rounds, and each ratio is the"
+                  + " medians' with the range of the ratios paired round by round\n");
+    }
     for (Workload w : workloads) {
       List<Result> rows = results.stream().filter(r -> r.workload().equals(w.name())).toList();
       if (rows.isEmpty()) {

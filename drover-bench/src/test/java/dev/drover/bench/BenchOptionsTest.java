@@ -22,6 +22,7 @@ class BenchOptionsTest {
   @CsvSource({
     "--visit-for, 0s, '--visit-for: must be positive, got PT0S'",
     "--origins, 0, '--origins: must be positive, got 0'",
+    "--rounds, 0, '--rounds: must be positive, got 0'",
     "--workloads, nope, '--workloads: '"
   })
   void aBadOptionIsNamedAndNothingRuns(String option, String value, String error) {

@@ -68,6 +68,47 @@ class BenchSmokeTest {
   }
 
   @Test
+  void roundsReportEachFigureAsTheirMedianAndEachRatioWithItsRange(@TempDir Path out)
+      throws Exception {
+    JsonNode json =
+        run(
+            out,
+            "--smoke",
+            "--rounds",
+            "2",
+            "--tasks",
+            Integer.toString(TASKS),
+            "--systems",
+            "drover,db-scheduler",
+            "--workloads",
+            Burndown.NAME,
+            "--db",
+            "sqlite");
+
+    assertThat(json.get("settings").get("rounds").asInt()).isEqualTo(2);
+    List<String> seen = new ArrayList<>();
+    for (JsonNode r : json.get("results")) {
+      String key = keyOfGoodResult(r);
+      seen.add(key);
+      JsonNode rounds = r.get("raw").get(Rounds.KEY);
+      assertThat(rounds).as(key).hasSize(2);
+      double[] rates =
+          List.of(rounds.get(0), rounds.get(1)).stream()
+              .mapToDouble(round -> round.get("figures").get("jobs_per_s").asDouble())
+              .toArray();
+      assertThat(rates[0]).as(key).isPositive();
+      assertThat(rates[1]).as(key).isPositive();
+      assertThat(r.get("figures").get("jobs_per_s").asDouble())
+          .as(key)
+          .isCloseTo((rates[0] + rates[1]) / 2, within(1e-6));
+    }
+    assertThat(seen).containsExactly("drover/sqlite/burndown", "db-scheduler/sqlite/burndown");
+    assertThat(Files.readString(out.resolve(Report.MARKDOWN)))
+        .contains("- Rounds: 2 runs of each workload", "; by round ")
+        .doesNotContain("failed");
+  }
+
+  @Test
   void graphileWorkerSmokeRunNextToDrover(@TempDir Path out) throws Exception {
     assumeTrue(onPath("node") && onPath("npm"), "graphile-worker needs node and npm on the PATH");
     smokeRun(out, List.of("drover", GraphileWorkerSystem.NAME));

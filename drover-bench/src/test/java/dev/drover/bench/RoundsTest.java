@@ -1,0 +1,132 @@
+package dev.drover.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** How the rounds of `--rounds` become one result, and how a ratio shows their range. */
+class RoundsTest {
+  @Test
+  void eachSystemGoesFirstInTurn() {
+    List<String> systems = List.of("drover", "db-scheduler", "graphile-worker");
+
+    assertThat(Rounds.order(systems, 1))
+        .containsExactly("drover", "db-scheduler", "graphile-worker");
+    assertThat(Rounds.order(systems, 2))
+        .containsExactly("db-scheduler", "graphile-worker", "drover");
+    assertThat(Rounds.order(systems, 3))
+        .containsExactly("graphile-worker", "drover", "db-scheduler");
+    assertThat(Rounds.order(systems, 4)).isEqualTo(Rounds.order(systems, 1));
+    assertThat(Rounds.order(List.of(), 2)).isEmpty();
+  }
+
+  @Test
+  void eachFigureIsTheMedianOfTheRoundsAndEveryRoundIsKept() {
+    Result combined =
+        Rounds.combine(
+            List.of(
+                burndown("drover", 100_000, 20_000.0, 1),
+                burndown("drover", 100_000, 26_000.0, 1),
+                burndown("drover", 100_000, 14_000.0, 1)));
+
+    assertThat(combined.ok()).isTrue();
+    assertThat(combined.figures().get("jobs_per_s")).isEqualTo(20_000.0);
+    // The same in every round: kept as given, so a count is still printed as one.
+    assertThat(combined.figures().get("tasks")).isEqualTo(100_000);
+    assertThat(Rounds.perRound(combined, "jobs_per_s"))
+        .containsExactly(20_000.0, 26_000.0, 14_000.0);
+    assertThat(combined.raw()).containsKey(Report.CONFIGURATION);
+  }
+
+  @Test
+  void anEvenCountTakesTheMeanOfTheMiddleTwo() {
+    Result combined =
+        Rounds.combine(
+            List.of(
+                burndown("drover", 10, 4.0, 1),
+                burndown("drover", 10, 1.0, 1),
+                burndown("drover", 10, 3.0, 1),
+                burndown("drover", 10, 2.0, 1)));
+
+    assertThat(combined.figures().get("jobs_per_s")).isEqualTo(2.5);
+  }
+
+  @Test
+  void aSizeThatDidNotFinishInOneRoundDidNotFinish() {
+    Result combined =
+        Rounds.combine(
+            List.of(
+                burndown("drover", 10, 4.0, 1),
+                burndown("drover", 10, 1.0, 0),
+                burndown("drover", 10, 3.0, 1)));
+
+    assertThat(combined.figures().get("jobs_per_s_10000_finished").doubleValue()).isZero();
+  }
+
+  @Test
+  void aFailedRoundFailsTheResultAndIsNamed() {
+    Result failed =
+        Rounds.combine(
+            List.of(
+                burndown("drover", 10, 4.0, 1),
+                Result.failed(
+                    "drover", "postgres", Burndown.NAME, new IllegalStateException("x"))));
+
+    assertThat(failed.ok()).isFalse();
+    assertThat(failed.error()).isEqualTo("round 2 of 2: java.lang.IllegalStateException: x");
+  }
+
+  @Test
+  void aRatioGivesTheRangeOfTheRoundsPairedInOrder() {
+    Result drover =
+        Rounds.combine(
+            List.of(
+                burndown("drover", 10, 20_000.0, 1),
+                burndown("drover", 10, 30_000.0, 1),
+                burndown("drover", 10, 18_000.0, 1)));
+    Result peer =
+        Rounds.combine(
+            List.of(
+                burndown("db-scheduler", 10, 10_000.0, 1),
+                burndown("db-scheduler", 10, 12_000.0, 1),
+                burndown("db-scheduler", 10, 12_000.0, 1)));
+
+    String table =
+        Ratios.table(
+            List.of(new Workload.Ratio("jobs_per_s", "burn-down jobs/s", true)),
+            List.of(drover, peer));
+
+    // Medians 20,000 / 12,000; by round 2.0, 2.5 and 1.5.
+    assertThat(table)
+        .contains("| db-scheduler | postgres | 1.67× (20000 / 12000; by round 1.50–2.50×) |");
+  }
+
+  @Test
+  void oneRoundIsReportedAsBefore() {
+    Result one = burndown("drover", 10, 20_000.0, 1);
+
+    assertThat(Rounds.combine(List.of(one))).isSameAs(one);
+    assertThat(
+            Ratios.table(
+                List.of(new Workload.Ratio("jobs_per_s", "burn-down jobs/s", true)),
+                List.of(one, burndown("db-scheduler", 10, 10_000.0, 1))))
+        .contains("| db-scheduler | postgres | 2.00× (20000 / 10000) |");
+  }
+
+  private static Result burndown(String system, int tasks, double jobsPerS, int finished) {
+    Map<String, Number> figures = new LinkedHashMap<>();
+    figures.put("tasks", tasks);
+    figures.put("jobs_per_s", jobsPerS);
+    figures.put("jobs_per_s_10000_finished", finished);
+    return new Result(
+        system,
+        "postgres",
+        Burndown.NAME,
+        figures,
+        Map.of(Report.CONFIGURATION, Map.of("workers", 8)),
+        null);
+  }
+}
