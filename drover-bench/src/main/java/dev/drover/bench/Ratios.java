@@ -65,9 +65,10 @@ final class Ratios {
   }
 
   /**
-   * With several rounds, the lowest and highest of the ratios paired round by round, each round's
-   * Drover against the same round's peer (minutes apart at most): {@code 1.71–2.05×}. The ratio
-   * before it is the medians'.
+   * With several rounds, the ratios paired round by round, each round's Drover against the same
+   * round's peer (minutes apart at most): their range and median, {@code 1.74–2.16×, median 2.02×}.
+   * The ratio of the medians before it can pair a fast run of one system with a slow run of the
+   * other; the median of the paired ratios does not.
    */
   private static Optional<String> pairedRange(Workload.Ratio ratio, Result drover, Result peer) {
     List<Double> ds = Rounds.perRound(drover, ratio.key());
@@ -86,7 +87,12 @@ final class Ratios {
     }
     Arrays.sort(paired);
     return Optional.of(
-        Report.format(paired[0]) + "–" + Report.format(paired[paired.length - 1]) + "×");
+        Report.format(paired[0])
+            + "–"
+            + Report.format(paired[paired.length - 1])
+            + "×, median "
+            + Report.format(Rounds.median(paired).orElseThrow())
+            + "×");
   }
 
   private static double value(Result r, String key) {

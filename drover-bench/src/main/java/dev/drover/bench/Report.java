@@ -95,7 +95,7 @@ record Report(
           .append(
               " runs of each workload per system and database, the systems taking turns to go"
                   + " first; each figure is the median of the rounds, and each ratio is the"
-                  + " medians' with the range of the ratios paired round by round\n");
+                  + " medians', then the range and median of the ratios paired round by round\n");
     }
     for (Workload w : workloads) {
       List<Result> rows = results.stream().filter(r -> r.workload().equals(w.name())).toList();

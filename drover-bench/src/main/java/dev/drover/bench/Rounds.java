@@ -96,7 +96,10 @@ final class Rounds {
     if (key.equals("finished") || key.endsWith("_finished") || key.endsWith("_filled")) {
       return finite[0];
     }
-    return median(finite).orElse(Double.NaN);
+    double median = median(finite).orElse(Double.NaN);
+    boolean counts = values.stream().allMatch(v -> v instanceof Integer || v instanceof Long);
+    // Counts stay counts (printed as such) when their median is one.
+    return counts && median == Math.rint(median) ? (Number) (long) median : median;
   }
 
   /** The median of sorted values; the mean of the middle two for an even count. */

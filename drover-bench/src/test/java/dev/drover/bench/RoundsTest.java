@@ -55,6 +55,19 @@ class RoundsTest {
   }
 
   @Test
+  void aCountStaysACountWhenItsMedianIsOne() {
+    Result combined =
+        Rounds.combine(
+            List.of(
+                withBacklog(burndown("drover", 10, 4.0, 1), 1),
+                withBacklog(burndown("drover", 10, 4.0, 1), 0),
+                withBacklog(burndown("drover", 10, 4.0, 1), 1)));
+
+    assertThat(combined.figures().get("backlog")).isEqualTo(1L);
+    assertThat(Report.format(combined.figures().get("backlog"))).isEqualTo("1");
+  }
+
+  @Test
   void aSizeThatDidNotFinishInOneRoundDidNotFinish() {
     Result combined =
         Rounds.combine(
@@ -101,7 +114,8 @@ class RoundsTest {
 
     // Medians 20,000 / 12,000; by round 2.0, 2.5 and 1.5.
     assertThat(table)
-        .contains("| db-scheduler | postgres | 1.67× (20000 / 12000; by round 1.50–2.50×) |");
+        .contains(
+            "| db-scheduler | postgres | 1.67× (20000 / 12000; by round 1.50–2.50×, median 2.00×) |");
   }
 
   @Test
@@ -114,6 +128,12 @@ class RoundsTest {
                 List.of(new Workload.Ratio("jobs_per_s", "burn-down jobs/s", true)),
                 List.of(one, burndown("db-scheduler", 10, 10_000.0, 1))))
         .contains("| db-scheduler | postgres | 2.00× (20000 / 10000) |");
+  }
+
+  private static Result withBacklog(Result r, int backlog) {
+    Map<String, Number> figures = new LinkedHashMap<>(r.figures());
+    figures.put("backlog", backlog);
+    return new Result(r.system(), r.db(), r.workload(), figures, r.raw(), null);
   }
 
   private static Result burndown(String system, int tasks, double jobsPerS, int finished) {
