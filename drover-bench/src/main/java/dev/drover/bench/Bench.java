@@ -201,8 +201,8 @@ public final class Bench implements Callable<Integer> {
       defaultValue = "1",
       description =
           "Runs of each workload per system and database, the systems taking turns to go first;"
-              + " each figure is reported as the median of the rounds, and each ratio with its"
-              + " range over the rounds. Default: ${DEFAULT-VALUE}.")
+              + " each figure is reported as the median of the rounds, and each ratio with the"
+              + " range and median of the ratios paired round by round. Default: ${DEFAULT-VALUE}.")
   int rounds;
 
   @Option(
