@@ -150,10 +150,15 @@ public final class Stores {
     config.enforceForeignKeys(true);
     // SQLite's default page cache is 2 MB per connection: a frontier of a million origins (several
     // hundred MB of table and indexes) would then read most pages from the file for every index
-    // write. Up to 64 MB of cache per connection, and reads through a memory map of the file
-    // (shared by all connections, paged by the OS) keep the hot pages in memory.
+    // write. Up to 64 MB of cache per connection keeps the hot pages in memory.
     config.setCacheSize(-64 * 1024);
-    config.setPragma(SQLiteConfig.Pragma.MMAP_SIZE, Long.toString(1L << 30));
+    // No memory map of the file: SQLite drops a connection's map whenever another connection has
+    // written, so at 100 creates a second the connections unmapped and mapped the file again about
+    // 90 times a second. On a VM whose host takes its cores now and then, creates stalled 20-90 ms
+    // in their BEGIN in about half of the sustained runs with the map, and in none without it
+    // (docs/benchmarks.md, "Five rounds each", 2026-11-29); an unmap waits for every core to drop
+    // the mapping, and a core the host has taken answers late.
+    config.setPragma(SQLiteConfig.Pragma.MMAP_SIZE, "0");
     // A SqliteCheckpointer copies the log back; writers do only past this backstop.
     config.setPragma(
         SQLiteConfig.Pragma.WAL_AUTOCHECKPOINT,
