@@ -55,10 +55,10 @@ final class Ratios {
   private static String cell(Workload.Ratio ratio, Result drover, Result peer) {
     double d = value(drover, ratio.key());
     double p = value(peer, ratio.key());
-    if (!Double.isFinite(d) || !Double.isFinite(p) || d <= 0 || p <= 0) {
+    double times = times(ratio, d, p);
+    if (Double.isNaN(times)) {
       return "n/a";
     }
-    double times = ratio.higherIsBetter() ? d / p : p / d;
     String cell = Report.format(times) + "× (" + Report.format(d) + " / " + Report.format(p);
     return pairedRange(ratio, drover, peer).map(range -> cell + "; by round " + range).orElse(cell)
         + ")";
@@ -78,12 +78,10 @@ final class Ratios {
     }
     double[] paired = new double[ds.size()];
     for (int i = 0; i < paired.length; i++) {
-      double d = ds.get(i);
-      double p = ps.get(i);
-      if (!Double.isFinite(d) || !Double.isFinite(p) || d <= 0 || p <= 0) {
+      paired[i] = times(ratio, ds.get(i), ps.get(i));
+      if (Double.isNaN(paired[i])) {
         return Optional.empty();
       }
-      paired[i] = ratio.higherIsBetter() ? d / p : p / d;
     }
     Arrays.sort(paired);
     return Optional.of(
@@ -91,8 +89,19 @@ final class Ratios {
             + "–"
             + Report.format(paired[paired.length - 1])
             + "×, median "
-            + Report.format(Rounds.median(paired).orElseThrow())
+            + Report.format(Rounds.median(paired))
             + "×");
+  }
+
+  /**
+   * How many times better Drover's {@code d} is than the peer's {@code p}; NaN if either is not a
+   * positive figure.
+   */
+  private static double times(Workload.Ratio ratio, double d, double p) {
+    if (!Double.isFinite(d) || !Double.isFinite(p) || d <= 0 || p <= 0) {
+      return Double.NaN;
+    }
+    return ratio.higherIsBetter() ? d / p : p / d;
   }
 
   private static double value(Result r, String key) {

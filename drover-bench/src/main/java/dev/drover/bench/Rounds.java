@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.OptionalDouble;
 
 /**
  * A workload run several times on each system and database (`--rounds`), the systems taking turns
@@ -96,19 +95,16 @@ final class Rounds {
     if (key.equals("finished") || key.endsWith("_finished") || key.endsWith("_filled")) {
       return finite[0];
     }
-    double median = median(finite).orElse(Double.NaN);
+    double median = median(finite);
     boolean counts = values.stream().allMatch(v -> v instanceof Integer || v instanceof Long);
     // Counts stay counts (printed as such) when their median is one.
     return counts && median == Math.rint(median) ? (Number) (long) median : median;
   }
 
-  /** The median of sorted values; the mean of the middle two for an even count. */
-  static OptionalDouble median(double[] sorted) {
+  /** The median of sorted values, at least one; the mean of the middle two for an even count. */
+  static double median(double[] sorted) {
     int n = sorted.length;
-    if (n == 0) {
-      return OptionalDouble.empty();
-    }
-    return OptionalDouble.of(n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2);
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   }
 
   /**

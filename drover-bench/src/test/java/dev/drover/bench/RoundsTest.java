@@ -2,6 +2,7 @@ package dev.drover.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,12 +26,7 @@ class RoundsTest {
 
   @Test
   void eachFigureIsTheMedianOfTheRoundsAndEveryRoundIsKept() {
-    Result combined =
-        Rounds.combine(
-            List.of(
-                burndown("drover", 100_000, 20_000.0, 1),
-                burndown("drover", 100_000, 26_000.0, 1),
-                burndown("drover", 100_000, 14_000.0, 1)));
+    Result combined = rounds("drover", 20_000.0, 26_000.0, 14_000.0);
 
     assertThat(combined.ok()).isTrue();
     assertThat(combined.figures().get("jobs_per_s")).isEqualTo(20_000.0);
@@ -43,13 +39,7 @@ class RoundsTest {
 
   @Test
   void anEvenCountTakesTheMeanOfTheMiddleTwo() {
-    Result combined =
-        Rounds.combine(
-            List.of(
-                burndown("drover", 10, 4.0, 1),
-                burndown("drover", 10, 1.0, 1),
-                burndown("drover", 10, 3.0, 1),
-                burndown("drover", 10, 2.0, 1)));
+    Result combined = rounds("drover", 4.0, 1.0, 3.0, 2.0);
 
     assertThat(combined.figures().get("jobs_per_s")).isEqualTo(2.5);
   }
@@ -94,18 +84,8 @@ class RoundsTest {
 
   @Test
   void aRatioGivesTheRangeOfTheRoundsPairedInOrder() {
-    Result drover =
-        Rounds.combine(
-            List.of(
-                burndown("drover", 10, 20_000.0, 1),
-                burndown("drover", 10, 30_000.0, 1),
-                burndown("drover", 10, 18_000.0, 1)));
-    Result peer =
-        Rounds.combine(
-            List.of(
-                burndown("db-scheduler", 10, 10_000.0, 1),
-                burndown("db-scheduler", 10, 12_000.0, 1),
-                burndown("db-scheduler", 10, 12_000.0, 1)));
+    Result drover = rounds("drover", 20_000.0, 30_000.0, 18_000.0);
+    Result peer = rounds("db-scheduler", 10_000.0, 12_000.0, 12_000.0);
 
     String table =
         Ratios.table(
@@ -128,6 +108,15 @@ class RoundsTest {
                 List.of(new Workload.Ratio("jobs_per_s", "burn-down jobs/s", true)),
                 List.of(one, burndown("db-scheduler", 10, 10_000.0, 1))))
         .contains("| db-scheduler | postgres | 2.00× (20000 / 10000) |");
+  }
+
+  /** One burn-down of 100,000 per rate, all finished, combined. */
+  private static Result rounds(String system, double... jobsPerS) {
+    List<Result> each = new ArrayList<>();
+    for (double rate : jobsPerS) {
+      each.add(burndown(system, 100_000, rate, 1));
+    }
+    return Rounds.combine(each);
   }
 
   private static Result withBacklog(Result r, int backlog) {
