@@ -118,6 +118,11 @@ final class HeldRun {
     return started;
   }
 
+  /** Whether a worker began it and has not ended it yet. */
+  synchronized boolean executing() {
+    return started != null && ended == null;
+  }
+
   /** How long its worker ran it; zero until it ended. */
   synchronized Duration ran() {
     return started == null || ended == null ? Duration.ZERO : Duration.between(started, ended);

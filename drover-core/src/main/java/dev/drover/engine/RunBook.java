@@ -68,11 +68,17 @@ final class RunBook {
 
   // ---- what the next pass writes
 
-  /** The runs a worker began that are still executing and whose start is not written yet. */
+  /**
+   * The runs a worker began that are still executing and whose start is not written yet. A run that
+   * ended, its outcome signalled or not yet, is left out: its start is written with its end, by the
+   * pass that takes its outcome. Workers go on beginning and ending short runs while a pass is
+   * built, and writing the start of each that ended since the loop last took the signals cost a
+   * second write of its run (and an upsert for its end) for nothing a crash could lose.
+   */
   List<RunStarted> startsToWrite() {
     List<RunStarted> starts = new ArrayList<>();
     for (HeldRun r : held.values()) {
-      if (!r.startWritten && r.started() != null && !unwritten.containsKey(r.lease())) {
+      if (!r.startWritten && r.executing()) {
         starts.add(new RunStarted(r.claim, r.started()));
       }
     }
