@@ -70,10 +70,10 @@ final class RunBook {
 
   /**
    * The runs a worker began that are still executing and whose start is not written yet. A run that
-   * ended, its outcome signalled or not yet, is left out: its start is written with its end, by the
-   * pass that takes its outcome. Workers go on beginning and ending short runs while a pass is
-   * built, and writing the start of each that ended since the loop last took the signals cost a
-   * second write of its run (and an upsert for its end) for nothing a crash could lose.
+   * ended is left out, whether the loop has taken its outcome or not: its start is written with its
+   * end, by the pass that takes the outcome. Workers go on beginning and ending short runs while a
+   * pass is built; writing the start of each that ended since the loop last took the signals cost
+   * each a second write of its run, and an upsert for its end, and kept nothing safer.
    */
   List<RunStarted> startsToWrite() {
     List<RunStarted> starts = new ArrayList<>();
