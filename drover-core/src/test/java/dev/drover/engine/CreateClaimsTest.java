@@ -2,17 +2,9 @@ package dev.drover.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.drover.Json;
-import dev.drover.model.Task;
-import dev.drover.model.TaskArguments;
-import dev.drover.model.TaskPolicy;
-import dev.drover.model.TaskRun;
-import dev.drover.model.TaskRunStatus;
-import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.store.Claim;
 import dev.drover.store.CreateClaimer.Offer;
-import dev.drover.store.Lease;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,20 +32,7 @@ class CreateClaimsTest {
   }
 
   private static Claim claimOf(long id, Offer offer) {
-    Task task =
-        new Task(
-            id,
-            "job",
-            TaskArguments.of(List.of(id), null),
-            offer.leaseUntil(),
-            null,
-            TaskStatus.NEXT_RUN_SCHEDULED,
-            TaskPolicy.ONESHOT,
-            0,
-            null);
-    TaskRun run =
-        new TaskRun(0, id, id + ".1", NOW, null, null, Json.object(), TaskRunStatus.SCHEDULED);
-    return new Claim(task, run, new Lease(id, 1));
+    return QueuedClaims.of(id, "job", offer.leaseUntil(), NOW);
   }
 
   @Test

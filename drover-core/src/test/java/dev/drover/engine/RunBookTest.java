@@ -2,19 +2,10 @@ package dev.drover.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.drover.Json;
 import dev.drover.Outcome;
 import dev.drover.engine.Signals.Finished;
-import dev.drover.model.Task;
-import dev.drover.model.TaskArguments;
-import dev.drover.model.TaskPolicy;
-import dev.drover.model.TaskRun;
-import dev.drover.model.TaskRunStatus;
-import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
-import dev.drover.store.Claim;
 import dev.drover.store.Completion;
-import dev.drover.store.Lease;
 import dev.drover.store.RunStarted;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,21 +20,7 @@ class RunBookTest {
   private final RunBook book = new RunBook();
 
   private static HeldRun held(long id) {
-    Instant leaseUntil = NOW.plus(JOB.lease());
-    Task task =
-        new Task(
-            id,
-            JOB.name(),
-            TaskArguments.of(List.of(id), null),
-            leaseUntil,
-            null,
-            TaskStatus.NEXT_RUN_SCHEDULED,
-            TaskPolicy.ONESHOT,
-            0,
-            null);
-    TaskRun run =
-        new TaskRun(0, id, id + ".1", NOW, null, null, Json.object(), TaskRunStatus.SCHEDULED);
-    return new HeldRun(new Claim(task, run, new Lease(id, 1)), JOB, NOW);
+    return new HeldRun(QueuedClaims.of(id, JOB.name(), NOW.plus(JOB.lease()), NOW), JOB, NOW);
   }
 
   @Test
