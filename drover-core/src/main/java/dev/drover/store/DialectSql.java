@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
@@ -143,6 +144,12 @@ interface DialectSql {
    * until the transaction ends; see {@link VisitTypeLocks}.
    */
   void lockVisitTypes(Handle h, List<String> visitTypes, VisitTypeLocks.Mode mode);
+
+  /**
+   * Holds the recording lock of each of {@code listers} alone until the transaction ends; see
+   * {@link VisitTypeLocks#lockForRecording}.
+   */
+  void lockListers(Handle h, Collection<UUID> listers);
 
   /** Records {@code origins} (distinct keys) and returns them as stored, in the same order. */
   List<ListedOrigin> recordOrigins(

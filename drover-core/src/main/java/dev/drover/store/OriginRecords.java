@@ -51,7 +51,10 @@ final class OriginRecords {
     origins.forEach(o -> distinct.put(Key.of(o), o));
     return jdbi.inTransaction(
         h -> {
-          locks.lockForRecording(h, distinct.keySet().stream().map(Key::visitType).toList());
+          locks.lockForRecording(
+              h,
+              distinct.keySet().stream().map(Key::visitType).toList(),
+              distinct.keySet().stream().map(Key::listerId).toList());
           checkListersExist(h, distinct.values());
           return dialect.recordOrigins(h, List.copyOf(distinct.values()), now, rows);
         });

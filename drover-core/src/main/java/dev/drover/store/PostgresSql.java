@@ -1,5 +1,6 @@
 package dev.drover.store;
 
+import static dev.drover.store.SqlQuery.FRONTIER_LOCK_LISTERS;
 import static dev.drover.store.SqlQuery.FRONTIER_LOCK_STATS_SLOT;
 import static dev.drover.store.SqlQuery.FRONTIER_LOCK_STATS_SLOTS;
 import static dev.drover.store.SqlQuery.FRONTIER_LOCK_VISIT_TYPE;
@@ -34,10 +35,12 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -60,9 +63,6 @@ final class PostgresSql implements DialectSql {
 
   /** The savepoint around the plain insert of the ends of runs never written. */
   private static final String UNWRITTEN_RUNS = "unwritten_runs";
-
-  /** The savepoint around a recording's first try, without ON CONFLICT. */
-  private static final String ORIGINS_WITHOUT_CONFLICT = "origins_without_conflict";
 
   /**
    * The largest batch recorded without ON CONFLICT. That statement tells new origins from listed
@@ -392,27 +392,35 @@ final class PostgresSql implements DialectSql {
     }
   }
 
+  /** One advisory lock per lister, all in one statement. */
+  @Override
+  public void lockListers(Handle h, Collection<UUID> listers) {
+    h.createQuery(sql.get(FRONTIER_LOCK_LISTERS))
+        .bind(
+            "lister_ids",
+            PgArray.of(String.class, listers.stream().map(FrontierRows::text).toList()))
+        .mapTo(Integer.class)
+        .one();
+  }
+
   private void lockQuery(Handle h, SqlQuery query, String visitType) {
     h.createQuery(sql.get(query)).bind("visit_type", visitType).mapTo(Integer.class).one();
   }
 
   /**
-   * Tried first without ON CONFLICT (originRecordWithoutConflict.sql), which costs less on both of
-   * its paths; the upsert when another recording committed one of the rows meanwhile, or when the
-   * batch is larger than {@link #RECORDING_WITHOUT_CONFLICT_LIMIT}.
+   * Without ON CONFLICT (originRecordWithoutConflict.sql), which costs less on both of its paths:
+   * no other recording writes the batch's rows meanwhile (recordings of one lister take turns, see
+   * {@link VisitTypeLocks}), so no key it inserts can be taken. A batch larger than {@link
+   * #RECORDING_WITHOUT_CONFLICT_LIMIT} takes the upsert.
    */
   @Override
   public List<ListedOrigin> recordOrigins(
       Handle h, List<ListedOrigin> in, Instant now, FrontierRows rows) {
-    Optional<Map<OriginRecords.Key, ListedOrigin>> withoutConflict =
+    SqlQuery query =
         in.size() > RECORDING_WITHOUT_CONFLICT_LIMIT
-            ? Optional.empty()
-            : unlessAKeyIsTaken(
-                h,
-                ORIGINS_WITHOUT_CONFLICT,
-                () -> recordBy(h, ORIGIN_RECORD_WITHOUT_CONFLICT, in, now, rows));
-    Map<OriginRecords.Key, ListedOrigin> stored =
-        withoutConflict.orElseGet(() -> recordBy(h, ORIGIN_RECORD, in, now, rows));
+            ? ORIGIN_RECORD
+            : ORIGIN_RECORD_WITHOUT_CONFLICT;
+    Map<OriginRecords.Key, ListedOrigin> stored = recordBy(h, query, in, now, rows);
     return in.stream().map(o -> stored.get(OriginRecords.Key.of(o))).toList();
   }
 

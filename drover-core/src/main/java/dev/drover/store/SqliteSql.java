@@ -32,6 +32,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.Handle;
@@ -262,6 +263,9 @@ final class SqliteSql implements DialectSql {
   /** Nothing to lock: one writer, and every transaction begins IMMEDIATE. */
   @Override
   public void lockVisitTypes(Handle h, List<String> visitTypes, VisitTypeLocks.Mode mode) {}
+
+  @Override
+  public void lockListers(Handle h, Collection<UUID> listers) {}
 
   /** A prepared statement per origin, then the stored rows read back by key. */
   @Override

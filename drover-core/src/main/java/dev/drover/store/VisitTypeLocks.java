@@ -1,6 +1,8 @@
 package dev.drover.store;
 
 import java.util.Collection;
+import java.util.Set;
+import java.util.UUID;
 import org.jdbi.v3.core.Handle;
 
 /**
@@ -16,7 +18,8 @@ import org.jdbi.v3.core.Handle;
  * <p>On PostgreSQL a mode is advisory locks: the visit type's lock, shared by recordings and stats
  * writers and taken alone by every other writer, and then eight stats slots, all shared by a
  * recording and one alone by a stats writer. Recordings so run beside recordings, and stats writers
- * beside up to seven other stats writers, but never one kind beside the other.
+ * beside up to seven other stats writers, but never one kind beside the other. A recording then
+ * holds a lock of each lister it records for, alone: recordings of different listers run together.
  */
 final class VisitTypeLocks {
   /** How a writer shares a visit type. */
@@ -24,10 +27,13 @@ final class VisitTypeLocks {
     /** Alone: grabs, visit results, disabling, anything that reads before it writes. */
     ALONE,
     /**
-     * Shared with other recordings. A recording writes only the rows of the listers it names, in
-     * key order (so two recordings of one key wait for each other without a deadlock), and copies
-     * the url's stored stats into the rows it creates: a stats write beside it could miss a row the
-     * recording has not committed yet, so stats writers wait for recordings, and they for them.
+     * Shared with recordings for other listers. A recording writes only the rows of the listers it
+     * names, so recordings of different listers never meet on a row, and recordings of one lister
+     * take turns: one statement may reach its rows in any order its plan takes (a join in heap
+     * order, which each transaction's snapshot sees differently), and two of them on the same rows
+     * could each hold a row the other waits for. A recording also copies the url's stored stats
+     * into the rows it creates: a stats write beside it could miss a row the recording has not
+     * committed yet, so stats writers wait for recordings, and they for them.
      */
     RECORDING,
     /**
@@ -50,9 +56,13 @@ final class VisitTypeLocks {
     lock(h, visitTypes, Mode.ALONE);
   }
 
-  /** As {@link #lock}, shared with other recordings ({@link Mode#RECORDING}). */
-  void lockForRecording(Handle h, Collection<String> visitTypes) {
+  /**
+   * As {@link #lock}, shared with recordings ({@link Mode#RECORDING}), and then, alone, the locks
+   * of {@code listers}, whose rows the recording writes.
+   */
+  void lockForRecording(Handle h, Collection<String> visitTypes, Collection<UUID> listers) {
     lock(h, visitTypes, Mode.RECORDING);
+    dialect.lockListers(h, Set.copyOf(listers));
   }
 
   /** As {@link #lock}, shared with other blind stats writes ({@link Mode#STATS}). */

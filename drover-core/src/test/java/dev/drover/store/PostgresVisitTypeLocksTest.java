@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jdbi.v3.core.Handle;
@@ -21,9 +22,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The frontier's lock modes on PostgreSQL, held by real transactions on separate connections: stats
  * writers share a visit type with each other and recordings with each other, but a stats writer and
- * a recording wait for one another, and a writer alone waits for both. A wait is seen in pg_locks
- * (a lock request not granted), not guessed from time; a lock that should be had at once and never
- * comes fails the test at its timeout.
+ * a recording wait for one another, and a writer alone waits for both; recordings for one lister
+ * take turns. A wait is seen in pg_locks (a lock request not granted), not guessed from time; a
+ * lock that should be had at once and never comes fails the test at its timeout.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -75,8 +76,30 @@ class PostgresVisitTypeLocksTest {
   @Test
   void recordingsHoldAVisitTypeTogether() {
     for (int i = 0; i < 3; i++) {
-      locks.lockForRecording(begin(), List.of("git"));
+      locks.lockForRecording(begin(), List.of("git"), List.of(UUID.randomUUID()));
     }
+  }
+
+  /**
+   * Two recordings for one lister would write the same rows, in whatever order each one's plan
+   * reaches them: the second waits for the first, even with another lister beside it and in the
+   * other order.
+   */
+  @Test
+  void recordingsForOneListerTakeTurns() throws Exception {
+    UUID shared = UUID.randomUUID();
+    Handle holder = begin();
+    locks.lockForRecording(holder, List.of("git"), List.of(UUID.randomUUID(), shared));
+    Handle waiter = begin();
+    CompletableFuture<Void> waiting =
+        CompletableFuture.runAsync(
+            () ->
+                locks.lockForRecording(waiter, List.of("git"), List.of(shared, UUID.randomUUID())));
+    awaitWaiting(waiter);
+    assertThat(waiting).as("a second recording for the same lister").isNotDone();
+    holder.commit();
+    waiting.get(STUCK_SECONDS, TimeUnit.SECONDS);
+    waiter.commit();
   }
 
   @Test
@@ -98,7 +121,7 @@ class PostgresVisitTypeLocksTest {
     locks.lock(begin(), List.of("git"));
     locks.lock(begin(), List.of("hg"));
     locks.lockForStats(begin(), List.of("svn"));
-    locks.lockForRecording(begin(), List.of("bzr"));
+    locks.lockForRecording(begin(), List.of("bzr"), List.of(UUID.randomUUID()));
   }
 
   /** {@code second} waits while {@code first} holds "git", and gets it when first commits. */
@@ -121,7 +144,8 @@ class PostgresVisitTypeLocksTest {
   private void lock(Handle h, Mode mode) {
     switch (mode) {
       case ALONE -> locks.lock(h, List.of("git"));
-      case RECORDING -> locks.lockForRecording(h, List.of("git"));
+      // A lister of its own: the waits asserted are the visit type's.
+      case RECORDING -> locks.lockForRecording(h, List.of("git"), List.of(UUID.randomUUID()));
       case STATS -> locks.lockForStats(h, List.of("git"));
     }
   }

@@ -190,6 +190,7 @@ class SqlFilesTest {
             "originMirrorRefresh", "originMirrorScheduled", "taskCountClaimed");
     assertThat(namesOf(SqlQuery.Home.POSTGRES_ONLY))
         .containsExactly(
+            "frontierLockListers",
             "frontierLockStatsSlot",
             "frontierLockStatsSlots",
             "frontierLockVisitType",

@@ -1,6 +1,6 @@
 -- PostgreSQL differs: the whole batch as arrays in one statement, one round trip
--- however large; SQLite records an origin per execution. On PostgreSQL this upsert is the fallback
--- of originRecordWithoutConflict.sql, which a recording tries first (PostgresSql.recordOrigins).
+-- however large; SQLite records an origin per execution. On PostgreSQL this upsert takes the
+-- batches too large for originRecordWithoutConflict.sql (PostgresSql.recordOrigins).
 -- Records a whole batch of listed origins in one statement: the batch arrives as parallel arrays
 -- (one element per origin, keys distinct) and the stored rows come back from RETURNING, so a batch
 -- costs one round trip and one plan however large it is. Times are epoch milliseconds.
@@ -26,8 +26,8 @@ FROM unnest(:lister_ids::text[], :urls::text[], :visit_types::text[], :extra_loa
             :enabled::boolean[], :last_update_ms::bigint[], :is_fork::boolean[], :forked_from_urls::text[])
        AS o (lister_id, url, visit_type, extra_loader_arguments, enabled, last_update_ms, is_fork, forked_from_url)
 LEFT JOIN origin_visit_stats s ON s.url = o.url AND s.visit_type = o.visit_type
--- Rows are written in key order: recordings run together (VisitTypeLocks), and two that write
--- the same keys then wait for each other in one order instead of deadlocking.
+-- Rows are written in the primary key's order. No other recording writes them meanwhile:
+-- recordings of one lister take turns (VisitTypeLocks).
 ORDER BY o.lister_id, o.url, o.visit_type
 ON CONFLICT (lister_id, url, visit_type) DO UPDATE
 SET extra_loader_arguments = excluded.extra_loader_arguments,

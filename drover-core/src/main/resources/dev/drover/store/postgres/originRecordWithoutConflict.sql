@@ -1,12 +1,12 @@
--- PostgreSQL only: how a recording first tries its batch (PostgresSql.recordOrigins), under a
--- savepoint; originRecord.sql, the upsert, is its fallback and says what each column takes.
+-- PostgreSQL only: how a recording writes a batch (PostgresSql.recordOrigins); originRecord.sql,
+-- the upsert, takes batches too large for this statement and says what each column takes.
 -- Rows already listed take a plain update and the others a plain insert, because ON CONFLICT DO
 -- UPDATE costs more on both paths: it locks each listed row before updating it (one more WAL
 -- record per row) after looking up visit stats that only a new row uses, and it inserts each new
 -- row speculatively (the primary key searched twice, one more WAL record to confirm the row).
--- The update finds every row committed before the statement began. A row another recording
--- commits after that makes the insert fail on the primary key (SQLSTATE 23505); the caller then
--- rolls back to its savepoint and records the batch by the upsert, which waits for such rows.
+-- The update finds every row of the batch's keys: recordings of one lister take turns
+-- (VisitTypeLocks), and only recordings insert rows, so every such row was committed before this
+-- statement began and no other can be inserted while it runs.
 WITH given AS (
   SELECT *
   FROM unnest(:lister_ids::text[], :urls::text[], :visit_types::text[], :extra_loader_arguments::text[],
@@ -20,9 +20,9 @@ WITH given AS (
       last_update = to_timestamp(o.last_update_ms / 1000.0),
       is_fork = o.is_fork,
       forked_from_url = o.forked_from_url
-  -- In key order, as the upsert writes its rows: recordings run together (VisitTypeLocks), and
-  -- two that write the same keys then wait for each other in one order instead of deadlocking.
-  FROM (SELECT * FROM given ORDER BY lister_id, url, visit_type) AS o
+  -- No other recording reaches these rows meanwhile: recordings of one lister take turns
+  -- (VisitTypeLocks), so the order in which the plan updates them does not matter.
+  FROM given AS o
   WHERE lo.lister_id = o.lister_id::uuid
     AND lo.url = o.url
     AND lo.visit_type = o.visit_type
