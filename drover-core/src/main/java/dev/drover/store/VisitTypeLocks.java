@@ -1,7 +1,6 @@
 package dev.drover.store;
 
 import java.util.Collection;
-import java.util.Set;
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;
 
@@ -62,7 +61,7 @@ final class VisitTypeLocks {
    */
   void lockForRecording(Handle h, Collection<String> visitTypes, Collection<UUID> listers) {
     lock(h, visitTypes, Mode.RECORDING);
-    dialect.lockListers(h, Set.copyOf(listers));
+    dialect.lockListers(h, listers);
   }
 
   /** As {@link #lock}, shared with other blind stats writes ({@link Mode#STATS}). */

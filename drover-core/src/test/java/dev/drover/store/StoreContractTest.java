@@ -75,7 +75,8 @@ abstract class StoreContractTest
         ClaimFloorContract,
         UnwrittenRunContract,
         NextDueContract,
-        RecordingContract {
+        RecordingContract,
+        WaitingContract {
   static final Duration HOUR = Duration.ofHours(1);
   static final Duration DAY = Duration.ofDays(1);
 
