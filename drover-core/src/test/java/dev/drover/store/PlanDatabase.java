@@ -1,5 +1,7 @@
 package dev.drover.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.drover.model.TaskType;
 import dev.drover.testing.PostgresTemplate;
 import java.sql.Connection;
@@ -10,6 +12,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
@@ -105,6 +109,20 @@ final class PlanDatabase implements AutoCloseable {
   private String plan(Handle h, String explain, SqlQuery query, UnaryOperator<Query> bind) {
     return String.join(
         "\n", bind.apply(h.createQuery(explain + sql.get(query))).mapTo(String.class).list());
+  }
+
+  /**
+   * Asserts that an EXPLAIN ANALYZE {@code plan} reads task_type and runs each of its scans once:
+   * the type read once for a statement, not once per task.
+   */
+  static void assertTaskTypeReadOnce(String plan) {
+    Matcher typeScans = Pattern.compile("on task_type .*loops=(\\d+)").matcher(plan);
+    int scans = 0;
+    while (typeScans.find()) {
+      scans++;
+      assertThat(Integer.parseInt(typeScans.group(1))).as(plan).isOne();
+    }
+    assertThat(scans).as(plan).isPositive();
   }
 
   /** The one number {@code countQuery} returns. */

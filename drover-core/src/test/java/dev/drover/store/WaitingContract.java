@@ -34,16 +34,16 @@ interface WaitingContract {
     return NewTask.recurring(type, TaskArguments.of(List.of(i), null)).withNextRun(due);
   }
 
-  /** Claims the one task of {@code type} due and ends its run failed at {@code t0()}. */
-  private static void failTheDueTask(Store s, TaskType type) {
-    Claim c = Passes.claim(s, type, "r", t0(), LeaseContract.LEASE, 1).get(0);
+  /** Claims the one task of {@code type} due at {@code at} and ends its run failed then. */
+  private static void failTheDueTask(Store s, TaskType type, Instant at) {
+    Claim c = Passes.claim(s, type, "r", at, LeaseContract.LEASE, 1).get(0);
     assertThat(
             Passes.complete(
                 s,
                 "r",
                 List.of(
-                    new Completion(c.lease(), TaskRunStatus.FAILED, Json.object(), t0(), c, null)),
-                t0()))
+                    new Completion(c.lease(), TaskRunStatus.FAILED, Json.object(), at, c, null)),
+                at))
         .as("the failed run is written")
         .isEmpty();
   }
@@ -61,7 +61,7 @@ interface WaitingContract {
     TaskType work = s.taskTypeGet("work").orElseThrow();
     Instant hour = t0().plus(Duration.ofHours(1));
     s.taskCreate(List.of(oneshot("work", 1, t0())), t0());
-    failTheDueTask(s, work); // its retry comes due ten minutes on
+    failTheDueTask(s, work, t0()); // its retry comes due ten minutes on
     s.taskCreate(
         List.of(
             oneshot("work", 2, hour),
@@ -93,20 +93,13 @@ interface WaitingContract {
             .build());
     TaskType poll = s.taskTypeGet("poll").orElseThrow();
     s.taskCreate(List.of(recurring("poll", 1, t0())), t0());
-    failTheDueTask(s, poll);
+    failTheDueTask(s, poll, t0());
     TaskWaiting afterOneFailure = s.taskWaiting(List.of("poll"), t0());
     assertThat(afterOneFailure.retries()).isOne();
     assertThat(afterOneFailure.later()).isZero();
 
     Instant retryDue = afterOneFailure.firstRetry();
-    Claim retry = Passes.claim(s, poll, "r", retryDue, LeaseContract.LEASE, 1).get(0);
-    Passes.complete(
-        s,
-        "r",
-        List.of(
-            new Completion(
-                retry.lease(), TaskRunStatus.FAILED, Json.object(), retryDue, retry, null)),
-        retryDue);
+    failTheDueTask(s, poll, retryDue);
     assertThat(s.taskWaiting(List.of("poll"), retryDue)).isEqualTo(TaskWaiting.NONE);
   }
 }
