@@ -274,6 +274,6 @@ interface RecordingContract extends FrontierContract {
         Thread.sleep(10);
       }
     }
-    throw new AssertionError("no recording came to wait for the other's row within 30 s");
+    throw new AssertionError("no recording came to wait for the other within 30 s");
   }
 }
