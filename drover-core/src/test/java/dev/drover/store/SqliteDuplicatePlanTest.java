@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,24 +29,22 @@ class SqliteDuplicatePlanTest {
   @TempDir static Path dir;
   private final SqlFiles sql = new SqlFiles(Dialect.SQLITE);
   private final SqliteSql dialect = new SqliteSql(sql, null, StoreProbe.NONE, SqliteWriteGate.NONE);
-  private Store store;
-  private Jdbi jdbi;
+  private SqlitePlanStore db;
 
   @BeforeAll
   void fill() {
-    store = Stores.open(StoreLocation.dataDir(dir));
-    store.taskTypeCreate(TaskType.builder("work").build());
+    db = new SqlitePlanStore(dir);
+    db.store.taskTypeCreate(TaskType.builder("work").build());
     List<NewTask> tasks = new ArrayList<>();
     for (int i = 0; i < 20_000; i++) {
       tasks.add(NewTask.oneshot("work", TaskArguments.of(List.of("item-" + i), Map.of())));
     }
-    store.taskCreate(tasks, NOW);
-    jdbi = Jdbi.create(store.dataSource().orElseThrow());
+    db.store.taskCreate(tasks, NOW);
   }
 
   @AfterAll
   void close() {
-    store.close();
+    db.close();
   }
 
   @Test
@@ -57,19 +54,14 @@ class SqliteDuplicatePlanTest {
 
   @Test
   void aChunksLookupSearchesTheDuplicateIndexOnceAnalyzed() {
-    jdbi.useHandle(h -> h.execute("ANALYZE"));
-    try {
-      readsTheDuplicateIndex(plan());
-    } finally {
-      jdbi.useHandle(h -> h.execute("DROP TABLE IF EXISTS sqlite_stat1"));
-    }
+    db.analyzed(() -> readsTheDuplicateIndex(plan()));
   }
 
   /** The lookup finds the chunk's stored tasks: one per hash, whatever the JSON must escape. */
   @Test
   void aChunksLookupFindsItsStoredTasks() {
     List<String> hashes =
-        jdbi.withHandle(
+        db.jdbi.withHandle(
             h ->
                 h.createQuery("SELECT arguments_hash FROM task ORDER BY id LIMIT 500")
                     .mapTo(String.class)
@@ -77,7 +69,7 @@ class SqliteDuplicatePlanTest {
     List<String> asked = new ArrayList<>(hashes);
     asked.add("not \"a\" hash\\\n");
     long found =
-        jdbi.withHandle(
+        db.jdbi.withHandle(
             h -> {
               var lookup = h.createQuery(sql.get(SqlQuery.TASK_FIND_DUPLICATES));
               dialect.bindDuplicateLookup(lookup, List.of("work", "other\t\"type\""), asked);
@@ -91,13 +83,14 @@ class SqliteDuplicatePlanTest {
     for (int i = 1; i <= TaskInserts.CHUNK; i++) {
       hashes.add(String.format("%032x", i * 7919L));
     }
-    return jdbi.withHandle(
-        h -> {
-          var explain =
-              h.createQuery("EXPLAIN QUERY PLAN " + sql.get(SqlQuery.TASK_FIND_DUPLICATES));
-          dialect.bindDuplicateLookup(explain, List.of("work"), hashes);
-          return String.join("\n", explain.map((rs, ctx) -> rs.getString("detail")).list());
-        });
+    return String.join(
+        "\n",
+        db.plan(
+            SqlQuery.TASK_FIND_DUPLICATES,
+            q -> {
+              dialect.bindDuplicateLookup(q, List.of("work"), hashes);
+              return q;
+            }));
   }
 
   private static void readsTheDuplicateIndex(String plan) {

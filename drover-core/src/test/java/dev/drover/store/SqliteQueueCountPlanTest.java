@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,22 +27,19 @@ class SqliteQueueCountPlanTest {
   private static final Instant NOW = Instant.parse("2026-06-01T12:00:00Z");
 
   @TempDir static Path dir;
-  private final SqlFiles sql = new SqlFiles(Dialect.SQLITE);
-  private Store store;
-  private Jdbi jdbi;
+  private SqlitePlanStore db;
 
   @BeforeAll
   void fill() {
-    store = Stores.open(StoreLocation.dataDir(dir));
-    store.taskTypeCreate(TaskType.builder("load-git").build());
+    db = new SqlitePlanStore(dir);
+    db.store.taskTypeCreate(TaskType.builder("load-git").build());
     List<NewTask> tasks = new ArrayList<>();
     for (int i = 0; i < 20_000; i++) {
       tasks.add(NewTask.oneshot("load-git", TaskArguments.of(List.of("origin-" + i), Map.of())));
     }
-    store.taskCreate(tasks, NOW);
-    jdbi = Jdbi.create(store.dataSource().orElseThrow());
+    db.store.taskCreate(tasks, NOW);
     // A visit type's history outgrows its queue: all but the last 1,000 have ended.
-    jdbi.useHandle(
+    db.jdbi.useHandle(
         h ->
             h.execute(
                 "UPDATE task SET status = 'completed' WHERE id <= (SELECT max(id) - 1000 FROM task)"));
@@ -51,35 +47,26 @@ class SqliteQueueCountPlanTest {
 
   @AfterAll
   void close() {
-    store.close();
+    db.close();
   }
 
   @Test
   void theQueueCountSearchesTheWaitingTasksOfEachTypeWithoutStatistics() {
     searchesTheWaitingTasks(plan());
-    assertThat(store.taskCountOutstanding(List.of("load-git", "other"), NOW)).isEqualTo(1_000);
+    assertThat(db.store.taskCountOutstanding(List.of("load-git", "other"), NOW)).isEqualTo(1_000);
   }
 
   @Test
   void theQueueCountSearchesTheWaitingTasksOfEachTypeOnceAnalyzed() {
-    jdbi.useHandle(h -> h.execute("ANALYZE"));
-    try {
-      searchesTheWaitingTasks(plan());
-    } finally {
-      jdbi.useHandle(h -> h.execute("DROP TABLE IF EXISTS sqlite_stat1"));
-    }
+    db.analyzed(() -> searchesTheWaitingTasks(plan()));
   }
 
   private String plan() {
-    return jdbi.withHandle(
-        h ->
-            String.join(
-                "\n",
-                h.createQuery("EXPLAIN QUERY PLAN " + sql.get(SqlQuery.TASK_COUNT_OUTSTANDING))
-                    .bindList("types", List.of("load-git"))
-                    .bind("now", NOW.toEpochMilli())
-                    .map((rs, ctx) -> rs.getString("detail"))
-                    .list()));
+    return String.join(
+        "\n",
+        db.plan(
+            SqlQuery.TASK_COUNT_OUTSTANDING,
+            q -> q.bindList("types", List.of("load-git")).bind("now", NOW.toEpochMilli())));
   }
 
   private static void searchesTheWaitingTasks(String plan) {

@@ -11,7 +11,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,14 +29,12 @@ class SqliteWaitingPlanTest {
   private static final Instant HOUR = NOW.plus(Duration.ofHours(1));
 
   @TempDir static Path dir;
-  private final SqlFiles sql = new SqlFiles(Dialect.SQLITE);
-  private Store store;
-  private Jdbi jdbi;
+  private SqlitePlanStore db;
 
   @BeforeAll
   void fill() {
-    store = Stores.open(StoreLocation.dataDir(dir));
-    store.taskTypeCreate(
+    db = new SqlitePlanStore(dir);
+    db.store.taskTypeCreate(
         TaskType.builder("poll-git").numRetries(3).defaultInterval(Duration.ofDays(1)).build());
     List<NewTask> tasks = new ArrayList<>();
     for (int i = 0; i < 60_000; i++) {
@@ -48,9 +45,8 @@ class SqliteWaitingPlanTest {
               : NewTask.recurring("poll-git", arguments);
       tasks.add(task.withNextRun(HOUR.plusSeconds(i)));
     }
-    store.taskCreate(tasks, NOW);
-    jdbi = Jdbi.create(store.dataSource().orElseThrow());
-    jdbi.useHandle(
+    db.store.taskCreate(tasks, NOW);
+    db.jdbi.useHandle(
         h ->
             h.execute(
                 "UPDATE task SET status = 'completed' WHERE policy = 'recurring' AND id % 3 <> 0"));
@@ -58,24 +54,19 @@ class SqliteWaitingPlanTest {
 
   @AfterAll
   void close() {
-    store.close();
+    db.close();
   }
 
   @Test
   void theWaitCheckReadsTheTypeOnceWithoutStatistics() {
     readsTheTypeOnce(plan());
-    assertThat(store.taskWaiting(List.of("poll-git", "other"), NOW))
+    assertThat(db.store.taskWaiting(List.of("poll-git", "other"), NOW))
         .isEqualTo(new TaskWaiting(0, null, 100, HOUR));
   }
 
   @Test
   void theWaitCheckReadsTheTypeOnceAnalyzed() {
-    jdbi.useHandle(h -> h.execute("ANALYZE"));
-    try {
-      readsTheTypeOnce(plan());
-    } finally {
-      jdbi.useHandle(h -> h.execute("DROP TABLE IF EXISTS sqlite_stat1"));
-    }
+    db.analyzed(() -> readsTheTypeOnce(plan()));
   }
 
   /**
@@ -98,12 +89,8 @@ class SqliteWaitingPlanTest {
 
   /** EXPLAIN QUERY PLAN of the wait check: a line per step, its parent's id first. */
   private List<String> plan() {
-    return jdbi.withHandle(
-        h ->
-            h.createQuery("EXPLAIN QUERY PLAN " + sql.get(SqlQuery.TASK_WAITING))
-                .bindList("types", List.of("poll-git", "other"))
-                .bind("now", NOW.toEpochMilli())
-                .map((rs, ctx) -> rs.getString("parent") + " " + rs.getString("detail"))
-                .list());
+    return db.plan(
+        SqlQuery.TASK_WAITING,
+        q -> q.bindList("types", List.of("poll-git", "other")).bind("now", NOW.toEpochMilli()));
   }
 }
