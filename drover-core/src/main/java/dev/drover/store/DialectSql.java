@@ -2,6 +2,7 @@ package dev.drover.store;
 
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.OriginVisitStats;
+import dev.drover.model.Task;
 import dev.drover.schedule.TaskUpdate;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,6 +18,7 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
+import org.jdbi.v3.core.statement.SqlStatement;
 
 /**
  * What differs between SQLite and PostgreSQL beyond the text of their SQL files, one implementation
@@ -118,11 +120,39 @@ interface DialectSql {
   void insertStarted(Handle h, String owner, List<RunStarted> started);
 
   /**
-   * Counts a claim's {@code n} tasks of {@code type} as leased, in its transaction: both databases'
-   * triggers leave a claim's changes to the store (SQLite {@code taskCountClaimed}, PostgreSQL
-   * {@code taskCountMoved}; V025, V026).
+   * Adds {@code moves} to the status counts in the statement's transaction: the changes the row
+   * trigger leaves to the store, a claim's and those of the statements that take a leased task's
+   * owner away (V025 to V027).
    */
-  void countClaimed(Handle h, String type, int n);
+  void countMoves(Handle h, StatusMoves moves);
+
+  /**
+   * Runs {@code release}, {@code taskRelease} or {@code taskReleaseUnbegun} with its parameters
+   * bound, which gives a claimed task back; true if it did. Its change of status is counted.
+   */
+  boolean giveBack(Handle h, Query release);
+
+  /**
+   * Cancels the tasks among {@code ids} that are not final ({@code taskCancel}, which binds them as
+   * a list); returns their ids. Their changes of status are counted.
+   */
+  List<Long> cancel(Handle h, List<Long> ids);
+
+  /**
+   * Writes each of {@code tasks}' {@code updates} after its run ended ({@code taskUpdateAfterRun}),
+   * which takes its owner away. Their changes of status are counted.
+   */
+  void updateAfterRun(Handle h, List<Task> tasks, List<TaskUpdate> updates);
+
+  /** Binds one task's update to {@code taskUpdateAfterRun}. */
+  static <S extends SqlStatement<S>> S bindUpdateAfterRun(S statement, Task task, TaskUpdate u) {
+    return statement
+        .bind("id", task.id())
+        .bind("status", u.status().dbName())
+        .bind("next_run", u.nextRun())
+        .bind("current_interval_ms", Columns.millis(u.currentInterval()))
+        .bind("retries_left", u.retriesLeft());
+  }
 
   /**
    * Whether a claimed task's entry stays in the claim index until a vacuum (PostgreSQL), so that

@@ -138,7 +138,15 @@ final class Leases {
         perKey
             ? claimPerKey(h, type.name(), owner, now, until, limit, type.maxPerKey())
             : claimByPriority(h, type.name(), owner, now, until, limit, r.shares(), found);
-    dialect.countClaimed(h, type.name(), claimed.size());
+    // The row trigger leaves a claim's changes to it (V025, V026).
+    dialect.countMoves(
+        h,
+        new StatusMoves()
+            .move(
+                type.name(),
+                TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName(),
+                TaskStatus.NEXT_RUN_SCHEDULED.dbName(),
+                claimed.size()));
     ObjectNode meta = Claim.openedBy(owner); // one for the claim's runs
     return claimed.stream()
         .map(
@@ -446,13 +454,12 @@ final class Leases {
       if (run.isPresent()) {
         runEnder.end(h, run.get(), TaskRunStatus.LOST, meta, now, ended);
         rescued.add(t.id());
-      } else if (h.createQuery(sql.get(TASK_RELEASE_UNBEGUN))
-          .bind("id", t.id())
-          .bind("attempt", e.attempt())
-          .bind("now", now)
-          .mapTo(Long.class)
-          .findOne()
-          .isPresent()) {
+      } else if (dialect.giveBack(
+          h,
+          h.createQuery(sql.get(TASK_RELEASE_UNBEGUN))
+              .bind("id", t.id())
+              .bind("attempt", e.attempt())
+              .bind("now", now))) {
         // A queued claim with no run written: no worker began it, so it is given back uncharged,
         // as a takeover gives it back. A worker may have begun it in the last moments of a runner
         // that died before its next pass wrote the start: that run is then not charged either. It
@@ -547,14 +554,13 @@ final class Leases {
   private boolean release(Handle h, String owner, Lease l, Instant now, List<EndedRun> ended) {
     Rows.LeasedRun held = held(h, owner, List.of(l)).get(l);
     Optional<TaskRun> run = Optional.ofNullable(held).map(Rows.LeasedRun::run);
-    if (h.createQuery(sql.get(TASK_RELEASE))
-        .bind("id", l.taskId())
-        .bind("owner", owner)
-        .bind("attempt", l.attempt())
-        .bind("now", now)
-        .mapTo(Long.class)
-        .findOne()
-        .isEmpty()) {
+    if (!dialect.giveBack(
+        h,
+        h.createQuery(sql.get(TASK_RELEASE))
+            .bind("id", l.taskId())
+            .bind("owner", owner)
+            .bind("attempt", l.attempt())
+            .bind("now", now))) {
       return false;
     }
     ObjectNode meta = Json.object();

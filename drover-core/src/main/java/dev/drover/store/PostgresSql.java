@@ -7,11 +7,13 @@ import static dev.drover.store.SqlQuery.FRONTIER_LOCK_VISIT_TYPE;
 import static dev.drover.store.SqlQuery.FRONTIER_LOCK_VISIT_TYPE_SHARED;
 import static dev.drover.store.SqlQuery.ORIGIN_RECORD;
 import static dev.drover.store.SqlQuery.ORIGIN_RECORD_WITHOUT_CONFLICT;
+import static dev.drover.store.SqlQuery.TASK_CANCEL;
 import static dev.drover.store.SqlQuery.TASK_COUNT_MOVED;
 import static dev.drover.store.SqlQuery.TASK_LOCK_FOR_DELETION;
 import static dev.drover.store.SqlQuery.TASK_RUN_END_MANY;
 import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_ENDED;
 import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_STARTED;
+import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN;
 import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED;
 import static dev.drover.store.SqlQuery.VISIT_MARK_SCHEDULED;
 import static dev.drover.store.SqlQuery.VISIT_STATS_REPLACE;
@@ -48,6 +50,7 @@ import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.Query;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 import org.jdbi.v3.core.statement.Update;
@@ -167,7 +170,7 @@ final class PostgresSql implements DialectSql {
   public boolean[] updateAsClaimed(
       Handle h, String owner, List<Completion> completions, List<TaskUpdate> updates) {
     List<Task> tasks = completions.stream().map(c -> c.claimed().task()).toList();
-    CountedMoves counts = new CountedMoves();
+    StatusMoves moves = new StatusMoves();
     List<Long> ids =
         h.createQuery(sql.get(TASK_UPDATE_AFTER_RUN_AS_CLAIMED))
             .bind("owner", owner)
@@ -205,43 +208,54 @@ final class PostgresSql implements DialectSql {
                 PgArray.of(Integer.class, tasks.stream().map(Task::retriesLeft).toList()))
             .map(
                 (rs, ctx) -> {
-                  counts.move(rs.getString("type"), LEASED, rs.getString("status"), 1);
+                  moves.move(rs.getString("type"), LEASED, rs.getString("status"), 1);
                   return rs.getLong("id");
                 })
             .list();
-    counts.write(h);
+    countMoves(h, moves);
     return DialectSql.updatedAmong(completions, ids);
   }
 
   private static final String LEASED = TaskStatus.NEXT_RUN_SCHEDULED.dbName();
 
+  /** One append of the moves' sums, the pairs as parallel arrays. */
+  @Override
+  public void countMoves(Handle h, StatusMoves moves) {
+    Map<List<String>, Long> sums = moves.nonZero();
+    if (sums.isEmpty()) {
+      return;
+    }
+    List<List<String>> keys = List.copyOf(sums.keySet());
+    h.createUpdate(sql.get(TASK_COUNT_MOVED))
+        .bind("types", PgArray.of(String.class, keys.stream().map(k -> k.get(0)).toList()))
+        .bind("statuses", PgArray.of(String.class, keys.stream().map(k -> k.get(1)).toList()))
+        .bind("ns", PgArray.of(Long.class, sums.values()))
+        .execute();
+  }
+
+  /** The statement counts its change itself (V026). */
+  @Override
+  public boolean giveBack(Handle h, Query release) {
+    return release.mapTo(Long.class).findOne().isPresent();
+  }
+
+  /** The statement counts the leased tasks' changes itself, the trigger the others' (V026). */
+  @Override
+  public List<Long> cancel(Handle h, List<Long> ids) {
+    return h.createQuery(sql.get(TASK_CANCEL)).bindList("ids", ids).mapTo(Long.class).list();
+  }
+
   /**
-   * The status changes of a claim or a batch completion, added up per type and status, for one
-   * append to task_count in the statement's transaction. The row trigger leaves them to the store
-   * (V026): counted by a trigger or inside the statement, they cost it about a tenth more.
+   * One JDBC batch; each statement counts a leased task's change itself, the trigger any other
+   * (V026).
    */
-  private final class CountedMoves {
-    private final Map<List<String>, Long> byTypeAndStatus = new LinkedHashMap<>();
-
-    void move(String type, String from, String to, long n) {
-      if (!from.equals(to)) {
-        byTypeAndStatus.merge(List.of(type, from), -n, Long::sum);
-        byTypeAndStatus.merge(List.of(type, to), n, Long::sum);
-      }
+  @Override
+  public void updateAfterRun(Handle h, List<Task> tasks, List<TaskUpdate> updates) {
+    PreparedBatch batch = h.prepareBatch(sql.get(TASK_UPDATE_AFTER_RUN));
+    for (int i = 0; i < tasks.size(); i++) {
+      DialectSql.bindUpdateAfterRun(batch, tasks.get(i), updates.get(i)).add();
     }
-
-    void write(Handle h) {
-      byTypeAndStatus.values().removeIf(n -> n == 0);
-      if (byTypeAndStatus.isEmpty()) {
-        return;
-      }
-      List<List<String>> keys = List.copyOf(byTypeAndStatus.keySet());
-      h.createUpdate(sql.get(TASK_COUNT_MOVED))
-          .bind("types", PgArray.of(String.class, keys.stream().map(k -> k.get(0)).toList()))
-          .bind("statuses", PgArray.of(String.class, keys.stream().map(k -> k.get(1)).toList()))
-          .bind("ns", PgArray.of(Long.class, byTypeAndStatus.values()))
-          .execute();
-    }
+    batch.execute();
   }
 
   /** All the pass's starts in one statement, the rows as arrays (see the SQL file). */
@@ -460,14 +474,6 @@ final class PostgresSql implements DialectSql {
   @Override
   public boolean claimIndexKeepsClaimedEntries() {
     return true;
-  }
-
-  /** One append of the claim's two counts, which the row trigger leaves to it (V026). */
-  @Override
-  public void countClaimed(Handle h, String type, int n) {
-    CountedMoves counts = new CountedMoves();
-    counts.move(type, TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName(), LEASED, n);
-    counts.write(h);
   }
 
   /** One statement for the stats and their mirror, the urls as one array. */

@@ -4,7 +4,6 @@ import static dev.drover.store.SqlQuery.TASK_GET;
 import static dev.drover.store.SqlQuery.TASK_RUN_DELETE_SUCCEEDED;
 import static dev.drover.store.SqlQuery.TASK_RUN_END;
 import static dev.drover.store.SqlQuery.TASK_TYPE_GET;
-import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.DroverException;
@@ -21,8 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.statement.PreparedBatch;
-import org.jdbi.v3.core.statement.SqlStatement;
 
 /**
  * Ends a run and reschedules its task, inside the caller's transaction. Every way a run ends
@@ -106,13 +103,15 @@ final class RunEnder {
       return;
     }
     Map<String, TaskType> types = new HashMap<>();
-    PreparedBatch tasks = h.prepareBatch(sql.get(TASK_UPDATE_AFTER_RUN));
+    List<Task> tasks = new ArrayList<>(endings.size());
+    List<TaskUpdate> updates = new ArrayList<>(endings.size());
     for (Ending e : endings) {
       TaskType type = types.computeIfAbsent(e.task().type(), name -> taskType(h, e.task()));
-      bindUpdate(tasks, e.task(), Rescheduler.afterRun(e.task(), type, e.status(), at)).add();
+      tasks.add(e.task());
+      updates.add(Rescheduler.afterRun(e.task(), type, e.status(), at));
     }
     endRuns(h, owner, endings, types, at, ended);
-    tasks.execute();
+    dialect.updateAfterRun(h, tasks, updates);
   }
 
   /**
@@ -241,8 +240,8 @@ final class RunEnder {
   }
 
   private void reschedule(Handle h, Task task, TaskRunStatus status, Instant at) {
-    TaskUpdate u = Rescheduler.afterRun(task, taskType(h, task), status, at);
-    bindUpdate(h.createUpdate(sql.get(TASK_UPDATE_AFTER_RUN)), task, u).execute();
+    dialect.updateAfterRun(
+        h, List.of(task), List.of(Rescheduler.afterRun(task, taskType(h, task), status, at)));
   }
 
   private TaskType taskType(Handle h, Task task) {
@@ -252,14 +251,5 @@ final class RunEnder {
         .findOne()
         .orElseThrow(
             () -> new DroverException("task " + task.id() + " has no task type " + task.type()));
-  }
-
-  private static <S extends SqlStatement<S>> S bindUpdate(S statement, Task task, TaskUpdate u) {
-    return statement
-        .bind("id", task.id())
-        .bind("status", u.status().dbName())
-        .bind("next_run", u.nextRun())
-        .bind("current_interval_ms", Columns.millis(u.currentInterval()))
-        .bind("retries_left", u.retriesLeft());
   }
 }

@@ -4,9 +4,12 @@ import static dev.drover.store.SqlQuery.ORIGIN_MIRROR_REFRESH;
 import static dev.drover.store.SqlQuery.ORIGIN_MIRROR_SCHEDULED;
 import static dev.drover.store.SqlQuery.ORIGIN_RECORD;
 import static dev.drover.store.SqlQuery.ORIGIN_ROWS_ESTIMATE;
-import static dev.drover.store.SqlQuery.TASK_COUNT_CLAIMED;
+import static dev.drover.store.SqlQuery.TASK_CANCEL;
+import static dev.drover.store.SqlQuery.TASK_COUNT_MOVED;
+import static dev.drover.store.SqlQuery.TASK_LEASED_AMONG;
 import static dev.drover.store.SqlQuery.TASK_RUN_END_MANY;
 import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_STARTED;
+import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN;
 import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED;
 import static dev.drover.store.SqlQuery.VISIT_MARK_SCHEDULED;
 import static dev.drover.store.SqlQuery.VISIT_STATS_REPLACE;
@@ -32,6 +35,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.UnaryOperator;
@@ -200,11 +204,17 @@ final class SqliteSql implements DialectSql {
       rows.append(']');
     }
     try (SqliteBatch update = batches.open(h, TASK_UPDATE_AFTER_RUN_AS_CLAIMED)) {
+      StatusMoves moves = new StatusMoves();
       List<Long> ids =
           update
               .setString("rows", rows.append(']').toString())
               .setString("owner", owner)
-              .executeReturningAll((rs, ctx) -> rs.getLong(1));
+              .executeReturningAll(
+                  (rs, ctx) -> {
+                    moves.move(rs.getString(2), LEASED, rs.getString(3), 1);
+                    return rs.getLong(1);
+                  });
+      countMoves(h, moves);
       return DialectSql.updatedAmong(completions, ids);
     }
   }
@@ -297,12 +307,95 @@ final class SqliteSql implements DialectSql {
     return false;
   }
 
-  /** The row trigger leaves a claim's changes to it (V025): one statement for the claim. */
+  private static final String LEASED = TaskStatus.NEXT_RUN_SCHEDULED.dbName();
+
+  /** One upsert of the moves' sums, the pairs as one JSON array. */
   @Override
-  public void countClaimed(Handle h, String type, int n) {
-    if (n > 0) {
-      h.createUpdate(sql.get(TASK_COUNT_CLAIMED)).bind("type", type).bind("n", n).execute();
+  public void countMoves(Handle h, StatusMoves moves) {
+    Map<List<String>, Long> sums = moves.nonZero();
+    if (sums.isEmpty()) {
+      return;
     }
+    ArrayNode pairs = Json.MAPPER.createArrayNode();
+    sums.forEach((k, n) -> pairs.addArray().add(k.get(0)).add(k.get(1)).add(n));
+    h.createUpdate(sql.get(TASK_COUNT_MOVED)).bind("moves", pairs.toString()).execute();
+  }
+
+  /**
+   * The release returns the task's type, and its move from leased to waiting is counted: the row
+   * trigger leaves a leased task's owner taken away to the statement (V027).
+   */
+  @Override
+  public boolean giveBack(Handle h, Query release) {
+    Optional<String> type = release.map((rs, ctx) -> rs.getString("type")).findOne();
+    type.ifPresent(
+        t ->
+            countMoves(
+                h,
+                new StatusMoves().move(t, LEASED, TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName(), 1)));
+    return type.isPresent();
+  }
+
+  /**
+   * The leased tasks among {@code ids} are read first, and their moves to disabled counted: the row
+   * trigger counts the others' (V027). One writer, so nothing changes them in between.
+   */
+  @Override
+  public List<Long> cancel(Handle h, List<Long> ids) {
+    Map<Long, String> leased = leasedAmong(h, ids);
+    List<Long> cancelled =
+        h.createQuery(sql.get(TASK_CANCEL)).bindList("ids", ids).mapTo(Long.class).list();
+    StatusMoves moves = new StatusMoves();
+    for (Long id : cancelled) {
+      String type = leased.get(id);
+      if (type != null) {
+        moves.move(type, LEASED, TaskStatus.DISABLED.dbName(), 1);
+      }
+    }
+    countMoves(h, moves);
+    return cancelled;
+  }
+
+  /**
+   * The leased tasks among {@code tasks} are read first; each update returns the status it wrote,
+   * and the leased tasks' moves are counted: the row trigger counts the others' (V027).
+   */
+  @Override
+  public void updateAfterRun(Handle h, List<Task> tasks, List<TaskUpdate> updates) {
+    Map<Long, String> leased = new HashMap<>();
+    for (List<Task> chunk : FrontierRows.chunks(tasks, FrontierRows.IN_LIST)) {
+      leased.putAll(leasedAmong(h, chunk.stream().map(Task::id).toList()));
+    }
+    StatusMoves moves = new StatusMoves();
+    try (SqliteBatch update = batches.open(h, TASK_UPDATE_AFTER_RUN)) {
+      for (int i = 0; i < tasks.size(); i++) {
+        Task task = tasks.get(i);
+        TaskUpdate u = updates.get(i);
+        List<String> written =
+            update
+                .setLong("id", task.id())
+                .setString("status", u.status().dbName())
+                .setInstant("next_run", u.nextRun())
+                .setLong("current_interval_ms", Columns.millis(u.currentInterval()))
+                .setLong("retries_left", u.retriesLeft())
+                .executeReturningAll((rs, ctx) -> rs.getString(1));
+        String type = leased.get(task.id());
+        if (type != null && !written.isEmpty()) {
+          moves.move(type, LEASED, written.get(0), 1);
+        }
+      }
+    }
+    countMoves(h, moves);
+  }
+
+  /** The type of each task among {@code ids} that is leased and has its owner. */
+  private Map<Long, String> leasedAmong(Handle h, List<Long> ids) {
+    Map<Long, String> leased = new HashMap<>();
+    h.createQuery(sql.get(TASK_LEASED_AMONG))
+        .bindList("ids", ids)
+        .map((rs, ctx) -> leased.put(rs.getLong("id"), rs.getString("type")))
+        .list();
+    return leased;
   }
 
   /** The stats, then their mirror, one statement each per chunk of urls. */

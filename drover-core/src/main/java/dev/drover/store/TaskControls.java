@@ -1,6 +1,5 @@
 package dev.drover.store;
 
-import static dev.drover.store.SqlQuery.TASK_CANCEL;
 import static dev.drover.store.SqlQuery.TASK_CHILD_IDS;
 import static dev.drover.store.SqlQuery.TASK_CHILD_REOPENED;
 import static dev.drover.store.SqlQuery.TASK_DELETE;
@@ -183,11 +182,7 @@ final class TaskControls {
   private List<Long> cancel(Handle h, List<Long> scope, Instant now) {
     List<Long> cancelled = new ArrayList<>();
     for (List<Long> chunk : chunks(scope)) {
-      cancelled.addAll(
-          h.createQuery(sql.get(TASK_CANCEL))
-              .bindList("ids", chunk)
-              .map((rs, ctx) -> rs.getLong("id"))
-              .list());
+      cancelled.addAll(dialect.cancel(h, chunk));
     }
     List<EndedRun> ended = new ArrayList<>();
     Set<Long> withRun = new HashSet<>();

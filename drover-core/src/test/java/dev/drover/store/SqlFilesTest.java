@@ -17,6 +17,8 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The rules of the SQL files, checked on the files the build packages, without a database: every
@@ -85,59 +87,50 @@ class SqlFilesTest {
   private static final Set<SqlQuery> CLAIMS =
       Set.of(SqlQuery.TASK_CLAIM, SqlQuery.TASK_CLAIM_PER_KEY);
 
-  /**
-   * On SQLite the row trigger that keeps the status counts leaves a claim's changes, the only ones
-   * that count an attempt, to the claim (V025, V026). Only the two claims may count one, and they
-   * count what they lease themselves (taskCountClaimed); any other would leave the counts wrong.
-   */
-  @Test
-  void onSqliteOnlyTheClaimsCountAnAttempt() {
-    SqlFiles files = new SqlFiles(Dialect.SQLITE);
-    for (SqlQuery q : SqlQuery.values()) {
-      if (q.runsOn(Dialect.SQLITE)) {
-        String text = files.get(q).replaceAll("\\s+", " ").toLowerCase(java.util.Locale.ROOT);
-        if (CLAIMS.contains(q)) {
-          assertThat(text).as(q.toString()).containsPattern(COUNTS_AN_ATTEMPT);
-        } else {
-          assertThat(text).as(q.toString()).doesNotContainPattern(COUNTS_AN_ATTEMPT);
-        }
-      }
-    }
-  }
+  /** An UPDATE of task that takes tasks' owner away. */
+  private static final String TAKES_AN_OWNER_AWAY =
+      "update task (?:t )?set (?:(?!where).)*\\bowner\\s*+=\\s*+null\\b";
+
+  /** The statements that end or give back a lease, and so take its owner away. */
+  private static final Set<SqlQuery> OWNER_TAKERS =
+      Set.of(
+          SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED,
+          SqlQuery.TASK_UPDATE_AFTER_RUN,
+          SqlQuery.TASK_RELEASE,
+          SqlQuery.TASK_RELEASE_UNBEGUN,
+          SqlQuery.TASK_CANCEL);
 
   /**
-   * On PostgreSQL the row trigger that keeps the status counts leaves two kinds of change to the
-   * store (V026): a claim, the only change that counts an attempt, and an owner taken away. Only
-   * the two claims and the five statements that end or give back a lease may make them. The claims
-   * and the batch completion are counted by the store from the rows they return (taskCountMoved);
-   * the other four add their counts to task_count in the same statement. Any other statement making
-   * such a change would leave the counts wrong.
+   * On both databases the row trigger that keeps the status counts leaves two kinds of change to
+   * the store: a claim, the only change that counts an attempt, and a leased task's owner taken
+   * away (SQLite's V025 and V027, PostgreSQL's V026). Only the two claims and the five statements
+   * that end or give back a lease may make them, and the store counts their changes; any other
+   * statement making such a change would leave the counts wrong. On SQLite the store counts them
+   * all, from what they return (taskCountMoved); on PostgreSQL it counts the claims' and the batch
+   * completion's, and the other four add their counts to task_count in the same statement.
    */
-  @Test
-  void onPostgresOnlyTheStatementsThatCountThemselvesClaimOrTakeAnOwnerAway() {
-    String takesAnOwnerAway = "update task (?:t )?set (?:(?!where).)*\\bowner\\s*+=\\s*+null\\b";
-    Set<SqlQuery> takers =
-        Set.of(
-            SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED,
-            SqlQuery.TASK_UPDATE_AFTER_RUN,
-            SqlQuery.TASK_RELEASE,
-            SqlQuery.TASK_RELEASE_UNBEGUN,
-            SqlQuery.TASK_CANCEL);
-    SqlFiles files = new SqlFiles(Dialect.POSTGRESQL);
+  @ParameterizedTest
+  @EnumSource(Dialect.class)
+  void onlyTheStatementsTheStoreCountsClaimOrTakeAnOwnerAway(Dialect dialect) {
+    SqlFiles files = new SqlFiles(dialect);
     for (SqlQuery q : SqlQuery.values()) {
-      if (q.runsOn(Dialect.POSTGRESQL)) {
+      if (q.runsOn(dialect)) {
         String text = files.get(q).replaceAll("\\s+", " ").toLowerCase(java.util.Locale.ROOT);
         if (CLAIMS.contains(q)) {
           assertThat(text).as(q.toString()).containsPattern(COUNTS_AN_ATTEMPT);
         } else {
           assertThat(text).as(q.toString()).doesNotContainPattern(COUNTS_AN_ATTEMPT);
         }
-        if (takers.contains(q)) {
-          assertThat(text).as(q.toString()).containsPattern(takesAnOwnerAway);
+        if (OWNER_TAKERS.contains(q)) {
+          assertThat(text).as(q.toString()).containsPattern(TAKES_AN_OWNER_AWAY);
         } else {
-          assertThat(text).as(q.toString()).doesNotContainPattern(takesAnOwnerAway);
+          assertThat(text).as(q.toString()).doesNotContainPattern(TAKES_AN_OWNER_AWAY);
         }
-        if (takers.contains(q) && q != SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED) {
+        boolean countsInTheStatement =
+            dialect == Dialect.POSTGRESQL
+                && OWNER_TAKERS.contains(q)
+                && q != SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED;
+        if (countsInTheStatement) {
           assertThat(text).as(q.toString()).contains("insert into task_count");
         }
       }
@@ -187,7 +180,7 @@ class SqlFilesTest {
     // The exceptions are steps the other database folds into another query; keep them few.
     assertThat(namesOf(SqlQuery.Home.SQLITE_ONLY))
         .containsExactlyInAnyOrder(
-            "originMirrorRefresh", "originMirrorScheduled", "taskCountClaimed");
+            "originMirrorRefresh", "originMirrorScheduled", "taskLeasedAmong");
     assertThat(namesOf(SqlQuery.Home.POSTGRES_ONLY))
         .containsExactly(
             "frontierLockListers",
@@ -196,7 +189,6 @@ class SqlFilesTest {
             "frontierLockVisitType",
             "frontierLockVisitTypeShared",
             "originRecordWithoutConflict",
-            "taskCountMoved",
             "taskLockForDeletion",
             "taskRunInsertEnded");
   }

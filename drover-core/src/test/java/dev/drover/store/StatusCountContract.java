@@ -1,6 +1,7 @@
 package dev.drover.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.drover.Json;
 import dev.drover.model.NewTask;
@@ -10,6 +11,7 @@ import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskRunStatus;
 import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
+import dev.drover.testing.FaultProbe;
 import dev.drover.testing.Passes;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -17,6 +19,7 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,6 +28,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The status counts the database keeps as tasks change (task_count, kept by triggers) always equal
@@ -67,6 +72,10 @@ interface StatusCountContract {
       }
     }
     return out;
+  }
+
+  private static TaskStatus statusOf(Store s, long id) {
+    return s.taskGet(List.of(id)).get(0).status();
   }
 
   private void assertCountsMatchRows(String after) throws Exception {
@@ -176,6 +185,147 @@ interface StatusCountContract {
     assertCountsMatchRows("its claim by another runner");
     s.taskCancel(tasks.stream().map(Task::id).toList(), false, t0);
     assertCountsMatchRows("a cancel of leased and waiting tasks");
+  }
+
+  /**
+   * Every way a lease ends counts the task's move once, though neither database's row trigger
+   * counts it (PostgreSQL's V026, SQLite's V027) and each way counts it by another statement: a
+   * completion written as claimed, one written after a heartbeat moved the lease (the task read
+   * again first), each of a task paused while it ran, a release, a rescue of claims no worker began
+   * and of started runs, and a cancel of leased and waiting tasks.
+   */
+  @Test
+  default void statusCountsHoldForEveryWayALeaseEnds() throws Exception {
+    Store s = store();
+    s.taskTypeCreate(TaskType.builder("a").numRetries(1).build());
+    TaskType a = s.taskTypeGet("a").orElseThrow();
+    Instant t0 = LeaseContract.T0;
+    List<Task> tasks =
+        s.taskCreate(IntStream.range(0, 12).mapToObj(i -> task("a", i)).toList(), t0);
+    List<Claim> claims = Passes.claimStarted(s, a, "r", t0, LeaseContract.LEASE, 8);
+    List<Long> ids = claims.stream().map(c -> c.lease().taskId()).toList();
+    assertThat(s.taskPause(ids.subList(0, 2), false)).isEqualTo(2);
+    assertCountsMatchRows("a pause of running tasks");
+
+    s.taskHeartbeat(
+        "r",
+        List.of(claims.get(1).lease(), claims.get(3).lease()),
+        t0.plus(LeaseContract.LEASE.multipliedBy(2)));
+    List<Completion> ends = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      Claim c = claims.get(i);
+      // A failure with a retry left waits for its next run, or is paused if paused meanwhile.
+      TaskRunStatus status = i < 3 ? TaskRunStatus.FAILED : TaskRunStatus.EVENTFUL;
+      ends.add(new Completion(c.lease(), status, Json.object(), t0, c, null));
+    }
+    assertThat(Passes.complete(s, "r", ends, t0)).isEmpty();
+    assertThat(statusOf(s, ids.get(0)))
+        .as("paused while it ran, ended as claimed")
+        .isEqualTo(TaskStatus.PAUSED);
+    assertThat(statusOf(s, ids.get(1)))
+        .as("paused while it ran, ended after a heartbeat")
+        .isEqualTo(TaskStatus.PAUSED);
+    assertThat(statusOf(s, ids.get(2)))
+        .as("failed, with a retry left")
+        .isEqualTo(TaskStatus.NEXT_RUN_NOT_SCHEDULED);
+    assertCountsMatchRows("completions as claimed and after a heartbeat");
+
+    assertThat(s.taskRelease("r", List.of(claims.get(4).lease()), t0)).isEqualTo(1);
+    assertCountsMatchRows("a release");
+    List<Claim> unbegun = Passes.claim(s, a, "r2", t0, LeaseContract.LEASE, 3);
+    assertThat(unbegun).hasSize(3);
+    assertThat(s.taskRescueOwner("r2", t0, true)).hasSize(3);
+    assertCountsMatchRows("a rescue of claims no worker began");
+    s.taskCancel(List.of(ids.get(5), tasks.get(11).id()), false, t0);
+    assertCountsMatchRows("a cancel of a leased and a waiting task");
+    assertThat(s.taskRescueOwner("r", t0, true)).containsExactlyInAnyOrder(ids.get(6), ids.get(7));
+    assertCountsMatchRows("a rescue of started runs");
+  }
+
+  /** A store on the same database whose statements and commits {@code probe} sees. */
+  Store openProbed(StoreProbe probe);
+
+  /**
+   * A cancel, a release and a rescue of started runs, each made to fail at one step of its
+   * transaction (the read of its leased tasks on SQLite, its update, the counts the store adds, the
+   * commit), change nothing: no task and no count moves, and the same call then succeeds with the
+   * counts right. Each step is one that at least one of the three takes on this database.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "taskLeasedAmong",
+        "taskCancel",
+        "taskRelease",
+        "taskUpdateAfterRun",
+        "taskCountMoved",
+        FaultProbe.COMMIT
+      })
+  default void aLeaseEndThatFailsAtAnyStepChangesNothing(String step) throws Exception {
+    // PostgreSQL's statements read their leased tasks and count their moves themselves (V026).
+    assumeTrue(
+        store().dialect() == Dialect.SQLITE
+            || !Set.of("taskLeasedAmong", "taskCountMoved").contains(step),
+        step + " is SQLite's step");
+    Store s = store();
+    s.taskTypeCreate(TaskType.builder("a").numRetries(1).build());
+    TaskType a = s.taskTypeGet("a").orElseThrow();
+    Instant t0 = LeaseContract.T0;
+    List<Task> tasks = s.taskCreate(IntStream.range(0, 6).mapToObj(i -> task("a", i)).toList(), t0);
+    List<Claim> claims = Passes.claimStarted(s, a, "r", t0, LeaseContract.LEASE, 4);
+    List<java.util.function.Consumer<Store>> ends =
+        List.of(
+            probed ->
+                probed.taskCancel(
+                    List.of(claims.get(0).lease().taskId(), tasks.get(5).id()), false, t0),
+            probed -> probed.taskRelease("r", List.of(claims.get(1).lease()), t0),
+            probed -> probed.taskRescueOwner("r", t0, true));
+    Set<String> transaction =
+        Set.of("taskLeasedAmong", "taskCancel", "taskRelease", "taskUpdateAfterRun");
+    int fired = 0;
+    for (var end : ends) {
+      List<String> before = taskRows();
+      List<StatusCount> countsBefore = keptInTheDatabase();
+      FaultProbe probe = new FaultProbe(step, Set.of(1), transaction);
+      try (Store probed = openProbed(probe)) {
+        try {
+          end.accept(probed);
+        } catch (FaultProbe.InjectedFault expected) {
+          assertThat(taskRows()).as("the tasks after a fault at " + step).isEqualTo(before);
+          assertThat(keptInTheDatabase())
+              .as("the counts after a fault at " + step)
+              .isEqualTo(countsBefore);
+          end.accept(probed);
+        }
+      }
+      fired += probe.fired();
+      assertCountsMatchRows("a lease end, after a fault at " + step);
+    }
+    assertThat(fired).as(step + " failed in at least one of the ends").isPositive();
+  }
+
+  /** Every task's status, owner, retries and attempt, in id order. */
+  private List<String> taskRows() throws Exception {
+    List<String> out = new ArrayList<>();
+    try (Connection c = rawConnection();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT id, status, owner, retries_left, attempt FROM task ORDER BY id")) {
+      while (rs.next()) {
+        out.add(
+            rs.getLong(1)
+                + " "
+                + rs.getString(2)
+                + " "
+                + rs.getString(3)
+                + " "
+                + rs.getInt(4)
+                + " "
+                + rs.getInt(5));
+      }
+    }
+    return out;
   }
 
   /**

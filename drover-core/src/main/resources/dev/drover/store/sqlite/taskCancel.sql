@@ -1,5 +1,6 @@
--- SQLite differs: its status counts' row trigger counts this change (PostgreSQL's leaves the
--- leased tasks' to the statement, V026).
+-- SQLite differs: the store reads the leased tasks first (taskLeasedAmong) and counts their
+-- change, which the row trigger leaves to the statements that take a leased task's owner away
+-- (V027); the trigger counts the others'. PostgreSQL's counts the leased tasks' in the statement.
 -- Cancels the tasks that are not final: disabled by an operator, their lease (if any) gone, so
 -- the runner executing one finds it lost at its next heartbeat and stops the work. Returns them.
 UPDATE task

@@ -1,0 +1,30 @@
+package dev.drover.store;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The status changes of one statement that the status counts' row trigger leaves to the store (a
+ * claim, an owner taken away: V025 to V027), added up per type and status for one write to
+ * task_count in the statement's transaction ({@link DialectSql#countMoves}).
+ */
+final class StatusMoves {
+  private final Map<List<String>, Long> byTypeAndStatus = new LinkedHashMap<>();
+
+  /** {@code n} tasks of {@code type} went from status {@code from} to {@code to}. */
+  StatusMoves move(String type, String from, String to, long n) {
+    if (!from.equals(to)) {
+      byTypeAndStatus.merge(List.of(type, from), -n, Long::sum);
+      byTypeAndStatus.merge(List.of(type, to), n, Long::sum);
+    }
+    return this;
+  }
+
+  /** What to add per (type, status), without the pairs that came to nothing. */
+  Map<List<String>, Long> nonZero() {
+    Map<List<String>, Long> out = new LinkedHashMap<>(byTypeAndStatus);
+    out.values().removeIf(n -> n == 0);
+    return out;
+  }
+}
