@@ -134,8 +134,8 @@ final class Databases implements AutoCloseable {
       EmbeddedPostgres.Builder builder =
           EmbeddedPostgres.builder()
               // zonky turns synchronous_commit off by default; PostgreSQL's own default is on, and
-              // that
-              // is what a deployment runs with, so every commit here waits for its WAL flush too.
+              // that is what a deployment runs with, so every commit here waits for its WAL flush
+              // too.
               .setServerConfig("synchronous_commit", "on")
               // PostgreSQL's defaults (128 MB of buffers, a checkpoint every 1 GB of WAL) suit a
               // laptop; a deployment sizes them to its machine and data. Buffers: a quarter of the

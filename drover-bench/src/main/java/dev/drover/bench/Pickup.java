@@ -82,6 +82,7 @@ final class Pickup implements Workload {
     Random random = new Random(3);
     long spreadMs = system.pickupPauseSpread(settings).toMillis();
     int warmups = warmUp(system, started, 0, settings);
+    SqlProfile.reset(db.jdbcUrl());
     double[] latencies = new double[settings.samples()];
     double[] enqueues = new double[settings.samples()];
     for (int i = 0; i < settings.samples(); i++) {
@@ -107,6 +108,9 @@ final class Pickup implements Workload {
     raw.put("pause_spread_ms", spreadMs);
     raw.put("latencies_ms", latencies);
     raw.put("enqueue_ms", enqueues);
+    if (SqlProfile.ENABLED && db.jdbcUrl() != null) {
+      raw.put("sql_profile", SqlProfile.top(db.jdbcUrl()));
+    }
     return new Measurement(figures, raw);
   }
 
