@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.drover.store.StoreLocation;
+import dev.drover.testing.TempDirs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,6 +61,7 @@ abstract class ApiBadRequestIT {
   @AfterAll
   void stop() {
     server.close();
+    TempDirs.delete(dir);
   }
 
   @ParameterizedTest(name = "{0}")

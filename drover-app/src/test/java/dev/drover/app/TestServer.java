@@ -6,6 +6,7 @@ import dev.drover.app.http.ApiToken;
 import dev.drover.app.http.ServedRunner;
 import dev.drover.app.http.ServerMetrics;
 import dev.drover.store.StoreLocation;
+import dev.drover.testing.TempDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -25,9 +26,13 @@ final class TestServer implements AutoCloseable {
 
   final Path runsDir;
 
-  private TestServer(StoreLocation location, Path runsDir) {
+  /** Whether {@link #runsDir} is a temporary directory this server made, to delete at close. */
+  private final boolean ownsRunsDir;
+
+  private TestServer(StoreLocation location, Path runsDir, boolean ownsRunsDir) {
     this.location = location;
     this.runsDir = runsDir;
+    this.ownsRunsDir = ownsRunsDir;
     this.drover = Drover.open(location);
     this.metrics = new ServerMetrics(drover);
     ServedRunner runner = new ServedRunner(() -> {}, runsDir, RunnerSetup.HANDLER_TYPES);
@@ -38,12 +43,12 @@ final class TestServer implements AutoCloseable {
 
   /** A server whose runs' directories are under {@code runsDir}, as a runner's would be. */
   static TestServer on(StoreLocation location, Path runsDir) {
-    return new TestServer(location, runsDir);
+    return new TestServer(location, runsDir, false);
   }
 
   static TestServer on(StoreLocation location) {
     try {
-      return on(location, Files.createTempDirectory("drover-runs"));
+      return new TestServer(location, Files.createTempDirectory("drover-runs"), true);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -61,5 +66,8 @@ final class TestServer implements AutoCloseable {
     server.close();
     metrics.close();
     drover.close();
+    if (ownsRunsDir) {
+      TempDirs.delete(runsDir);
+    }
   }
 }

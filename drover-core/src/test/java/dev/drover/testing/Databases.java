@@ -7,9 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -72,7 +70,7 @@ public final class Databases implements AfterEachCallback {
   public synchronized void afterEach(ExtensionContext context) {
     for (StoreLocation location : created) {
       if (location.isSqlite()) {
-        delete(location.dataDir().getParent());
+        TempDirs.delete(location.dataDir().getParent());
       } else {
         PostgresTemplate.drop(location.jdbcUrl());
       }
@@ -85,16 +83,6 @@ public final class Databases implements AfterEachCallback {
       return Files.createTempDirectory("drover-test");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void delete(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      // A file still open, or already gone: the temporary directory is cleared later anyway.
     }
   }
 }
