@@ -18,7 +18,6 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
-import org.jdbi.v3.core.statement.SqlStatement;
 
 /**
  * What differs between SQLite and PostgreSQL beyond the text of their SQL files, one implementation
@@ -143,16 +142,6 @@ interface DialectSql {
    * which takes its owner away. Their changes of status are counted.
    */
   void updateAfterRun(Handle h, List<Task> tasks, List<TaskUpdate> updates);
-
-  /** Binds one task's update to {@code taskUpdateAfterRun}. */
-  static <S extends SqlStatement<S>> S bindUpdateAfterRun(S statement, Task task, TaskUpdate u) {
-    return statement
-        .bind("id", task.id())
-        .bind("status", u.status().dbName())
-        .bind("next_run", u.nextRun())
-        .bind("current_interval_ms", Columns.millis(u.currentInterval()))
-        .bind("retries_left", u.retriesLeft());
-  }
 
   /**
    * Whether a claimed task's entry stays in the claim index until a vacuum (PostgreSQL), so that

@@ -253,7 +253,14 @@ final class PostgresSql implements DialectSql {
   public void updateAfterRun(Handle h, List<Task> tasks, List<TaskUpdate> updates) {
     PreparedBatch batch = h.prepareBatch(sql.get(TASK_UPDATE_AFTER_RUN));
     for (int i = 0; i < tasks.size(); i++) {
-      DialectSql.bindUpdateAfterRun(batch, tasks.get(i), updates.get(i)).add();
+      TaskUpdate u = updates.get(i);
+      batch
+          .bind("id", tasks.get(i).id())
+          .bind("status", u.status().dbName())
+          .bind("next_run", u.nextRun())
+          .bind("current_interval_ms", Columns.millis(u.currentInterval()))
+          .bind("retries_left", u.retriesLeft())
+          .add();
     }
     batch.execute();
   }

@@ -39,6 +39,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
@@ -390,12 +391,10 @@ final class SqliteSql implements DialectSql {
 
   /** The type of each task among {@code ids} that is leased and has its owner. */
   private Map<Long, String> leasedAmong(Handle h, List<Long> ids) {
-    Map<Long, String> leased = new HashMap<>();
-    h.createQuery(sql.get(TASK_LEASED_AMONG))
+    return h.createQuery(sql.get(TASK_LEASED_AMONG))
         .bindList("ids", ids)
-        .map((rs, ctx) -> leased.put(rs.getLong("id"), rs.getString("type")))
-        .list();
-    return leased;
+        .map((rs, ctx) -> Map.entry(rs.getLong("id"), rs.getString("type")))
+        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
   }
 
   /** The stats, then their mirror, one statement each per chunk of urls. */
