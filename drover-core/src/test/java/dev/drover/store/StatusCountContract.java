@@ -43,6 +43,9 @@ interface StatusCountContract {
   /** A connection of its own to the store's database, for counting the rows directly. */
   Connection rawConnection() throws Exception;
 
+  /** A store on the same database whose statements and commits {@code probe} sees. */
+  Store openProbed(StoreProbe probe);
+
   private static NewTask task(String type, int i) {
     return NewTask.oneshot(type, TaskArguments.of(List.of(i), null)).withNextRun(LeaseContract.T0);
   }
@@ -218,7 +221,13 @@ interface StatusCountContract {
       TaskRunStatus status = i < 3 ? TaskRunStatus.FAILED : TaskRunStatus.EVENTFUL;
       ends.add(new Completion(c.lease(), status, Json.object(), t0, c, null));
     }
-    assertThat(Passes.complete(s, "r", ends, t0)).isEmpty();
+    RecordingContract.Steps steps = new RecordingContract.Steps();
+    try (Store seeing = openProbed(steps)) {
+      assertThat(Passes.complete(seeing, "r", ends, t0)).isEmpty();
+    }
+    assertThat(steps.names)
+        .as("the tasks a heartbeat moved are read again and updated one by one")
+        .contains("taskUpdateAfterRunAsClaimed", "taskUpdateAfterRun");
     assertThat(statusOf(s, ids.get(0)))
         .as("paused while it ran, ended as claimed")
         .isEqualTo(TaskStatus.PAUSED);
@@ -241,9 +250,6 @@ interface StatusCountContract {
     assertThat(s.taskRescueOwner("r", t0, true)).containsExactlyInAnyOrder(ids.get(6), ids.get(7));
     assertCountsMatchRows("a rescue of started runs");
   }
-
-  /** A store on the same database whose statements and commits {@code probe} sees. */
-  Store openProbed(StoreProbe probe);
 
   /**
    * A cancel, a release and a rescue of started runs, each made to fail at one step of its
