@@ -139,14 +139,7 @@ final class Leases {
             ? claimPerKey(h, type.name(), owner, now, until, limit, type.maxPerKey())
             : claimByPriority(h, type.name(), owner, now, until, limit, r.shares(), found);
     // The row trigger leaves a claim's changes to it (V025, V026).
-    dialect.countMoves(
-        h,
-        new StatusMoves()
-            .move(
-                type.name(),
-                TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName(),
-                TaskStatus.NEXT_RUN_SCHEDULED.dbName(),
-                claimed.size()));
+    dialect.countMoves(h, new StatusMoves().claimed(type.name(), claimed.size()));
     ObjectNode meta = Claim.openedBy(owner); // one for the claim's runs
     return claimed.stream()
         .map(

@@ -25,7 +25,6 @@ import dev.drover.frontier.OriginKey;
 import dev.drover.frontier.OriginVisitStats;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
-import dev.drover.model.TaskStatus;
 import dev.drover.schedule.TaskUpdate;
 import java.sql.Array;
 import java.sql.Connection;
@@ -208,15 +207,13 @@ final class PostgresSql implements DialectSql {
                 PgArray.of(Integer.class, tasks.stream().map(Task::retriesLeft).toList()))
             .map(
                 (rs, ctx) -> {
-                  moves.move(rs.getString("type"), LEASED, rs.getString("status"), 1);
+                  moves.givenBack(rs.getString("type"), rs.getString("status"));
                   return rs.getLong("id");
                 })
             .list();
     countMoves(h, moves);
     return DialectSql.updatedAmong(completions, ids);
   }
-
-  private static final String LEASED = TaskStatus.NEXT_RUN_SCHEDULED.dbName();
 
   /** One append of the moves' sums, the pairs as parallel arrays. */
   @Override

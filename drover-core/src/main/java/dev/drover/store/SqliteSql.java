@@ -212,7 +212,7 @@ final class SqliteSql implements DialectSql {
               .setString("owner", owner)
               .executeReturningAll(
                   (rs, ctx) -> {
-                    moves.move(rs.getString(2), LEASED, rs.getString(3), 1);
+                    moves.givenBack(rs.getString(2), rs.getString(3));
                     return rs.getLong(1);
                   });
       countMoves(h, moves);
@@ -308,8 +308,6 @@ final class SqliteSql implements DialectSql {
     return false;
   }
 
-  private static final String LEASED = TaskStatus.NEXT_RUN_SCHEDULED.dbName();
-
   /** One upsert of the moves' sums, the pairs as one JSON array. */
   @Override
   public void countMoves(Handle h, StatusMoves moves) {
@@ -332,8 +330,7 @@ final class SqliteSql implements DialectSql {
     type.ifPresent(
         t ->
             countMoves(
-                h,
-                new StatusMoves().move(t, LEASED, TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName(), 1)));
+                h, new StatusMoves().givenBack(t, TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName())));
     return type.isPresent();
   }
 
@@ -350,7 +347,7 @@ final class SqliteSql implements DialectSql {
     for (Long id : cancelled) {
       String type = leased.get(id);
       if (type != null) {
-        moves.move(type, LEASED, TaskStatus.DISABLED.dbName(), 1);
+        moves.givenBack(type, TaskStatus.DISABLED.dbName());
       }
     }
     countMoves(h, moves);
@@ -382,7 +379,7 @@ final class SqliteSql implements DialectSql {
                 .executeReturningAll((rs, ctx) -> rs.getString(1));
         String type = leased.get(task.id());
         if (type != null && !written.isEmpty()) {
-          moves.move(type, LEASED, written.get(0), 1);
+          moves.givenBack(type, written.get(0));
         }
       }
     }

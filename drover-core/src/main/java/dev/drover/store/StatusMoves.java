@@ -1,5 +1,6 @@
 package dev.drover.store;
 
+import dev.drover.model.TaskStatus;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,10 +11,22 @@ import java.util.Map;
  * task_count in the statement's transaction ({@link DialectSql#countMoves}).
  */
 final class StatusMoves {
+  private static final String WAITING = TaskStatus.NEXT_RUN_NOT_SCHEDULED.dbName();
+  private static final String LEASED = TaskStatus.NEXT_RUN_SCHEDULED.dbName();
+
   private final Map<List<String>, Long> byTypeAndStatus = new LinkedHashMap<>();
 
-  /** {@code n} tasks of {@code type} went from status {@code from} to {@code to}. */
-  StatusMoves move(String type, String from, String to, long n) {
+  /** A claim leased {@code n} waiting tasks of {@code type}. */
+  StatusMoves claimed(String type, long n) {
+    return move(type, WAITING, LEASED, n);
+  }
+
+  /** A leased task of {@code type} was given back, now in status {@code to}. */
+  StatusMoves givenBack(String type, String to) {
+    return move(type, LEASED, to, 1);
+  }
+
+  private StatusMoves move(String type, String from, String to, long n) {
     if (!from.equals(to)) {
       byTypeAndStatus.merge(List.of(type, from), -n, Long::sum);
       byTypeAndStatus.merge(List.of(type, to), n, Long::sum);
