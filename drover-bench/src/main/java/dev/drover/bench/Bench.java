@@ -237,6 +237,11 @@ public final class Bench implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    try {
+      Databases.serverSettings(System.getProperty(Databases.SERVER_SETTINGS, ""));
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
     List<String> systemNames =
         names(
             systems == null ? List.copyOf(SYSTEMS.keySet()) : systems,

@@ -10,7 +10,9 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The databases of one bench run, which starts its own: one embedded PostgreSQL for the whole run,
@@ -152,9 +154,33 @@ final class Databases implements AutoCloseable {
       if (SqlProfile.ENABLED) {
         builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
       }
+      serverSettings(System.getProperty(SERVER_SETTINGS, "")).forEach(builder::setServerConfig);
       postgres = builder.start();
     }
     return postgres;
+  }
+
+  /**
+   * The system property of extra server settings, for profiling: {@code name=value} pairs separated
+   * by commas, such as {@code log_min_duration_statement=0,track_wal_io_timing=on}.
+   */
+  static final String SERVER_SETTINGS = "drover.bench.pgConfig";
+
+  /** The settings of {@link #SERVER_SETTINGS}' value {@code pairs}, in order. */
+  static Map<String, String> serverSettings(String pairs) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    for (String pair : pairs.split(",")) {
+      if (pair.isBlank()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException(
+            SERVER_SETTINGS + ": '" + pair.trim() + "' is not name=value");
+      }
+      settings.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+    }
+    return settings;
   }
 
   /** A quarter of the machine's memory, and at least 1 GB, in MB. */

@@ -88,7 +88,8 @@ record Report(
         .append(settings.warmup())
         .append(" warm-up pickups back to back (at most ")
         .append(Pickup.WARMUP_CAP.toSeconds())
-        .append(" s) before the pickup and sustained workloads, not counted\n");
+        .append(" s) before the pickup and sustained workloads, and for sustained as long of its")
+        .append(" load again, not counted\n");
     if (rounds > 1) {
       md.append("- Rounds: ")
           .append(rounds)

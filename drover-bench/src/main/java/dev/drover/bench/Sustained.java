@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -19,9 +20,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * stopped; the bench then waits a while for it to drain, and a task that never started counts with
  * its wait so far (so p99 is a lower bound when "unstarted" is not zero).
  *
- * <p>The load begins warm, after the pickup workload's warm-up ({@link Pickup#warmUp}): a
- * ten-second load on a cold JVM measured mostly the compiler's first seconds (Drover on PostgreSQL:
- * 17.6 ms p50 over a cold 10 s, against about 5 ms once warm).
+ * <p>The load begins warm, after the pickup workload's warm-up ({@link Pickup#warmUp}) and as long
+ * of the same load, unmeasured: a ten-second load on a cold JVM measured mostly the compiler's
+ * first seconds (Drover on PostgreSQL: 17.6 ms p50 over a cold 10 s, against about 5 ms once warm).
+ * The JIT's compiler threads' share of a core during the measured load is reported ({@code
+ * compiler_cores}), as the sign of a load that was not warm yet.
  */
 final class Sustained implements Workload {
   static final String NAME = "sustained";
@@ -72,66 +75,42 @@ final class Sustained implements Workload {
     AtomicLongArray before = new AtomicLongArray(n);
     AtomicLongArray started = new AtomicLongArray(n);
     AtomicLong startedCount = new AtomicLong();
+    AtomicLong warmupLoadStarted = new AtomicLong();
     BlockingQueue<long[]> warmupStarted = new LinkedBlockingQueue<>();
+    // Sequence numbers: the measured tasks first, then the pickups of the warm-up, then its load.
+    long loadFrom = (long) n + settings.warmup();
     system.open(
         db,
         settings,
         seq -> {
-          if (seq >= n) {
+          if (seq >= loadFrom) {
+            warmupLoadStarted.incrementAndGet();
+          } else if (seq >= n) {
             warmupStarted.add(new long[] {seq, System.nanoTime()});
           } else if (seq >= 0 && started.compareAndSet((int) seq, 0, System.nanoTime())) {
             startedCount.incrementAndGet();
           }
         });
     system.startWorkers();
-    // The same warm-up as the pickup workload's, numbered after the measured tasks.
+    // The same warm-up as the pickup workload's, numbered after the measured tasks...
     int warmups = Pickup.warmUp(system, warmupStarted, n, settings);
+    // ...then as long of the same load, not measured. The pickups run one task at a time;
+    // the load runs four enqueuers and the system's paths for tasks that overlap, which the JIT
+    // then compiles. Without it the JIT's compiler threads used a tenth of a core through the
+    // measured window on two cores, and the threads a handover wakes waited behind them for a core
+    // (`perf sched`, docs/benchmarks.md, 2026-11-29): the p99 timed the compiler.
+    enqueueAtRate(system, loadFrom, n, load.rate(), new AtomicLongArray(n));
+    awaitStarts(warmupLoadStarted, n, System.nanoTime() + DRAIN.toNanos());
 
+    long compilingBefore = CpuMeter.compilerNanos();
     long t0 = System.nanoTime();
-    double nanosPerTask = 1e9 / load.rate();
-    AtomicLong failures = new AtomicLong();
-    List<Thread> enqueuers = new ArrayList<>();
-    Exception[] firstFailure = new Exception[1];
-    for (int k = 0; k < ENQUEUERS; k++) {
-      int first = k;
-      Thread t =
-          new Thread(
-              () -> {
-                for (int seq = first; seq < n; seq += ENQUEUERS) {
-                  long due = t0 + (long) (seq * nanosPerTask);
-                  long wait = due - System.nanoTime();
-                  if (wait > 0) {
-                    sleepNanos(wait);
-                  }
-                  before.set(seq, System.nanoTime());
-                  try {
-                    system.enqueue(seq);
-                  } catch (Exception e) {
-                    if (failures.getAndIncrement() == 0) {
-                      firstFailure[0] = e;
-                    }
-                    return;
-                  }
-                }
-              },
-              "bench-enqueuer-" + k);
-      t.setDaemon(true);
-      t.start();
-      enqueuers.add(t);
-    }
-    for (Thread t : enqueuers) {
-      t.join();
-    }
-    if (firstFailure[0] != null) {
-      throw firstFailure[0];
-    }
+    long t0EpochMicros = TimeUnit.MILLISECONDS.toMicros(System.currentTimeMillis());
+    enqueueAtRate(system, 0, n, load.rate(), before);
     long enqueueEnd = System.nanoTime();
     long backlog = n - startedCount.get();
-    long drainDeadline = enqueueEnd + DRAIN.toNanos();
-    while (startedCount.get() < n && System.nanoTime() < drainDeadline) {
-      Thread.sleep(5);
-    }
+    awaitStarts(startedCount, n, enqueueEnd + DRAIN.toNanos());
     long end = System.nanoTime();
+    long compiling = CpuMeter.compilerNanos() - compilingBefore;
 
     double[] latencies = new double[n];
     int unstarted = 0;
@@ -155,11 +134,75 @@ final class Sustained implements Workload {
     figures.put("unstarted", unstarted);
     Map<String, Object> raw = new LinkedHashMap<>();
     raw.put("warmup_pickups", warmups);
+    raw.put("warmup_load_tasks", n);
     raw.put("sustain_for_s", load.sustainFor().toMillis() / 1000.0);
     raw.put("enqueuer_threads", ENQUEUERS);
     raw.put("drain_limit_s", DRAIN.toSeconds());
+    if (compilingBefore >= 0) {
+      // The JIT's compiler threads, in cores, while the measured tasks ran.
+      raw.put("compiler_cores", compiling / (double) (end - t0));
+    }
+    // When the measured load began, to line its tasks up with a server's log: task i was due
+    // i / rate seconds later.
+    raw.put("t0_epoch_us", t0EpochMicros);
     raw.put("latencies_ms", latencies);
     return new Measurement(figures, raw);
+  }
+
+  /**
+   * Enqueues tasks {@code firstSeq} to {@code firstSeq + count - 1}, one API call each, at {@code
+   * rate} a second, by {@link #ENQUEUERS} threads keeping to one schedule; {@code before} receives
+   * each call's start, by its index in the run. Returns when every call has returned.
+   */
+  private static void enqueueAtRate(
+      SystemUnderTest system, long firstSeq, int count, int rate, AtomicLongArray before)
+      throws Exception {
+    long t0 = System.nanoTime();
+    double nanosPerTask = 1e9 / rate;
+    AtomicLong failures = new AtomicLong();
+    List<Thread> enqueuers = new ArrayList<>();
+    Exception[] firstFailure = new Exception[1];
+    for (int k = 0; k < ENQUEUERS; k++) {
+      int first = k;
+      Thread t =
+          new Thread(
+              () -> {
+                for (int i = first; i < count; i += ENQUEUERS) {
+                  long due = t0 + (long) (i * nanosPerTask);
+                  long wait = due - System.nanoTime();
+                  if (wait > 0) {
+                    sleepNanos(wait);
+                  }
+                  before.set(i, System.nanoTime());
+                  try {
+                    system.enqueue(firstSeq + i);
+                  } catch (Exception e) {
+                    if (failures.getAndIncrement() == 0) {
+                      firstFailure[0] = e;
+                    }
+                    return;
+                  }
+                }
+              },
+              "bench-enqueuer-" + k);
+      t.setDaemon(true);
+      t.start();
+      enqueuers.add(t);
+    }
+    for (Thread t : enqueuers) {
+      t.join();
+    }
+    if (firstFailure[0] != null) {
+      throw firstFailure[0];
+    }
+  }
+
+  /** Waits until {@code started} reaches {@code count}, or until {@code deadline} (nanoTime). */
+  private static void awaitStarts(AtomicLong started, long count, long deadline)
+      throws InterruptedException {
+    while (started.get() < count && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
   }
 
   private static void sleepNanos(long nanos) {

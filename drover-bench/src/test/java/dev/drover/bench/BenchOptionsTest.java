@@ -9,6 +9,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -38,5 +39,37 @@ class BenchOptionsTest {
     assertThat(code).isEqualTo(2);
     assertThat(err.toString().lines().findFirst().orElse("")).startsWith(error);
     assertThat(Files.exists(out)).isFalse();
+  }
+
+  @Test
+  void aServerSettingThatIsNotNameEqualsValueIsNamedAndNothingRuns() {
+    Path out = dir.resolve("out");
+    StringWriter err = new StringWriter();
+    CommandLine bench =
+        Bench.commandLine(
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    bench.setErr(new PrintWriter(err, true));
+
+    System.setProperty(Databases.SERVER_SETTINGS, "work_mem=64MB,track_wal_io_timing");
+    int code;
+    try {
+      code = bench.execute("--smoke", "--out", out.toString());
+    } finally {
+      System.clearProperty(Databases.SERVER_SETTINGS);
+    }
+
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString().lines().findFirst().orElse(""))
+        .isEqualTo("drover.bench.pgConfig: 'track_wal_io_timing' is not name=value");
+    assertThat(Files.exists(out)).isFalse();
+  }
+
+  @Test
+  void serverSettingsAreNameValuePairsInOrder() {
+    assertThat(Databases.serverSettings(" log_min_duration_statement=0, work_mem = 64MB,"))
+        .containsExactly(
+            java.util.Map.entry("log_min_duration_statement", "0"),
+            java.util.Map.entry("work_mem", "64MB"));
+    assertThat(Databases.serverSettings("")).isEmpty();
   }
 }
