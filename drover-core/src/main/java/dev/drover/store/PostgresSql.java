@@ -15,6 +15,7 @@ import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_ENDED;
 import static dev.drover.store.SqlQuery.TASK_RUN_INSERT_STARTED;
 import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN;
 import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED;
+import static dev.drover.store.SqlQuery.TASK_UPDATE_PLANS_BY_KEY;
 import static dev.drover.store.SqlQuery.VISIT_MARK_SCHEDULED;
 import static dev.drover.store.SqlQuery.VISIT_STATS_REPLACE;
 import static dev.drover.store.SqlQuery.VISIT_STATS_UPSERT;
@@ -170,6 +171,7 @@ final class PostgresSql implements DialectSql {
       Handle h, String owner, List<Completion> completions, List<TaskUpdate> updates) {
     List<Task> tasks = completions.stream().map(c -> c.claimed().task()).toList();
     StatusMoves moves = new StatusMoves();
+    h.createQuery(sql.get(TASK_UPDATE_PLANS_BY_KEY)).mapToMap().one();
     List<Long> ids =
         h.createQuery(sql.get(TASK_UPDATE_AFTER_RUN_AS_CLAIMED))
             .bind("owner", owner)

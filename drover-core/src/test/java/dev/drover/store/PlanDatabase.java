@@ -105,6 +105,50 @@ final class PlanDatabase implements AutoCloseable {
     }
   }
 
+  /**
+   * The generic plan of {@code query}'s file (prepared as {@link #genericPlan} prepares it) made
+   * now, in a transaction that first runs {@code before}'s file if given, as the store would before
+   * the statement; then {@code grow} runs on another connection, and EXPLAIN ANALYZE of the plan
+   * the server kept, executed with {@code arguments}, is returned. A prepared statement keeps its
+   * generic plan until the tables it reads are analyzed, so autovacuum is turned off for the task
+   * table first.
+   */
+  String genericPlanAfterGrowth(
+      SqlQuery before,
+      SqlQuery query,
+      List<String> parameters,
+      List<String> types,
+      String arguments,
+      String grow)
+      throws SQLException {
+    String text = sql.get(query);
+    for (int i = 0; i < parameters.size(); i++) {
+      text = text.replace(parameters.get(i), "$" + (i + 1));
+    }
+    execute("ALTER TABLE task SET (autovacuum_enabled = off)");
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      s.execute("SET plan_cache_mode = force_generic_plan");
+      s.execute("PREPARE planned (" + String.join(", ", types) + ") AS " + text);
+      c.setAutoCommit(false);
+      if (before != null) {
+        s.execute(sql.get(before));
+      }
+      s.execute("EXPLAIN EXECUTE planned (" + arguments + ")"); // the plan is made here
+      c.rollback();
+      c.setAutoCommit(true);
+      execute(grow);
+      List<String> lines = new ArrayList<>();
+      try (ResultSet rs =
+          s.executeQuery("EXPLAIN (ANALYZE, BUFFERS) EXECUTE planned (" + arguments + ")")) {
+        while (rs.next()) {
+          lines.add(rs.getString(1));
+        }
+      }
+      return String.join("\n", lines);
+    }
+  }
+
   /** {@code explain} (EXPLAIN with its options) of {@code query}'s file, bound, a line per row. */
   private String plan(Handle h, String explain, SqlQuery query, UnaryOperator<Query> bind) {
     return String.join(

@@ -188,6 +188,78 @@ class PostgresPassWritePlanTest {
   }
 
   /**
+   * The outcomes' write keeps finding tasks by the primary key when its plan was made on a new
+   * store: a runner's connections make the plan the server keeps for the statement in their first
+   * passes, when the table may hold a few rows, and it is kept as the table grows until the table
+   * is analyzed. Made at 20 tasks, it must still probe the primary key at 20,000. Without the
+   * settings the store runs first (taskUpdatePlansByKey), the plan made at 20 is a scan of the
+   * whole table, which this checks too, so that the case is known to reproduce the trap.
+   */
+  @ParameterizedTest(name = "under the store's planner settings: {0}")
+  @CsvSource({"true", "false"})
+  void theOutcomesOfABatchPlannedOnANewStoreKeepFindingTasksByKey(boolean pinned) throws Exception {
+    try (PlanDatabase db = new PlanDatabase("work")) {
+      db.execute(newTasks(1, 20, true));
+      String plan =
+          db.genericPlanAfterGrowth(
+              pinned ? SqlQuery.TASK_UPDATE_PLANS_BY_KEY : null,
+              SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED,
+              List.of(
+                  ":owner",
+                  ":ids",
+                  ":attempts",
+                  ":statuses",
+                  ":next_run_ms",
+                  ":current_interval_ms",
+                  ":retries_left",
+                  ":claimed_next_run_ms",
+                  ":claimed_interval_ms",
+                  ":claimed_retries_left"),
+              List.of(
+                  "text",
+                  "bigint[]",
+                  "int[]",
+                  "text[]",
+                  "bigint[]",
+                  "bigint[]",
+                  "int[]",
+                  "bigint[]",
+                  "bigint[]",
+                  "int[]"),
+              "'%s', '{5}', '{1}', '{completed}', '{0}', '{NULL}', '{0}', '{%d}', '{NULL}', '{0}'"
+                  .formatted(OWNER, LEASE_UNTIL.toEpochMilli()),
+              newTasks(21, 20_000, false));
+      assertThat(plan.lines().findFirst().orElseThrow()).as(plan).contains("rows=1");
+      if (pinned) {
+        assertThat(plan).as(plan).doesNotContain("Seq Scan on task");
+        assertArraysReadOnceAndTasksFoundByKey(plan);
+        assertThat(plan).as(plan).contains("Index Scan using task_pkey on task t");
+      } else {
+        assertThat(plan).as(plan).contains("Seq Scan on task t");
+      }
+    }
+  }
+
+  /**
+   * Tasks {@code from} to {@code to} of type "work": leased by {@link #OWNER} until {@link
+   * #LEASE_UNTIL}, attempt 1, or waiting.
+   */
+  private static String newTasks(int from, int to, boolean leased) {
+    return """
+        INSERT INTO task (type, arguments, arguments_hash, next_run, status, policy, owner, attempt)
+        SELECT 'work', jsonb_build_array(i), md5(i::text), timestamptz '%s', '%s', 'oneshot', %s, %d
+        FROM generate_series(%d, %d) AS i
+        """
+        .formatted(
+            LEASE_UNTIL,
+            leased ? "next_run_scheduled" : "next_run_not_scheduled",
+            leased ? "'" + OWNER + "'" : "NULL",
+            leased ? 1 : 0,
+            from,
+            to);
+  }
+
+  /**
    * A claim takes the ids its candidates chose by the primary key, even when the statistics say no
    * task waits (the index of waiting tasks then looks empty, and reading it whole looks cheap).
    */

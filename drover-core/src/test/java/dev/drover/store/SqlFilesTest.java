@@ -190,7 +190,8 @@ class SqlFilesTest {
             "frontierLockVisitTypeShared",
             "originRecordWithoutConflict",
             "taskLockForDeletion",
-            "taskRunInsertEnded");
+            "taskRunInsertEnded",
+            "taskUpdatePlansByKey");
   }
 
   /** Rule (b), on the packaged files: no name is both common and a dialect's. */
