@@ -29,10 +29,7 @@ class BenchOptionsTest {
   void aBadOptionIsNamedAndNothingRuns(String option, String value, String error) {
     Path out = dir.resolve("out");
     StringWriter err = new StringWriter();
-    CommandLine bench =
-        Bench.commandLine(
-            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-    bench.setErr(new PrintWriter(err, true));
+    CommandLine bench = bench(err);
 
     int code = bench.execute(option, value, "--smoke", "--out", out.toString());
 
@@ -45,10 +42,7 @@ class BenchOptionsTest {
   void aServerSettingThatIsNotNameEqualsValueIsNamedAndNothingRuns() {
     Path out = dir.resolve("out");
     StringWriter err = new StringWriter();
-    CommandLine bench =
-        Bench.commandLine(
-            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-    bench.setErr(new PrintWriter(err, true));
+    CommandLine bench = bench(err);
 
     System.setProperty(Databases.SERVER_SETTINGS, "work_mem=64MB,track_wal_io_timing");
     int code;
@@ -62,6 +56,15 @@ class BenchOptionsTest {
     assertThat(err.toString().lines().findFirst().orElse(""))
         .isEqualTo("drover.bench.pgConfig: 'track_wal_io_timing' is not name=value");
     assertThat(Files.exists(out)).isFalse();
+  }
+
+  /** The bench's command line, its progress dropped and its errors to {@code err}. */
+  private static CommandLine bench(StringWriter err) {
+    CommandLine bench =
+        Bench.commandLine(
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    bench.setErr(new PrintWriter(err, true));
+    return bench;
   }
 
   @Test

@@ -171,6 +171,8 @@ final class PostgresSql implements DialectSql {
       Handle h, String owner, List<Completion> completions, List<TaskUpdate> updates) {
     List<Task> tasks = completions.stream().map(c -> c.claimed().task()).toList();
     StatusMoves moves = new StatusMoves();
+    // The plan the update keeps must find tasks by key however small the table was when it was
+    // made: see the file.
     h.createQuery(sql.get(TASK_UPDATE_PLANS_BY_KEY)).mapToMap().one();
     List<Long> ids =
         h.createQuery(sql.get(TASK_UPDATE_AFTER_RUN_AS_CLAIMED))

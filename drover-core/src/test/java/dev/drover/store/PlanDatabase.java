@@ -87,22 +87,37 @@ final class PlanDatabase implements AutoCloseable {
    */
   String genericPlan(SqlQuery query, List<String> parameters, List<String> types, String arguments)
       throws SQLException {
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      prepare(s, query, parameters, types);
+      return lines(s, "EXPLAIN EXECUTE planned (" + arguments + ")");
+    }
+  }
+
+  /**
+   * Prepares {@code query}'s file on {@code s}'s connection as "planned", its {@code parameters}
+   * (names as the file writes them) replaced by their positions, of the given {@code types}, under
+   * {@code plan_cache_mode = force_generic_plan}.
+   */
+  private void prepare(Statement s, SqlQuery query, List<String> parameters, List<String> types)
+      throws SQLException {
     String text = sql.get(query);
     for (int i = 0; i < parameters.size(); i++) {
       text = text.replace(parameters.get(i), "$" + (i + 1));
     }
-    try (Connection c = DriverManager.getConnection(url);
-        Statement s = c.createStatement()) {
-      s.execute("SET plan_cache_mode = force_generic_plan");
-      s.execute("PREPARE planned (" + String.join(", ", types) + ") AS " + text);
-      List<String> lines = new ArrayList<>();
-      try (ResultSet rs = s.executeQuery("EXPLAIN EXECUTE planned (" + arguments + ")")) {
-        while (rs.next()) {
-          lines.add(rs.getString(1));
-        }
+    s.execute("SET plan_cache_mode = force_generic_plan");
+    s.execute("PREPARE planned (" + String.join(", ", types) + ") AS " + text);
+  }
+
+  /** The rows of {@code query}'s only column, a line each. */
+  private static String lines(Statement s, String query) throws SQLException {
+    List<String> lines = new ArrayList<>();
+    try (ResultSet rs = s.executeQuery(query)) {
+      while (rs.next()) {
+        lines.add(rs.getString(1));
       }
-      return String.join("\n", lines);
     }
+    return String.join("\n", lines);
   }
 
   /**
@@ -121,15 +136,10 @@ final class PlanDatabase implements AutoCloseable {
       String arguments,
       String grow)
       throws SQLException {
-    String text = sql.get(query);
-    for (int i = 0; i < parameters.size(); i++) {
-      text = text.replace(parameters.get(i), "$" + (i + 1));
-    }
     execute("ALTER TABLE task SET (autovacuum_enabled = off)");
     try (Connection c = DriverManager.getConnection(url);
         Statement s = c.createStatement()) {
-      s.execute("SET plan_cache_mode = force_generic_plan");
-      s.execute("PREPARE planned (" + String.join(", ", types) + ") AS " + text);
+      prepare(s, query, parameters, types);
       c.setAutoCommit(false);
       if (before != null) {
         s.execute(sql.get(before));
@@ -138,14 +148,7 @@ final class PlanDatabase implements AutoCloseable {
       c.rollback();
       c.setAutoCommit(true);
       execute(grow);
-      List<String> lines = new ArrayList<>();
-      try (ResultSet rs =
-          s.executeQuery("EXPLAIN (ANALYZE, BUFFERS) EXECUTE planned (" + arguments + ")")) {
-        while (rs.next()) {
-          lines.add(rs.getString(1));
-        }
-      }
-      return String.join("\n", lines);
+      return lines(s, "EXPLAIN (ANALYZE, BUFFERS) EXECUTE planned (" + arguments + ")");
     }
   }
 
