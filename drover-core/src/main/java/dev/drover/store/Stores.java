@@ -161,7 +161,7 @@ public final class Stores {
     config.setPragma(SQLiteConfig.Pragma.MMAP_SIZE, "0");
     // A statement in a transaction keeps a copy of each page it changes, to undo itself alone.
     // Past 64 KB SQLite moves those copies to a temporary file for the rest of the transaction,
-    // and a recording of 1,000 origins wrote about 36 KB per origin there, five times its log
+    // and a recording of 1,000 origins wrote about 30 KB per origin there, four times its log
     // (docs/benchmarks.md, "SQLite's statement journal"). In memory they cost a statement's
     // changed pages at most, and are dropped when it ends.
     config.setTempStore(SQLiteConfig.TempStore.MEMORY);

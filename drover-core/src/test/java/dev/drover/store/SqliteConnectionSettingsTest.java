@@ -54,10 +54,10 @@ class SqliteConnectionSettingsTest {
    * A statement inside a transaction keeps the prior content of each page it changes, to undo
    * itself alone if it fails. By default SQLite moves that statement journal to a temporary file
    * once one statement's copies pass 64 KB, and keeps it there until the transaction ends. A
-   * recording of 1,000 origins, a statement per origin, each changing the table's page and one in
-   * each of nine indexes, then wrote about 36 KB per origin to that file, five times what it wrote
-   * to the log (docs/benchmarks.md, "SQLite's statement journal"). In memory, the recording thread
-   * writes little more than the log's pages.
+   * recording of 1,000 origins, a statement per origin, each changing a page of the table and one
+   * of each of the six or seven indexes that hold the origin, then wrote about 30 KB per origin to
+   * that file, four times what it wrote to the log (docs/benchmarks.md, "SQLite's statement
+   * journal"). In memory, the recording thread writes little more than the log's pages.
    */
   @Test
   void aRecordingWritesNoCopyOfEachPageItChangesToATemporaryFile() throws Exception {
