@@ -237,8 +237,9 @@ public final class Bench implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    Map<String, String> serverSettings;
     try {
-      Databases.serverSettings(System.getProperty(Databases.SERVER_SETTINGS, ""));
+      serverSettings = Databases.serverSettings(System.getProperty(Databases.SERVER_SETTINGS, ""));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -299,7 +300,7 @@ public final class Bench implements Callable<Integer> {
     // An interrupted bench (Ctrl-C) skips the finally below; its databases can be large.
     Thread cleanup = new Thread(() -> deleteTree(work), "drover-bench-cleanup");
     Runtime.getRuntime().addShutdownHook(cleanup);
-    try (Databases databases = new Databases(work)) {
+    try (Databases databases = new Databases(work, serverSettings)) {
       for (Kind kind : kinds) {
         for (Workload workload : chosen) {
           List<String> running =

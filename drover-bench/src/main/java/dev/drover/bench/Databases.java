@@ -50,11 +50,16 @@ final class Databases implements AutoCloseable {
   record BenchDb(Kind kind, Path dir, String jdbcUrl) {}
 
   private final Path workDir;
+  private final Map<String, String> serverSettings;
   private EmbeddedPostgres postgres;
   private int created;
 
-  Databases(Path workDir) {
+  /**
+   * {@code serverSettings}: more settings for the PostgreSQL server, as {@link #serverSettings}.
+   */
+  Databases(Path workDir, Map<String, String> serverSettings) {
     this.workDir = workDir;
+    this.serverSettings = serverSettings;
   }
 
   /** A new empty database of {@code kind}, named after {@code label} for whoever looks inside. */
@@ -154,7 +159,7 @@ final class Databases implements AutoCloseable {
       if (SqlProfile.ENABLED) {
         builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
       }
-      serverSettings(System.getProperty(SERVER_SETTINGS, "")).forEach(builder::setServerConfig);
+      serverSettings.forEach(builder::setServerConfig);
       postgres = builder.start();
     }
     return postgres;

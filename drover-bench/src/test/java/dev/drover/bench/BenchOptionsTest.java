@@ -9,6 +9,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -71,8 +72,7 @@ class BenchOptionsTest {
   void serverSettingsAreNameValuePairsInOrder() {
     assertThat(Databases.serverSettings(" log_min_duration_statement=0, work_mem = 64MB,"))
         .containsExactly(
-            java.util.Map.entry("log_min_duration_statement", "0"),
-            java.util.Map.entry("work_mem", "64MB"));
+            Map.entry("log_min_duration_statement", "0"), Map.entry("work_mem", "64MB"));
     assertThat(Databases.serverSettings("")).isEmpty();
   }
 }
