@@ -161,6 +161,7 @@ final class Frontier implements Workload {
     double[][] latencies = new double[policies.length][settings.grabs()];
     int[][] returned = new int[policies.length][settings.grabs()];
     Instant grabAt = now.plusSeconds(120);
+    String walBeforeGrabs = SqlProfile.ENABLED ? SqlProfile.walPosition(db.jdbcUrl()) : null;
     for (int round = 0; round < GRAB_WARMUP + settings.grabs(); round++) {
       for (int p = 0; p < policies.length; p++) {
         VisitRequest request = request(policies[p], listers);
@@ -175,6 +176,7 @@ final class Frontier implements Workload {
       }
     }
     profile(raw, "grabs", db);
+    raw.put("wal_grabs", SqlProfile.walByRecordType(db.jdbcUrl(), walBeforeGrabs, 12));
     // How each policy's selection runs after the timed rounds (for docs/benchmarks.md).
     grabAt = grabAt.plusSeconds(1);
     for (VisitPolicy policy : policies) {

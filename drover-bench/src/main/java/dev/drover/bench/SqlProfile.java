@@ -48,7 +48,7 @@ final class SqlProfile {
         ResultSet rs =
             s.executeQuery(
                 "SELECT calls, total_exec_time, mean_exec_time, rows, "
-                    + "shared_blks_hit + shared_blks_read AS blocks, wal_records, wal_bytes, "
+                    + "shared_blks_hit + shared_blks_read AS blocks, wal_records, wal_fpi, wal_bytes, "
                     + "regexp_replace(query, '\\s+', ' ', 'g') AS query FROM pg_stat_statements "
                     + "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = "
                     + "current_database()) "
@@ -62,6 +62,7 @@ final class SqlProfile {
         row.put("rows", rs.getLong("rows"));
         row.put("blocks", rs.getLong("blocks"));
         row.put("wal_records", rs.getLong("wal_records"));
+        row.put("wal_fpi", rs.getLong("wal_fpi"));
         row.put("wal_bytes", rs.getLong("wal_bytes"));
         String q = rs.getString("query");
         row.put("query", q.length() > 160 ? q.substring(0, 160) + "..." : q);
@@ -96,5 +97,55 @@ final class SqlProfile {
       }
     }
     return sizes;
+  }
+
+  /** Where the WAL is now, for {@link #walByRecordType}; null without PostgreSQL. */
+  static String walPosition(String jdbcUrl) throws SQLException {
+    if (jdbcUrl == null) {
+      return null;
+    }
+    try (Connection c = DriverManager.getConnection(jdbcUrl);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT pg_current_wal_lsn()::text")) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
+  /**
+   * The WAL the whole server wrote since {@code from}, by kind of record, most bytes first: how
+   * many records, their bytes, and the bytes of the whole pages they logged (pg_walinspect). Empty
+   * when profiling is off; the error's message if the WAL since then was already recycled.
+   */
+  static List<Map<String, Object>> walByRecordType(String jdbcUrl, String from, int limit)
+      throws SQLException {
+    List<Map<String, Object>> kinds = new ArrayList<>();
+    if (from == null) {
+      return kinds;
+    }
+    try (Connection c = DriverManager.getConnection(jdbcUrl);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE EXTENSION IF NOT EXISTS pg_walinspect");
+      try (ResultSet rs =
+          s.executeQuery(
+              "SELECT \"resource_manager/record_type\" AS kind, count, record_size, fpi_size "
+                  + "FROM pg_get_wal_stats('"
+                  + from
+                  + "', pg_current_wal_lsn(), true) WHERE count > 0 "
+                  + "ORDER BY combined_size DESC LIMIT "
+                  + limit)) {
+        while (rs.next()) {
+          Map<String, Object> row = new LinkedHashMap<>();
+          row.put("kind", rs.getString("kind"));
+          row.put("count", rs.getLong("count"));
+          row.put("record_bytes", rs.getLong("record_size"));
+          row.put("fpi_bytes", rs.getLong("fpi_size"));
+          kinds.add(row);
+        }
+      }
+    } catch (SQLException e) {
+      kinds.add(Map.of("error", String.valueOf(e.getMessage())));
+    }
+    return kinds;
   }
 }
