@@ -115,7 +115,7 @@ final class SqlProfile {
   /**
    * The WAL the whole server wrote since {@code from}, by kind of record, most bytes first: how
    * many records, their bytes, and the bytes of the whole pages they logged (pg_walinspect). Empty
-   * when profiling is off; the error's message if the WAL since then was already recycled.
+   * if {@code from} is null; the error's message if the WAL since then was already recycled.
    */
   static List<Map<String, Object>> walByRecordType(String jdbcUrl, String from, int limit)
       throws SQLException {
