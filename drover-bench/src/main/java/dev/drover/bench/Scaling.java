@@ -286,6 +286,8 @@ final class Scaling implements Workload {
     long start;
     long end;
     CpuMeter.Reading spent;
+    String walFrom = SqlProfile.ENABLED ? SqlProfile.walPosition(db.jdbcUrl()) : null;
+    String walTo;
     try (CpuMeter cpu = new CpuMeter()) {
       start = System.nanoTime();
       long deadline = start + cap.toNanos();
@@ -300,6 +302,7 @@ final class Scaling implements Workload {
       }
       end = System.nanoTime();
       spent = cpu.stop();
+      walTo = walFrom == null ? null : SqlProfile.walPosition(db.jdbcUrl());
     }
     double seconds = (end - start) / 1e9;
     one.put("finished", done >= n ? 1 : 0);
@@ -314,6 +317,13 @@ final class Scaling implements Workload {
     }
     if (spent.serverSeconds() != null && db.kind() == Kind.POSTGRES) {
       one.put("server_cpu_us_per_job", spent.serverSeconds() * 1e6 / done);
+    }
+    // With profiling on: the WAL the burn-down wrote, and how much of it was whole pages, which
+    // PostgreSQL logs at a page's first change after a checkpoint.
+    long[] wal = SqlProfile.walBytesBetween(db.jdbcUrl(), walFrom, walTo);
+    if (wal != null && done > 0) {
+      one.put("wal_bytes_per_job", (wal[0] + wal[1]) / (double) done);
+      one.put("wal_fpi_bytes_per_job", wal[1] / (double) done);
     }
     if (spent.clientSeconds() != null) {
       one.put("client_cpu_us_per_job", spent.clientSeconds() * 1e6 / done);

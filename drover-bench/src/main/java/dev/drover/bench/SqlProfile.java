@@ -148,4 +148,29 @@ final class SqlProfile {
     }
     return kinds;
   }
+
+  /**
+   * The bytes of WAL records, and of the whole pages they logged, that the server wrote from {@code
+   * from} to {@code to} (pg_walinspect); null if either is null.
+   */
+  static long[] walBytesBetween(String jdbcUrl, String from, String to) throws SQLException {
+    if (from == null || to == null) {
+      return null;
+    }
+    try (Connection c = DriverManager.getConnection(jdbcUrl);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE EXTENSION IF NOT EXISTS pg_walinspect");
+      try (ResultSet rs =
+          s.executeQuery(
+              "SELECT coalesce(sum(record_size), 0), coalesce(sum(fpi_size), 0) "
+                  + "FROM pg_get_wal_stats('"
+                  + from
+                  + "', '"
+                  + to
+                  + "', false)")) {
+        rs.next();
+        return new long[] {rs.getLong(1), rs.getLong(2)};
+      }
+    }
+  }
 }
