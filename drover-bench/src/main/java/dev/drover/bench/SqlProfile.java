@@ -48,7 +48,8 @@ final class SqlProfile {
         ResultSet rs =
             s.executeQuery(
                 "SELECT calls, total_exec_time, mean_exec_time, rows, "
-                    + "shared_blks_hit + shared_blks_read AS blocks, wal_records, wal_fpi, wal_bytes, "
+                    + "shared_blks_hit + shared_blks_read AS blocks, "
+                    + "wal_records, wal_fpi, wal_bytes, "
                     + "regexp_replace(query, '\\s+', ' ', 'g') AS query FROM pg_stat_statements "
                     + "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = "
                     + "current_database()) "
