@@ -2,6 +2,7 @@ package dev.drover.bench;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -115,34 +116,22 @@ final class SqlProfile {
 
   /**
    * The WAL the whole server wrote since {@code from}, by kind of record, most bytes first: how
-   * many records, their bytes, and the bytes of the whole pages they logged (pg_walinspect). Empty
-   * if {@code from} is null; the error's message if the WAL since then was already recycled.
+   * many records, their bytes, and the bytes of the whole pages they logged. Empty if {@code from}
+   * is null; the error's message if the WAL since then was already recycled.
    */
-  static List<Map<String, Object>> walByRecordType(String jdbcUrl, String from, int limit)
-      throws SQLException {
+  static List<Map<String, Object>> walByRecordType(String jdbcUrl, String from, int limit) {
     List<Map<String, Object>> kinds = new ArrayList<>();
     if (from == null) {
       return kinds;
     }
-    try (Connection c = DriverManager.getConnection(jdbcUrl);
-        Statement s = c.createStatement()) {
-      s.execute("CREATE EXTENSION IF NOT EXISTS pg_walinspect");
-      try (ResultSet rs =
-          s.executeQuery(
-              "SELECT \"resource_manager/record_type\" AS kind, count, record_size, fpi_size "
-                  + "FROM pg_get_wal_stats('"
-                  + from
-                  + "', pg_current_wal_lsn(), true) WHERE count > 0 "
-                  + "ORDER BY combined_size DESC LIMIT "
-                  + limit)) {
-        while (rs.next()) {
-          Map<String, Object> row = new LinkedHashMap<>();
-          row.put("kind", rs.getString("kind"));
-          row.put("count", rs.getLong("count"));
-          row.put("record_bytes", rs.getLong("record_size"));
-          row.put("fpi_bytes", rs.getLong("fpi_size"));
-          kinds.add(row);
-        }
+    try {
+      for (WalKind k : walKinds(jdbcUrl, from, null).stream().limit(limit).toList()) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("kind", k.kind());
+        row.put("count", k.count());
+        row.put("record_bytes", k.recordBytes());
+        row.put("fpi_bytes", k.fpiBytes());
+        kinds.add(row);
       }
     } catch (SQLException e) {
       kinds.add(Map.of("error", String.valueOf(e.getMessage())));
@@ -152,26 +141,49 @@ final class SqlProfile {
 
   /**
    * The bytes of WAL records, and of the whole pages they logged, that the server wrote from {@code
-   * from} to {@code to} (pg_walinspect); null if either is null.
+   * from} to {@code to}; null if either is null.
    */
   static long[] walBytesBetween(String jdbcUrl, String from, String to) throws SQLException {
     if (from == null || to == null) {
       return null;
     }
-    try (Connection c = DriverManager.getConnection(jdbcUrl);
-        Statement s = c.createStatement()) {
-      s.execute("CREATE EXTENSION IF NOT EXISTS pg_walinspect");
-      try (ResultSet rs =
-          s.executeQuery(
-              "SELECT coalesce(sum(record_size), 0), coalesce(sum(fpi_size), 0) "
-                  + "FROM pg_get_wal_stats('"
-                  + from
-                  + "', '"
-                  + to
-                  + "', false)")) {
-        rs.next();
-        return new long[] {rs.getLong(1), rs.getLong(2)};
+    List<WalKind> kinds = walKinds(jdbcUrl, from, to);
+    return new long[] {
+      kinds.stream().mapToLong(WalKind::recordBytes).sum(),
+      kinds.stream().mapToLong(WalKind::fpiBytes).sum()
+    };
+  }
+
+  /** One kind of WAL record in a range: how many, their bytes, the bytes of their whole pages. */
+  private record WalKind(String kind, long count, long recordBytes, long fpiBytes) {}
+
+  /**
+   * The kinds of record the server wrote from {@code from} to {@code to} (now, if null), most bytes
+   * first, as pg_walinspect reads them from the WAL.
+   */
+  private static List<WalKind> walKinds(String jdbcUrl, String from, String to)
+      throws SQLException {
+    List<WalKind> kinds = new ArrayList<>();
+    try (Connection c = DriverManager.getConnection(jdbcUrl)) {
+      try (Statement s = c.createStatement()) {
+        s.execute("CREATE EXTENSION IF NOT EXISTS pg_walinspect");
+      }
+      try (PreparedStatement p =
+          c.prepareStatement(
+              """
+              SELECT "resource_manager/record_type", count, record_size, fpi_size
+              FROM pg_get_wal_stats(?::pg_lsn, coalesce(?::pg_lsn, pg_current_wal_lsn()), true)
+              WHERE count > 0
+              ORDER BY combined_size DESC""")) {
+        p.setString(1, from);
+        p.setString(2, to);
+        try (ResultSet rs = p.executeQuery()) {
+          while (rs.next()) {
+            kinds.add(new WalKind(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
+          }
+        }
       }
     }
+    return kinds;
   }
 }
