@@ -16,8 +16,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
@@ -137,6 +142,55 @@ class EmbeddingTest {
       app.rollback();
       assertThat(tasksSeenBy(source)).isZero();
       assertThat(app.isClosed()).as("the application's connection").isFalse();
+    }
+  }
+
+  @Test
+  void threadsLendingConnectionsAtOnceEachWriteInTheirOwnTransaction() throws Exception {
+    PGSimpleDataSource source = postgresSource();
+    int perThread = 500;
+    try (Drover drover = Drover.open(source);
+        Connection kept = source.getConnection();
+        Connection dropped = source.getConnection()) {
+      drover.taskTypeCreate(TYPE);
+      kept.setAutoCommit(false);
+      dropped.setAutoCommit(false);
+      CyclicBarrier together = new CyclicBarrier(2);
+      ExecutorService threads = Executors.newFixedThreadPool(2);
+      try {
+        List<Future<?>> creating = new ArrayList<>();
+        for (var lent : Map.of("kept", kept, "dropped", dropped).entrySet()) {
+          creating.add(
+              threads.submit(
+                  () -> {
+                    together.await();
+                    for (int i = 0; i < perThread; i++) {
+                      String url = "https://" + lent.getKey() + ".example/" + i;
+                      drover.taskCreate(lent.getValue(), List.of(task(url)));
+                    }
+                    return null;
+                  }));
+        }
+        for (Future<?> f : creating) {
+          f.get(60, TimeUnit.SECONDS);
+        }
+      } finally {
+        threads.shutdownNow();
+      }
+      kept.commit();
+      dropped.rollback();
+
+      try (Connection other = source.getConnection();
+          ResultSet rs =
+              other
+                  .createStatement()
+                  .executeQuery(
+                      "SELECT count(*), count(*) FILTER (WHERE arguments::text"
+                          + " LIKE '%kept.example%') FROM task")) {
+        rs.next();
+        assertThat(rs.getLong(1)).as("tasks committed").isEqualTo(perThread);
+        assertThat(rs.getLong(2)).as("of them, the committing thread's").isEqualTo(perThread);
+      }
     }
   }
 

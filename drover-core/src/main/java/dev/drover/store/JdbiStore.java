@@ -113,6 +113,7 @@ final class JdbiStore implements Store {
   private final Children children;
   private final ChildEnds childEnds;
   private final TaskControls controls;
+  private final CallerConnection callerConnection;
   private final String where;
 
   /** Whether a probe watches commits: creating one task then takes an ordinary transaction. */
@@ -157,6 +158,7 @@ final class JdbiStore implements Store {
     this.children = new Children(sql, inserts, work);
     this.leases = new Leases(jdbi, dialect, rows, runEnder, children, childEnds);
     this.controls = new TaskControls(jdbi, dialect, rows, runEnder, childEnds);
+    this.callerConnection = new CallerConnection(dialect);
     this.where = where;
   }
 
@@ -495,8 +497,7 @@ final class JdbiStore implements Store {
   public List<Task> taskCreate(java.sql.Connection connection, List<NewTask> tasks, Instant now) {
     // No local wake-up: the tasks are not visible until the application commits. On PostgreSQL
     // the queued NOTIFY reaches every listening runner, this process's included, at the commit.
-    return CallerConnection.jdbi(connection, dialect)
-        .withHandle(h -> inserts.create(h, tasks, now));
+    return callerConnection.withHandle(connection, h -> inserts.create(h, tasks, now));
   }
 
   @Override
