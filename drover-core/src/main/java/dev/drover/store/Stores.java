@@ -65,6 +65,7 @@ public final class Stores {
         checkpointer = SqliteCheckpointer.start(sqliteUrl(location.dataDir()));
       }
       Jdbi jdbi = Jdbi.create((DataSource) pool);
+      SharedParsing.install(jdbi);
       jdbi.registerArgument(new InstantArgumentFactory(dialect));
       if (location.isSqlite()) {
         jdbi.setStatementBuilderFactory(statements);
@@ -119,6 +120,7 @@ public final class Stores {
                 new SqlFiles(Dialect.SQLITE), null, options.probe(), SqliteWriteGate.NONE);
     Migrations.migrate(source, dialect.dialect(), borrowed.location());
     Jdbi jdbi = Jdbi.create(source);
+    SharedParsing.install(jdbi);
     jdbi.registerArgument(new InstantArgumentFactory(dialect));
     if (!postgres) {
       jdbi.installPlugin(new SqliteSession(options));
