@@ -1,0 +1,138 @@
+package dev.drover.bench;
+
+import dev.drover.Drover;
+import dev.drover.bench.Databases.BenchDb;
+import dev.drover.bench.Databases.Kind;
+import dev.drover.model.NewTask;
+import dev.drover.model.TaskArguments;
+import dev.drover.model.TaskType;
+import dev.drover.store.StoreLocation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * The cost of creating one task inside the application's own transaction ({@link
+ * Drover#taskCreate(Connection, List)}, then the application's commit) beside creating it on
+ * Drover's own pool ({@link Drover#taskCreate(List)}, which commits), one call at a time, on a
+ * fresh database: PostgreSQL (embedded, as the bench starts it) or SQLite. The two ways alternate
+ * in blocks after a warm-up; prints each one's p50 and p99 in microseconds. A measurement, not a
+ * test (docs/benchmarks.md, "A create in the application's transaction").
+ *
+ * <pre>
+ * java -cp drover-bench/target/drover-bench.jar dev.drover.bench.EnqueueInTransaction \
+ *     postgres|sqlite [CALLS] [WARMUP]
+ * </pre>
+ */
+public final class EnqueueInTransaction {
+  private static final int BLOCK = 500;
+  private static final String TYPE = "t";
+
+  private EnqueueInTransaction() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length < 1) {
+      System.err.println("usage: EnqueueInTransaction postgres|sqlite [CALLS] [WARMUP]");
+      System.exit(2);
+    }
+    Kind kind = Kind.parse(args[0]);
+    int calls = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
+    int warmup = args.length > 2 ? Integer.parseInt(args[2]) : 5_000;
+    Timings t = measure(kind, calls, warmup);
+    System.out.printf(
+        Locale.ROOT,
+        "%s, %d calls each: on the application's connection p50 %s us, p99 %s us;"
+            + " on Drover's pool p50 %s us, p99 %s us%n",
+        kind.label(),
+        calls,
+        micros(t.lent(), 0.50),
+        micros(t.lent(), 0.99),
+        micros(t.own(), 0.50),
+        micros(t.own(), 0.99));
+  }
+
+  /**
+   * Each call's time in nanoseconds, both ways, and how many tasks the store held at the end.
+   *
+   * @param lent a create on the application's connection and its commit
+   * @param own a create on Drover's pool
+   */
+  record Timings(long[] lent, long[] own, long created) {}
+
+  static Timings measure(Kind kind, int calls, int warmup) throws Exception {
+    Path work = Files.createTempDirectory("drover-enqueue-tx");
+    try (Databases databases = new Databases(work, Map.of())) {
+      BenchDb db = databases.fresh(kind, "enqueue-tx");
+      try (Drover drover = Drover.open(location(db));
+          Connection app = appConnection(db)) {
+        drover.taskTypeCreate(TaskType.builder(TYPE).description("drover-bench task").build());
+        app.setAutoCommit(false);
+        long[] lent = new long[calls];
+        long[] own = new long[calls];
+        long seq = 0;
+        for (int i = 0; i < warmup; i++) {
+          createLent(drover, app, seq++);
+          drover.taskCreate(List.of(task(seq++)));
+        }
+        for (int from = 0; from < calls; from += BLOCK) {
+          int to = Math.min(calls, from + BLOCK);
+          for (int i = from; i < to; i++) {
+            long start = System.nanoTime();
+            createLent(drover, app, seq++);
+            lent[i] = System.nanoTime() - start;
+          }
+          for (int i = from; i < to; i++) {
+            long start = System.nanoTime();
+            drover.taskCreate(List.of(task(seq++)));
+            own[i] = System.nanoTime() - start;
+          }
+        }
+        return new Timings(lent, own, drover.dueCounts().getOrDefault(TYPE, 0L));
+      }
+    }
+  }
+
+  private static void createLent(Drover drover, Connection app, long seq) throws Exception {
+    drover.taskCreate(app, List.of(task(seq)));
+    app.commit();
+  }
+
+  private static StoreLocation location(BenchDb db) {
+    return db.kind() == Kind.SQLITE
+        ? StoreLocation.dataDir(db.dir())
+        : StoreLocation.postgres(db.jdbcUrl());
+  }
+
+  /**
+   * The application's connection to the same database. On SQLite it commits with the durability
+   * Drover's own connections use (WAL, synchronous NORMAL), so both ways pay the same commit.
+   */
+  private static Connection appConnection(BenchDb db) throws Exception {
+    if (db.kind() == Kind.POSTGRES) {
+      return DriverManager.getConnection(db.jdbcUrl());
+    }
+    SQLiteConfig config = new SQLiteConfig();
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+    config.setBusyTimeout(10_000);
+    Path file = db.dir().resolve(StoreLocation.DATABASE_FILE);
+    return DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
+  }
+
+  private static NewTask task(long seq) {
+    return NewTask.oneshot(TYPE, TaskArguments.of(List.of(seq), null));
+  }
+
+  private static String micros(long[] nanos, double quantile) {
+    long[] sorted = nanos.clone();
+    Arrays.sort(sorted);
+    int at = (int) Math.min(sorted.length - 1, Math.ceil(quantile * sorted.length) - 1);
+    return String.format(Locale.ROOT, "%.0f", sorted[at] / 1e3);
+  }
+}
