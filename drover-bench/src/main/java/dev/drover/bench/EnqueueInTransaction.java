@@ -37,13 +37,17 @@ public final class EnqueueInTransaction {
   private EnqueueInTransaction() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length < 1) {
-      System.err.println("usage: EnqueueInTransaction postgres|sqlite [CALLS] [WARMUP]");
-      System.exit(2);
+    if (args.length < 1 || args.length > 3) {
+      refuse("usage: EnqueueInTransaction postgres|sqlite [CALLS] [WARMUP]");
     }
-    Kind kind = Kind.parse(args[0]);
-    int calls = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
-    int warmup = args.length > 2 ? Integer.parseInt(args[2]) : 5_000;
+    Kind kind = null;
+    try {
+      kind = Kind.parse(args[0]);
+    } catch (IllegalArgumentException e) {
+      refuse(e.getMessage());
+    }
+    int calls = args.length > 1 ? count("CALLS", args[1], 1) : 10_000;
+    int warmup = args.length > 2 ? count("WARMUP", args[2], 0) : 5_000;
     Timings t = measure(kind, calls, warmup);
     System.out.printf(
         Locale.ROOT,
@@ -96,6 +100,25 @@ public final class EnqueueInTransaction {
         return new Timings(lent, own, drover.dueCounts().getOrDefault(TYPE, 0L));
       }
     }
+  }
+
+  /** {@code text} as a whole number of at least {@code min}, or a one-line refusal. */
+  private static int count(String name, String text, int min) {
+    try {
+      int n = Integer.parseInt(text);
+      if (n >= min) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // refused below
+    }
+    refuse(name + ": expected a whole number of at least " + min + ", got '" + text + "'");
+    return min; // not reached
+  }
+
+  private static void refuse(String message) {
+    System.err.println("EnqueueInTransaction: " + message);
+    System.exit(2);
   }
 
   private static void createLent(Drover drover, Connection app, long seq) throws Exception {
