@@ -24,9 +24,7 @@ final class CallerConnection implements ConnectionFactory {
 
   /** Binds as the store's own Jdbi does. */
   CallerConnection(DialectSql dialect) {
-    jdbi = Jdbi.create(this);
-    SharedParsing.install(jdbi);
-    jdbi.registerArgument(new InstantArgumentFactory(dialect));
+    jdbi = Stores.configured(Jdbi.create(this), dialect);
     // The transaction is the application's: closing the handle must not end it.
     jdbi.getConfig(Handles.class).setForceEndTransactions(false);
   }

@@ -64,9 +64,7 @@ public final class Stores {
       if (location.isSqlite()) {
         checkpointer = SqliteCheckpointer.start(sqliteUrl(location.dataDir()));
       }
-      Jdbi jdbi = Jdbi.create((DataSource) pool);
-      SharedParsing.install(jdbi);
-      jdbi.registerArgument(new InstantArgumentFactory(dialect));
+      Jdbi jdbi = configured(Jdbi.create((DataSource) pool), dialect);
       if (location.isSqlite()) {
         jdbi.setStatementBuilderFactory(statements);
         gate.install(jdbi);
@@ -119,9 +117,7 @@ public final class Stores {
             : new SqliteSql(
                 new SqlFiles(Dialect.SQLITE), null, options.probe(), SqliteWriteGate.NONE);
     Migrations.migrate(source, dialect.dialect(), borrowed.location());
-    Jdbi jdbi = Jdbi.create(source);
-    SharedParsing.install(jdbi);
-    jdbi.registerArgument(new InstantArgumentFactory(dialect));
+    Jdbi jdbi = configured(Jdbi.create(source), dialect);
     if (!postgres) {
       jdbi.installPlugin(new SqliteSession(options));
     }
@@ -137,6 +133,16 @@ public final class Stores {
             : null,
         options.probe(),
         List.of());
+  }
+
+  /**
+   * {@code jdbi} set up as every store's, the one for lent connections included: each statement
+   * parsed once per process, and instants bound as the dialect stores them.
+   */
+  static Jdbi configured(Jdbi jdbi, DialectSql dialect) {
+    SharedParsing.install(jdbi);
+    jdbi.registerArgument(new InstantArgumentFactory(dialect));
+    return jdbi;
   }
 
   private static HikariDataSource sqlitePool(Path dataDir, int poolSize, StoreOptions options) {
