@@ -15,7 +15,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.sqlite.SQLiteConfig;
 
 /**
  * The cost of creating one task inside the application's own transaction ({@link
@@ -55,10 +54,10 @@ public final class EnqueueInTransaction {
             + " on Drover's pool p50 %s us, p99 %s us%n",
         kind.label(),
         calls,
-        micros(t.lent(), 0.50),
-        micros(t.lent(), 0.99),
-        micros(t.own(), 0.50),
-        micros(t.own(), 0.99));
+        micros(t.lent(), 50),
+        micros(t.lent(), 99),
+        micros(t.own(), 50),
+        micros(t.own(), 99));
   }
 
   /**
@@ -134,28 +133,21 @@ public final class EnqueueInTransaction {
 
   /**
    * The application's connection to the same database. On SQLite it commits with the durability
-   * Drover's own connections use (WAL, synchronous NORMAL), so both ways pay the same commit.
+   * Drover's own connections use, as the peers' pools do, so both ways pay the same commit.
    */
   private static Connection appConnection(BenchDb db) throws Exception {
-    if (db.kind() == Kind.POSTGRES) {
-      return DriverManager.getConnection(db.jdbcUrl());
-    }
-    SQLiteConfig config = new SQLiteConfig();
-    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-    config.setBusyTimeout(10_000);
-    Path file = db.dir().resolve(StoreLocation.DATABASE_FILE);
-    return DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
+    return db.kind() == Kind.POSTGRES
+        ? DriverManager.getConnection(db.jdbcUrl())
+        : PeerDataSources.sqlite(db.dir().resolve(StoreLocation.DATABASE_FILE)).getConnection();
   }
 
   private static NewTask task(long seq) {
     return NewTask.oneshot(TYPE, TaskArguments.of(List.of(seq), null));
   }
 
-  private static String micros(long[] nanos, double quantile) {
-    long[] sorted = nanos.clone();
-    Arrays.sort(sorted);
-    int at = (int) Math.min(sorted.length - 1, Math.ceil(quantile * sorted.length) - 1);
-    return String.format(Locale.ROOT, "%.0f", sorted[at] / 1e3);
+  /** The nearest-rank percentile {@code p} of {@code nanos}, in whole microseconds. */
+  private static String micros(long[] nanos, double p) {
+    double[] sorted = Arrays.stream(nanos).sorted().asDoubleStream().toArray();
+    return String.format(Locale.ROOT, "%.0f", Pickup.percentile(sorted, p) / 1e3);
   }
 }
