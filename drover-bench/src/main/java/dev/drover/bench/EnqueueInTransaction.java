@@ -36,17 +36,13 @@ public final class EnqueueInTransaction {
   private EnqueueInTransaction() {}
 
   public static void main(String[] args) throws Exception {
+    ToolArgs tool = new ToolArgs("EnqueueInTransaction");
     if (args.length < 1 || args.length > 3) {
-      refuse("usage: EnqueueInTransaction postgres|sqlite [CALLS] [WARMUP]");
+      throw tool.refuse("usage: EnqueueInTransaction postgres|sqlite [CALLS] [WARMUP]");
     }
-    Kind kind = null;
-    try {
-      kind = Kind.parse(args[0]);
-    } catch (IllegalArgumentException e) {
-      refuse(e.getMessage());
-    }
-    int calls = args.length > 1 ? count("CALLS", args[1], 1) : 10_000;
-    int warmup = args.length > 2 ? count("WARMUP", args[2], 0) : 5_000;
+    Kind kind = tool.kind(args[0]);
+    int calls = args.length > 1 ? tool.count("CALLS", args[1], 1) : 10_000;
+    int warmup = args.length > 2 ? tool.count("WARMUP", args[2], 0) : 5_000;
     Timings t = measure(kind, calls, warmup);
     System.out.printf(
         Locale.ROOT,
@@ -72,7 +68,7 @@ public final class EnqueueInTransaction {
     Path work = Files.createTempDirectory("drover-enqueue-tx");
     try (Databases databases = new Databases(work, Map.of())) {
       BenchDb db = databases.fresh(kind, "enqueue-tx");
-      try (Drover drover = Drover.open(location(db));
+      try (Drover drover = Drover.open(ToolArgs.location(db));
           Connection app = appConnection(db)) {
         drover.taskTypeCreate(TaskType.builder(TYPE).description("drover-bench task").build());
         app.setAutoCommit(false);
@@ -101,34 +97,9 @@ public final class EnqueueInTransaction {
     }
   }
 
-  /** {@code text} as a whole number of at least {@code min}, or a one-line refusal. */
-  private static int count(String name, String text, int min) {
-    try {
-      int n = Integer.parseInt(text);
-      if (n >= min) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // refused below
-    }
-    refuse(name + ": expected a whole number of at least " + min + ", got '" + text + "'");
-    return min; // not reached
-  }
-
-  private static void refuse(String message) {
-    System.err.println("EnqueueInTransaction: " + message);
-    System.exit(2);
-  }
-
   private static void createLent(Drover drover, Connection app, long seq) throws Exception {
     drover.taskCreate(app, List.of(task(seq)));
     app.commit();
-  }
-
-  private static StoreLocation location(BenchDb db) {
-    return db.kind() == Kind.SQLITE
-        ? StoreLocation.dataDir(db.dir())
-        : StoreLocation.postgres(db.jdbcUrl());
   }
 
   /**
