@@ -36,13 +36,11 @@ public final class EnqueueInTransaction {
   private EnqueueInTransaction() {}
 
   public static void main(String[] args) throws Exception {
-    ToolArgs tool = new ToolArgs("EnqueueInTransaction");
-    if (args.length < 1 || args.length > 3) {
-      throw tool.refuse("usage: EnqueueInTransaction postgres|sqlite [CALLS] [WARMUP]");
-    }
-    Kind kind = tool.kind(args[0]);
-    int calls = args.length > 1 ? tool.count("CALLS", args[1], 1) : 10_000;
-    int warmup = args.length > 2 ? tool.count("WARMUP", args[2], 0) : 5_000;
+    ToolArgs tool =
+        new ToolArgs("EnqueueInTransaction", "postgres|sqlite [CALLS] [WARMUP]", args, 2);
+    Kind kind = tool.kind();
+    int calls = tool.count(1, "CALLS", 1, 10_000);
+    int warmup = tool.count(2, "WARMUP", 0, 5_000);
     Timings t = measure(kind, calls, warmup);
     System.out.printf(
         Locale.ROOT,

@@ -3,6 +3,7 @@ package dev.drover.bench;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Drover;
 import dev.drover.Json;
+import dev.drover.ValidationException;
 import dev.drover.bench.Databases.BenchDb;
 import dev.drover.bench.Databases.Kind;
 import dev.drover.model.NewTask;
@@ -35,9 +36,9 @@ import java.util.Map;
  * A burn-down by the store alone: one thread runs the store's passes back to back, each writing the
  * ends of the tasks the pass before it claimed and claiming the next batch, as a runner's pass
  * does, with no runner around them: no workers, no handoff, no waiting. What it reaches is the most
- * any runner can reach with these writes on that database from one thread, which on SQLite, with
- * its one writer, is the most any number of runners can: the bench's burn-down measures the runner
- * against it (docs/benchmarks.md, "SQLite's ceiling: the store's own writes"). A measurement, not a
+ * a runner can reach with these writes on that database from one thread; on SQLite, whose one
+ * writer takes every runner's writes in turn, it bounds them all. docs/benchmarks.md ("SQLite's
+ * ceiling: the store's own writes") compares the runner's burn-down with it. A measurement, not a
  * test.
  *
  * <pre>
@@ -56,18 +57,16 @@ public final class StoreBurndown {
   private StoreBurndown() {}
 
   public static void main(String[] args) throws Exception {
-    ToolArgs tool = new ToolArgs("StoreBurndown");
-    if (args.length < 1 || args.length > 4) {
-      throw tool.refuse("usage: StoreBurndown postgres|sqlite [TASKS] [BATCH] [all|failures]");
-    }
-    Kind kind = tool.kind(args[0]);
-    int tasks = args.length > 1 ? tool.count("TASKS", args[1], 1) : 100_000;
-    int batch = args.length > 2 ? tool.count("BATCH", args[2], 1) : 128;
+    ToolArgs tool =
+        new ToolArgs("StoreBurndown", "postgres|sqlite [TASKS] [BATCH] [all|failures]", args, 3);
+    Kind kind = tool.kind();
+    int tasks = tool.count(1, "TASKS", 1, 100_000);
+    int batch = tool.count(2, "BATCH", 1, 1024);
     RunHistory history = RunHistory.ALL;
-    if (args.length > 3) {
+    if (tool.text(3) != null) {
       try {
-        history = RunHistory.parse("HISTORY", args[3]);
-      } catch (IllegalArgumentException e) {
+        history = RunHistory.parse("HISTORY", tool.text(3));
+      } catch (ValidationException e) {
         throw tool.refuse(e.getMessage());
       }
     }
