@@ -92,7 +92,6 @@ public final class StoreBurndown {
     Path work = Files.createTempDirectory("drover-store-burndown");
     try (Databases databases = new Databases(work, Map.of())) {
       BenchDb db = databases.fresh(kind, "store-burndown");
-      long nanos;
       try (Drover drover = Drover.open(ToolArgs.location(db))) {
         drover.taskTypeCreate(
             TaskType.builder(TYPE)
@@ -106,7 +105,7 @@ public final class StoreBurndown {
         create(drover, tasks);
         long start = System.nanoTime();
         burnDown(drover.store(), type, batch);
-        nanos = System.nanoTime() - start;
+        long nanos = System.nanoTime() - start;
         long completed =
             drover.statusCounts().stream()
                 .filter(c -> c.status() == TaskStatus.COMPLETED)
