@@ -1,5 +1,6 @@
 package dev.drover.bench;
 
+import dev.drover.store.StoreLocation;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -47,7 +48,12 @@ final class Databases implements AutoCloseable {
    * @param dir an empty directory of its own: the SQLite data directory, and scratch space for both
    * @param jdbcUrl the PostgreSQL URL (user and database in it), or null for SQLite
    */
-  record BenchDb(Kind kind, Path dir, String jdbcUrl) {}
+  record BenchDb(Kind kind, Path dir, String jdbcUrl) {
+    /** Where Drover's store on this database is: a data dir on SQLite, the URL on PostgreSQL. */
+    StoreLocation droverLocation() {
+      return kind == Kind.SQLITE ? StoreLocation.dataDir(dir) : StoreLocation.postgres(jdbcUrl);
+    }
+  }
 
   private final Path workDir;
   private final Map<String, String> serverSettings;

@@ -14,7 +14,6 @@ import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
 import dev.drover.store.FrontierStore;
-import dev.drover.store.StoreLocation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -68,11 +67,7 @@ final class DroverSystem implements SystemUnderTest {
 
   @Override
   public void open(BenchDb db, Settings settings, Probe probe) {
-    drover =
-        Drover.open(
-            db.kind() == Kind.SQLITE
-                ? StoreLocation.dataDir(db.dir())
-                : StoreLocation.postgres(db.jdbcUrl()));
+    drover = Drover.open(db.droverLocation());
     drover.taskTypeCreate(
         TaskType.builder(TYPE)
             .description("no-op task of drover-bench")

@@ -6,11 +6,9 @@ import dev.drover.bench.Databases.Kind;
 import dev.drover.model.NewTask;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskType;
-import dev.drover.store.StoreLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -66,7 +64,7 @@ public final class EnqueueInTransaction {
     Path work = Files.createTempDirectory("drover-enqueue-tx");
     try (Databases databases = new Databases(work, Map.of())) {
       BenchDb db = databases.fresh(kind, "enqueue-tx");
-      try (Drover drover = Drover.open(ToolArgs.location(db));
+      try (Drover drover = Drover.open(db.droverLocation());
           Connection app = appConnection(db)) {
         drover.taskTypeCreate(TaskType.builder(TYPE).description("drover-bench task").build());
         app.setAutoCommit(false);
@@ -105,9 +103,7 @@ public final class EnqueueInTransaction {
    * Drover's own connections use, as the peers' pools do, so both ways pay the same commit.
    */
   private static Connection appConnection(BenchDb db) throws Exception {
-    return db.kind() == Kind.POSTGRES
-        ? DriverManager.getConnection(db.jdbcUrl())
-        : PeerDataSources.sqlite(db.dir().resolve(StoreLocation.DATABASE_FILE)).getConnection();
+    return PeerDataSources.direct(db).getConnection();
   }
 
   private static NewTask task(long seq) {

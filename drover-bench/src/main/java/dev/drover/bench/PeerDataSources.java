@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.drover.bench.Databases.BenchDb;
 import dev.drover.bench.Databases.Kind;
+import dev.drover.store.StoreLocation;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
@@ -39,6 +41,19 @@ final class PeerDataSources {
       hikari.setJdbcUrl(db.jdbcUrl());
     }
     return new HikariDataSource(hikari);
+  }
+
+  /**
+   * Unpooled connections to the database Drover's store uses on {@code db}: PostgreSQL by its URL,
+   * SQLite on Drover's file with the settings above.
+   */
+  static DataSource direct(BenchDb db) {
+    if (db.kind() == Kind.SQLITE) {
+      return sqlite(db.dir().resolve(StoreLocation.DATABASE_FILE));
+    }
+    PGSimpleDataSource source = new PGSimpleDataSource();
+    source.setURL(db.jdbcUrl());
+    return source;
   }
 
   static SQLiteDataSource sqlite(Path file) {

@@ -19,13 +19,8 @@ import dev.drover.store.ClaimRequest;
 import dev.drover.store.Completion;
 import dev.drover.store.Pass;
 import dev.drover.store.Store;
-import dev.drover.store.StoreLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,7 +87,7 @@ public final class StoreBurndown {
     Path work = Files.createTempDirectory("drover-store-burndown");
     try (Databases databases = new Databases(work, Map.of())) {
       BenchDb db = databases.fresh(kind, "store-burndown");
-      try (Drover drover = Drover.open(ToolArgs.location(db))) {
+      try (Drover drover = Drover.open(db.droverLocation())) {
         drover.taskTypeCreate(
             TaskType.builder(TYPE)
                 .description("drover-bench task")
@@ -111,7 +106,9 @@ public final class StoreBurndown {
                 .filter(c -> c.status() == TaskStatus.COMPLETED)
                 .mapToLong(StatusCount::count)
                 .sum();
-        return new Result(nanos, completed, runs(db));
+        long runs =
+            PeerDataSources.count(PeerDataSources.direct(db), "SELECT count(*) FROM task_run");
+        return new Result(nanos, completed, runs);
       }
     }
   }
@@ -149,18 +146,5 @@ public final class StoreBurndown {
     ObjectNode metadata = Json.object();
     metadata.set("result", Json.object());
     return metadata;
-  }
-
-  private static long runs(BenchDb db) throws Exception {
-    try (Connection c =
-            db.kind() == Kind.POSTGRES
-                ? DriverManager.getConnection(db.jdbcUrl())
-                : PeerDataSources.sqlite(db.dir().resolve(StoreLocation.DATABASE_FILE))
-                    .getConnection();
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT count(*) FROM task_run")) {
-      rs.next();
-      return rs.getLong(1);
-    }
   }
 }

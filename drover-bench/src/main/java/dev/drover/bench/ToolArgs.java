@@ -1,8 +1,6 @@
 package dev.drover.bench;
 
-import dev.drover.bench.Databases.BenchDb;
 import dev.drover.bench.Databases.Kind;
-import dev.drover.store.StoreLocation;
 
 /**
  * The arguments of one of the bench's single-measurement tools: the database first, then optional
@@ -64,12 +62,5 @@ final class ToolArgs {
     System.err.println(tool + ": " + message);
     System.exit(2);
     return new IllegalStateException(message); // not reached
-  }
-
-  /** Where Drover's store for {@code db} is. */
-  static StoreLocation location(BenchDb db) {
-    return db.kind() == Kind.SQLITE
-        ? StoreLocation.dataDir(db.dir())
-        : StoreLocation.postgres(db.jdbcUrl());
   }
 }
