@@ -2,6 +2,8 @@ package dev.drover.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.drover.frontier.OriginKey;
+import dev.drover.frontier.OriginVisitStats;
 import dev.drover.testing.TestPostgres;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -10,6 +12,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -108,6 +111,95 @@ class MigrationsTest {
     Stores.open(location).close();
     assertThat(firstColumn(url, "SELECT url FROM listed_origin WHERE cooling_since = last_visit"))
         .containsExactlyInAnyOrder("failed-yesterday", "not-found-30-days-ago");
+  }
+
+  /**
+   * V28 moves a listed url's stats into every lister's row of it on PostgreSQL, the stats row
+   * winning over a mirror that differs, and leaves an unlisted url's stats where they are; on
+   * SQLite nothing moves. Either way the store reads the same stats afterwards.
+   */
+  @ParameterizedTest
+  @EnumSource(Dialect.class)
+  void v28KeepsEveryUrlsStatsAsTheyWere(Dialect dialect, @TempDir Path dir) throws Exception {
+    StoreLocation location = freshLocation(dialect, dir);
+    String url = jdbcUrl(location);
+    Files.createDirectories(dir.resolve("data"));
+    Flyway.configure()
+        .dataSource(url, null, null)
+        .locations("classpath:" + dialect.migrations())
+        .target("27")
+        .load()
+        .migrate();
+    boolean sqlite = dialect == Dialect.SQLITE;
+    String scheduled = sqlite ? "1780000000000" : "to_timestamp(1780000000)";
+    List<String> listers =
+        sqlite
+            ? List.of("'l1'", "'l2'")
+            : List.of(
+                "'00000000-0000-0000-0000-000000000001'", "'00000000-0000-0000-0000-000000000002'");
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      for (String lister : listers) {
+        s.execute(
+            "INSERT INTO lister (id, name, instance_name, created, updated) VALUES ("
+                + lister
+                + ", "
+                + lister.replace("-", "")
+                + ", '', "
+                + scheduled
+                + ", "
+                + scheduled
+                + ")");
+        // The mirror was left behind (no last_scheduled): the stats row is the truth.
+        s.execute(
+            "INSERT INTO listed_origin (lister_id, url, visit_type, enabled, first_seen, last_seen)"
+                + " VALUES ("
+                + lister
+                + ", 'listed', 'git', true, "
+                + scheduled
+                + ", "
+                + scheduled
+                + ")");
+      }
+      for (String statsUrl : List.of("listed", "unlisted")) {
+        s.execute(
+            "INSERT INTO origin_visit_stats (url, visit_type, last_scheduled,"
+                + " next_position_offset, successive_visits) VALUES ('"
+                + statsUrl
+                + "', 'git', "
+                + scheduled
+                + ", 6, 3)");
+      }
+    }
+    try (Store store = Stores.open(location)) {
+      OriginVisitStats expected =
+          OriginVisitStats.initial("listed", "git")
+              .withLastScheduled(Instant.ofEpochSecond(1_780_000_000L))
+              .withQueue(null, 6)
+              .withSuccessiveVisits(3);
+      assertThat(
+              store
+                  .frontier()
+                  .visitStatsGet(
+                      List.of(new OriginKey("listed", "git"), new OriginKey("unlisted", "git"))))
+          .containsExactly(
+              expected,
+              OriginVisitStats.initial("unlisted", "git")
+                  .withLastScheduled(expected.lastScheduled())
+                  .withQueue(null, 6)
+                  .withSuccessiveVisits(3));
+    }
+    assertThat(firstColumn(url, "SELECT url FROM origin_visit_stats"))
+        .containsExactlyInAnyOrderElementsOf(
+            sqlite ? List.of("listed", "unlisted") : List.of("unlisted"));
+    if (!sqlite) {
+      assertThat(
+              firstColumn(
+                  url,
+                  "SELECT lister_id::text FROM listed_origin WHERE next_position_offset = 6"
+                      + " AND successive_visits = 3 AND last_scheduled = to_timestamp(1780000000)"))
+          .hasSize(2);
+    }
   }
 
   private static StoreLocation freshLocation(Dialect dialect, Path dir) throws Exception {

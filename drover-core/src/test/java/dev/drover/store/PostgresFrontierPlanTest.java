@@ -59,7 +59,8 @@ class PostgresFrontierPlanTest {
       s.execute(
           """
           INSERT INTO listed_origin (lister_id, url, visit_type, enabled, first_seen, last_seen, last_update,
-              last_scheduled, last_visit, last_visit_status, last_successful, last_snapshot, next_visit_queue_position)
+              last_scheduled, last_visit, last_visit_status, last_successful, last_snapshot, next_visit_queue_position,
+              next_position_offset, successive_visits)
           SELECT l.id,
                  'https://example.org/r/' || i,
                  CASE WHEN i % 5 = 0 THEN 'hg' ELSE 'git' END,
@@ -72,7 +73,9 @@ class PostgresFrontierPlanTest {
                  CASE WHEN i % 2 = 0 THEN 'successful' WHEN i % 10 = 3 THEN 'failed' END,
                  CASE WHEN i % 2 = 0 THEN timestamptz '2026-05-10' - (i % 500) * interval '1 hour' END,
                  CASE WHEN i % 2 = 0 THEN md5(i::text) END,
-                 CASE WHEN i % 3 = 0 THEN NULL ELSE i * 100 END
+                 CASE WHEN i % 3 = 0 THEN NULL ELSE i * 100 END,
+                 CASE WHEN i % 10 < 7 OR i % 2 = 0 OR i % 10 = 3 THEN 4 END,
+                 CASE WHEN i % 10 < 7 OR i % 2 = 0 OR i % 10 = 3 THEN 1 END
           FROM generate_series(1, $ORIGINS) AS i
           JOIN (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM lister) l ON l.n = i % 10
           """
@@ -81,9 +84,10 @@ class PostgresFrontierPlanTest {
           """
           INSERT INTO origin_visit_stats (url, visit_type, last_scheduled, last_visit, last_visit_status,
               last_successful, last_snapshot, next_visit_queue_position)
-          SELECT url, visit_type, last_scheduled, last_visit, last_visit_status, last_successful, last_snapshot,
-                 next_visit_queue_position
+          SELECT replace(url, '/r/', '/unlisted/'), visit_type, last_scheduled, last_visit, last_visit_status,
+                 last_successful, last_snapshot, next_visit_queue_position
           FROM listed_origin
+          WHERE next_position_offset IS NOT NULL
           """);
       s.execute("ANALYZE");
     }
@@ -395,14 +399,16 @@ class PostgresFrontierPlanTest {
             NOW,
             "lister_id",
             listerIds.get(3));
-    Map<SqlQuery, String> expectedIndex = new LinkedHashMap<>();
-    expectedIndex.put(SqlQuery.ORIGIN_DISABLE, "listed_origin_by_url");
-    expectedIndex.put(SqlQuery.VISIT_STATS_GET, "origin_visit_stats_pkey");
-    expectedIndex.put(SqlQuery.METRICS_UPDATE, "Index Scan");
+    Map<SqlQuery, List<String>> expectedIndex = new LinkedHashMap<>();
+    expectedIndex.put(SqlQuery.ORIGIN_DISABLE, List.of("listed_origin_by_url"));
+    // A listed url's stats are in its listed rows, the others' in origin_visit_stats (V028).
+    expectedIndex.put(
+        SqlQuery.VISIT_STATS_GET, List.of("listed_origin_by_url", "origin_visit_stats_pkey"));
+    expectedIndex.put(SqlQuery.METRICS_UPDATE, List.of("Index Scan"));
     jdbi.useHandle(
         h ->
             expectedIndex.forEach(
-                (name, index) -> {
+                (name, indexes) -> {
                   String text = sql.get(name);
                   Query q = h.createQuery("EXPLAIN " + text);
                   values.forEach(
@@ -418,7 +424,7 @@ class PostgresFrontierPlanTest {
                   String plan = explain(q);
                   assertThat(plan)
                       .as(name + "\n" + plan)
-                      .contains(index)
+                      .contains(indexes)
                       .doesNotContain("Seq Scan on listed_origin")
                       .doesNotContain("Seq Scan on origin_visit_stats");
                 }));
@@ -431,23 +437,35 @@ class PostgresFrontierPlanTest {
   @Test
   void batchStatementsUseIndexes() {
     Map<SqlQuery, List<String>> expected = new LinkedHashMap<>();
+    // A new row's stats come from another lister's row of its url, else the url's stats row
+    // (V028).
     expected.put(
         SqlQuery.ORIGIN_RECORD,
-        List.of("Conflict Arbiter Indexes: listed_origin_pkey", "origin_visit_stats_pkey"));
+        List.of(
+            "Conflict Arbiter Indexes: listed_origin_pkey",
+            "listed_origin_by_url",
+            "origin_visit_stats_pkey"));
     // The listed rows are found by an index, and the new ones told from them by a hash of the
     // updated keys: never an anti join, which may compare every pair of the batch.
     expected.put(
         SqlQuery.ORIGIN_RECORD_WITHOUT_CONFLICT,
-        List.of("Update on listed_origin", "origin_visit_stats_pkey", "hashed SubPlan"));
+        List.of(
+            "Update on listed_origin",
+            "listed_origin_by_url",
+            "origin_visit_stats_pkey",
+            "hashed SubPlan"));
+    // A listed url's stats are updated in its rows; only the others go to origin_visit_stats.
+    for (SqlQuery statsWrite : List.of(SqlQuery.VISIT_STATS_UPSERT, SqlQuery.VISIT_STATS_REPLACE)) {
+      expected.put(
+          statsWrite,
+          List.of(
+              "Update on listed_origin",
+              "listed_origin_by_url",
+              "hashed SubPlan",
+              "Conflict Arbiter Indexes: origin_visit_stats_pkey"));
+    }
     expected.put(
-        SqlQuery.VISIT_STATS_UPSERT,
-        List.of("Conflict Arbiter Indexes: origin_visit_stats_pkey", "listed_origin_by_url"));
-    expected.put(
-        SqlQuery.VISIT_STATS_REPLACE,
-        List.of("Conflict Arbiter Indexes: origin_visit_stats_pkey", "listed_origin_by_url"));
-    expected.put(
-        SqlQuery.VISIT_MARK_SCHEDULED,
-        List.of("Conflict Arbiter Indexes: origin_visit_stats_pkey", "listed_origin_by_url"));
+        SqlQuery.VISIT_MARK_SCHEDULED, List.of("Update on listed_origin", "listed_origin_by_url"));
     jdbi.useHandle(
         h ->
             expected.forEach(

@@ -101,6 +101,43 @@ interface VisitStatsContract extends FrontierContract {
         .containsExactly("shared", "shared");
   }
 
+  /**
+   * A url's stats stay whole through its first listing, a grab and a second lister's listing,
+   * wherever the store keeps them (PostgreSQL moves a listed url's stats into its listed rows).
+   */
+  @Test
+  default void statsFollowAUrlThroughItsListingsAndGrabs() {
+    OriginVisitStats early =
+        visited("early", NOW.minus(Duration.ofDays(20)), SUCCESSFUL)
+            .withQueue(700L, 6)
+            .withSuccessiveVisits(3);
+    stats(early);
+    Lister a = lister("a");
+    listed(a, T1, "early", "fresh");
+    assertThat(statsOf("early")).as("the first listing keeps them").isEqualTo(early);
+    assertThat(statsOf("fresh")).as("a url never visited nor grabbed has none").isNull();
+
+    assertThat(grab(VisitPolicy.OLDEST_SCHEDULED_FIRST, 10))
+        .containsExactlyInAnyOrder("fresh", "early");
+    assertThat(statsOf("early")).isEqualTo(early.withLastScheduled(NOW));
+    assertThat(statsOf("fresh"))
+        .as("a grab gives stats, with the default offset, to a url that had none")
+        .isEqualTo(git("fresh").withLastScheduled(NOW));
+
+    listed(lister("b"), T1, "early", "fresh");
+    assertThat(peek(VisitPolicy.OLDEST_SCHEDULED_FIRST, Cooldowns.DEFAULT))
+        .as("the second lister's rows take the grab's scheduling: both still await their visit")
+        .isEmpty();
+    stats(git("early").withLastVisit(NOW.plusSeconds(60), FAILED).withQueue(null, 2));
+    assertThat(statsOf("early"))
+        .isEqualTo(
+            early
+                .withLastScheduled(NOW)
+                .withLastVisit(NOW.plusSeconds(60), FAILED)
+                .withQueue(700L, 2)
+                .withSuccessiveVisits(1));
+  }
+
   // ---- visit results
 
   @Test

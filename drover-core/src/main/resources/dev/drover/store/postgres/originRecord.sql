@@ -4,36 +4,63 @@
 -- Records a whole batch of listed origins in one statement: the batch arrives as parallel arrays
 -- (one element per origin, keys distinct) and the stored rows come back from RETURNING, so a batch
 -- costs one round trip and one plan however large it is. Times are epoch milliseconds.
--- A new row copies its url's visit stats into the mirror columns (see V006__frontier.sql), and
--- with them whether it awaits a visit (V016; a scheduling later than :awaiting_after, :now less the
--- default scheduled cooldown, as in visitStatsUpsert.sql) or cools after a failed one (V018). A
--- known row's mirror is already current, since every stats write refreshes it, so the update
--- leaves it alone. first_seen is written once; everything the lister says is overwritten
+-- A new row takes its url's visit stats (another lister's row of the url, else the url's row in
+-- origin_visit_stats, which moves into it: V028), and with them whether it awaits a visit (V016; a
+-- scheduling later than :awaiting_after, :now less the default scheduled cooldown, as in
+-- visitStatsUpsert.sql) or cools after a failed one (V018). A known row's stats are current, since
+-- every stats write updates them, so the update leaves them alone. first_seen is written once; everything the lister says is overwritten
 -- (enabled too, so a listing enables an origin that was disabled), last_seen moves.
-INSERT INTO listed_origin (lister_id, url, visit_type, extra_loader_arguments, enabled, first_seen, last_seen,
-                           last_update, is_fork, forked_from_url, last_scheduled, last_visit, last_visit_status,
-                           last_successful, last_snapshot, next_visit_queue_position, cooling_since,
-                           awaiting_visit_since)
-SELECT o.lister_id::uuid, o.url, o.visit_type, o.extra_loader_arguments::jsonb, o.enabled, :now, :now,
-       to_timestamp(o.last_update_ms / 1000.0), o.is_fork, o.forked_from_url,
-       s.last_scheduled, s.last_visit, s.last_visit_status, s.last_successful, s.last_snapshot,
-       s.next_visit_queue_position,
-       CASE WHEN s.last_visit_status IN ('failed', 'not_found') THEN s.last_visit END,
-       CASE WHEN s.last_scheduled > :awaiting_after
-             AND (s.last_visit IS NULL OR s.last_visit <= s.last_scheduled)
-            THEN s.last_scheduled END
-FROM unnest(:lister_ids::text[], :urls::text[], :visit_types::text[], :extra_loader_arguments::text[],
-            :enabled::boolean[], :last_update_ms::bigint[], :is_fork::boolean[], :forked_from_urls::text[])
-       AS o (lister_id, url, visit_type, extra_loader_arguments, enabled, last_update_ms, is_fork, forked_from_url)
-LEFT JOIN origin_visit_stats s ON s.url = o.url AND s.visit_type = o.visit_type
--- Rows are written in the primary key's order. No other recording writes them meanwhile:
--- recordings of one lister take turns (VisitTypeLocks).
-ORDER BY o.lister_id, o.url, o.visit_type
-ON CONFLICT (lister_id, url, visit_type) DO UPDATE
-SET extra_loader_arguments = excluded.extra_loader_arguments,
-    enabled = excluded.enabled,
-    last_seen = excluded.last_seen,
-    last_update = excluded.last_update,
-    is_fork = excluded.is_fork,
-    forked_from_url = excluded.forked_from_url
-RETURNING *
+WITH inserted AS (
+  INSERT INTO listed_origin (lister_id, url, visit_type, extra_loader_arguments, enabled, first_seen, last_seen,
+                             last_update, is_fork, forked_from_url, last_scheduled, last_visit, last_visit_status,
+                             last_successful, last_snapshot, next_visit_queue_position, next_position_offset,
+                             successive_visits, cooling_since, awaiting_visit_since)
+  SELECT o.lister_id::uuid, o.url, o.visit_type, o.extra_loader_arguments::jsonb, o.enabled, :now, :now,
+         to_timestamp(o.last_update_ms / 1000.0), o.is_fork, o.forked_from_url,
+         s.last_scheduled, s.last_visit, s.last_visit_status, s.last_successful, s.last_snapshot,
+         s.next_visit_queue_position, s.next_position_offset, s.successive_visits,
+         CASE WHEN s.last_visit_status IN ('failed', 'not_found') THEN s.last_visit END,
+         CASE WHEN s.last_scheduled > :awaiting_after
+               AND (s.last_visit IS NULL OR s.last_visit <= s.last_scheduled)
+              THEN s.last_scheduled END
+  FROM unnest(:lister_ids::text[], :urls::text[], :visit_types::text[], :extra_loader_arguments::text[],
+              :enabled::boolean[], :last_update_ms::bigint[], :is_fork::boolean[], :forked_from_urls::text[])
+         AS o (lister_id, url, visit_type, extra_loader_arguments, enabled, last_update_ms, is_fork, forked_from_url)
+  -- The url's stats (V028): another lister's row of the url, else the url's stats row, which this
+  -- recording then deletes (moved below). A key's stats are in one place, so at most one is found.
+  LEFT JOIN LATERAL (
+    (SELECT x.last_scheduled, x.last_visit, x.last_visit_status, x.last_successful, x.last_snapshot,
+            x.next_visit_queue_position, x.next_position_offset, x.successive_visits
+     FROM listed_origin AS x
+     WHERE x.url = o.url
+       AND x.visit_type = o.visit_type
+       AND x.next_position_offset IS NOT NULL
+     LIMIT 1)
+    UNION ALL
+    (SELECT v.last_scheduled, v.last_visit, v.last_visit_status, v.last_successful, v.last_snapshot,
+            v.next_visit_queue_position, v.next_position_offset, v.successive_visits
+     FROM origin_visit_stats AS v
+     WHERE v.url = o.url
+       AND v.visit_type = o.visit_type)
+    LIMIT 1
+  ) AS s ON true
+  -- Rows are written in the primary key's order. No other recording writes them meanwhile:
+  -- recordings of one lister take turns (VisitTypeLocks).
+  ORDER BY o.lister_id, o.url, o.visit_type
+  ON CONFLICT (lister_id, url, visit_type) DO UPDATE
+  SET extra_loader_arguments = excluded.extra_loader_arguments,
+      enabled = excluded.enabled,
+      last_seen = excluded.last_seen,
+      last_update = excluded.last_update,
+      is_fork = excluded.is_fork,
+      forked_from_url = excluded.forked_from_url
+  RETURNING *
+), moved AS (
+  -- A url listed for the first time takes its stats out of origin_visit_stats (V028).
+  DELETE FROM origin_visit_stats AS v
+  USING inserted AS i
+  WHERE v.url = i.url
+    AND v.visit_type = i.visit_type
+    AND i.next_position_offset IS NOT NULL
+)
+SELECT * FROM inserted
