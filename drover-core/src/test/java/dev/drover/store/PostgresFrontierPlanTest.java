@@ -454,7 +454,8 @@ class PostgresFrontierPlanTest {
             "listed_origin_by_url",
             "origin_visit_stats_pkey",
             "hashed SubPlan"));
-    // A listed url's stats are updated in its rows; only the others go to origin_visit_stats.
+    // A listed url's stats are updated in its rows, locked first in key order (LockRows over a
+    // Sort); only the other urls' go to origin_visit_stats.
     for (SqlQuery statsWrite : List.of(SqlQuery.VISIT_STATS_UPSERT, SqlQuery.VISIT_STATS_REPLACE)) {
       expected.put(
           statsWrite,
@@ -492,6 +493,14 @@ class PostgresFrontierPlanTest {
                       .doesNotContain("Anti Join")
                       .doesNotContain("Seq Scan on listed_origin")
                       .doesNotContain("Seq Scan on origin_visit_stats");
+                  if (name == SqlQuery.VISIT_STATS_UPSERT || name == SqlQuery.VISIT_STATS_REPLACE) {
+                    assertThat(plan)
+                        .as(name + "\n" + plan)
+                        .containsPattern("LockRows.*\n *-> +Sort");
+                  }
+                  if (name == SqlQuery.VISIT_MARK_SCHEDULED) {
+                    assertThat(plan).as(name + "\n" + plan).doesNotContain("origin_visit_stats");
+                  }
                 }));
   }
 

@@ -66,13 +66,21 @@ WITH given AS (
   WHERE (o.lister_id::uuid, o.url, o.visit_type) NOT IN (SELECT lister_id, url, visit_type FROM updated)
   ORDER BY o.lister_id, o.url, o.visit_type
   RETURNING *
+), moving AS (
+  -- A url listed for the first time takes its stats out of origin_visit_stats (V028). Its stats
+  -- rows are locked in key order before they are deleted: recordings of different listers run
+  -- together, and two that list the same urls then wait for each other in one order.
+  SELECT v.url, v.visit_type
+  FROM origin_visit_stats AS v
+  JOIN inserted AS i ON v.url = i.url AND v.visit_type = i.visit_type
+  WHERE i.next_position_offset IS NOT NULL
+  ORDER BY v.url, v.visit_type
+  FOR UPDATE OF v
 ), moved AS (
-  -- A url listed for the first time takes its stats out of origin_visit_stats (V028).
   DELETE FROM origin_visit_stats AS v
-  USING inserted AS i
-  WHERE v.url = i.url
-    AND v.visit_type = i.visit_type
-    AND i.next_position_offset IS NOT NULL
+  USING moving AS m
+  WHERE v.url = m.url
+    AND v.visit_type = m.visit_type
 )
 SELECT * FROM updated
 UNION ALL

@@ -14,6 +14,15 @@ WITH given AS (
               :next_visit_queue_positions::bigint[], :next_position_offsets::integer[], :successive_visits::integer[])
          AS g (url, visit_type, last_successful_ms, last_visit_ms, last_visit_status, last_scheduled_ms,
                last_snapshot, next_visit_queue_position, next_position_offset, successive_visits)
+), locked AS (
+  -- Every listed row of the batch's urls, locked in key order before any is written: stats
+  -- writers run together (VisitTypeLocks), and two that write the same keys then wait for each
+  -- other in one order instead of deadlocking. An UPDATE's own order is its plan's.
+  SELECT lo.lister_id, g.*
+  FROM given AS g
+  JOIN listed_origin AS lo ON lo.url = g.url AND lo.visit_type = g.visit_type
+  ORDER BY g.url, g.visit_type, lo.lister_id
+  FOR NO KEY UPDATE OF lo
 ), listed AS (
   UPDATE listed_origin AS lo
   SET last_scheduled = g.last_scheduled,
@@ -40,20 +49,19 @@ WITH given AS (
                                      THEN lo.cooling_since
                                      ELSE g.last_visit END
                       END
-  -- In key order: stats writers run together (VisitTypeLocks), and two that write the same keys
-  -- then wait for each other in one order instead of deadlocking.
-  FROM (SELECT * FROM given ORDER BY url, visit_type) AS g
-  WHERE lo.url = g.url
+  FROM locked AS g
+  WHERE lo.lister_id = g.lister_id
+    AND lo.url = g.url
     AND lo.visit_type = g.visit_type
-  RETURNING lo.url, lo.visit_type
 )
 INSERT INTO origin_visit_stats AS s (url, visit_type, last_successful, last_visit, last_visit_status, last_scheduled,
                                      last_snapshot, next_visit_queue_position, next_position_offset, successive_visits)
 SELECT url, visit_type, last_successful, last_visit, last_visit_status, last_scheduled, last_snapshot,
        next_visit_queue_position, next_position_offset, successive_visits
 FROM given
--- NOT IN is looked up in a hash of the listed keys (see originRecordWithoutConflict.sql).
-WHERE (url, visit_type) NOT IN (SELECT url, visit_type FROM listed)
+-- The urls no lister lists. NOT IN is looked up in a hash of the listed keys (see
+-- originRecordWithoutConflict.sql).
+WHERE (url, visit_type) NOT IN (SELECT url, visit_type FROM locked)
 ORDER BY url, visit_type
 ON CONFLICT (url, visit_type) DO UPDATE
 SET last_successful = excluded.last_successful,
