@@ -177,10 +177,14 @@ interface DialectSql {
   /** Records that {@code urls} (distinct) of {@code visitType} were handed out at {@code now}. */
   void markScheduled(Handle h, String visitType, List<String> urls, Instant now);
 
-  /** Merges {@code stats} in (nulls keep stored values) and refreshes their mirror. */
+  /**
+   * Merges {@code stats} in (nulls keep stored values), wherever the dialect keeps a listed url's
+   * stats: in the stats row and its mirror in listed_origin (SQLite), or in the listed rows alone
+   * (PostgreSQL, V028).
+   */
   void upsertStats(Handle h, List<OriginVisitStats> stats);
 
-  /** Writes {@code stats} as given, nulls included, and refreshes their mirror. */
+  /** Writes {@code stats} as given, nulls included, where {@link #upsertStats} writes them. */
   void replaceStats(Handle h, List<OriginVisitStats> stats);
 
   /**

@@ -484,7 +484,7 @@ final class PostgresSql implements DialectSql {
     return true;
   }
 
-  /** One statement for the stats and their mirror, the urls as one array. */
+  /** One statement, the urls as one array: a listed origin's stats are its listed rows (V028). */
   @Override
   public void markScheduled(Handle h, String visitType, List<String> urls, Instant now) {
     h.createUpdate(sql.get(VISIT_MARK_SCHEDULED))

@@ -135,8 +135,8 @@ final class VisitGrab {
 
   /**
    * Records {@code now} as last_scheduled of each chosen origin (once per url, whichever listers
-   * listed it), in the stats and their mirror; origins_without_last_update also moves the visit
-   * type's queue position up to the furthest position chosen.
+   * listed it), wherever the dialect keeps its stats; origins_without_last_update also moves the
+   * visit type's queue position up to the furthest position chosen.
    */
   private void markScheduled(Handle h, VisitRequest r, List<Grabbed> chosen, Instant now) {
     List<String> urls = chosen.stream().map(g -> g.origin().url()).distinct().toList();

@@ -12,9 +12,10 @@ import java.util.Map;
 import org.jdbi.v3.core.Handle;
 
 /**
- * Reads and writes visit stats inside the caller's transaction, and keeps the mirror of them in
- * listed_origin equal to them: every write here refreshes the mirror of the origins it wrote. How a
- * batch is written is the dialect's ({@link DialectSql#upsertStats}).
+ * Reads and writes visit stats inside the caller's transaction. Every listed row of a url holds its
+ * stats too (a mirror of the stats row on SQLite; on PostgreSQL, since V028, the only copy), and
+ * every write here keeps them equal to what it wrote. How a batch is written is the dialect's
+ * ({@link DialectSql#upsertStats}).
  */
 final class VisitStatsWrites {
   private final DialectSql dialect;

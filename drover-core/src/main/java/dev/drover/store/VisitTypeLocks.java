@@ -37,9 +37,10 @@ final class VisitTypeLocks {
     RECORDING,
     /**
      * Shared with other blind stats writes (upserts and replacements: no read before the write).
-     * Each writes its stats rows in key order and then the mirror rows of those urls only, which no
-     * other stats writer can reach while it holds their stats rows: two wait for each other on a
-     * stats row and never in a circle.
+     * Each takes the rows it writes in key order. On SQLite writers never run together; on
+     * PostgreSQL a write locks every listed row of its urls (where a listed url's stats are, V028)
+     * in key order, and only then writes the stats rows of the urls no lister lists, in key order:
+     * two wait for each other on a row and never in a circle.
      */
     STATS
   }
