@@ -445,12 +445,14 @@ class PostgresFrontierPlanTest {
             "Conflict Arbiter Indexes: listed_origin_pkey",
             "listed_origin_by_url",
             "origin_visit_stats_pkey"));
-    // The listed rows are found by an index, and the new ones told from them by a hash of the
-    // updated keys: never an anti join, which may compare every pair of the batch.
+    // The listed rows are found by an index, once per url, and updated by their row ids; the new
+    // ones are told from them by a hash of the updated keys: never an anti join, which may
+    // compare every pair of the batch.
     expected.put(
         SqlQuery.ORIGIN_RECORD_WITHOUT_CONFLICT,
         List.of(
             "Update on listed_origin",
+            "Tid Scan on listed_origin",
             "listed_origin_by_url",
             "origin_visit_stats_pkey",
             "hashed SubPlan"));

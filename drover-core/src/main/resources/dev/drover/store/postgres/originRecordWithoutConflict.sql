@@ -6,12 +6,21 @@
 -- row speculatively (the primary key searched twice, one more WAL record to confirm the row).
 -- The update finds every row of the batch's keys: recordings of one lister take turns
 -- (VisitTypeLocks), and only recordings insert rows, so every such row was committed before this
--- statement began and no other can be inserted while it runs.
+-- statement began and no other can be inserted while it runs. One lookup of the url index per url
+-- (found) serves both the update, which then reaches each row by its row id, and the stats a new
+-- row takes from another lister's row of its url (V028).
 WITH given AS (
   SELECT *
   FROM unnest(:lister_ids::text[], :urls::text[], :visit_types::text[], :extra_loader_arguments::text[],
               :enabled::boolean[], :last_update_ms::bigint[], :is_fork::boolean[], :forked_from_urls::text[])
          AS o (lister_id, url, visit_type, extra_loader_arguments, enabled, last_update_ms, is_fork, forked_from_url)
+), found AS (
+  -- Every listed row of the batch's urls, whichever lister listed it.
+  SELECT lo.ctid AS row_id, lo.lister_id, lo.url, lo.visit_type, lo.last_scheduled, lo.last_visit,
+         lo.last_visit_status, lo.last_successful, lo.last_snapshot, lo.next_visit_queue_position,
+         lo.next_position_offset, lo.successive_visits
+  FROM (SELECT DISTINCT url, visit_type FROM given) AS u
+  JOIN listed_origin AS lo ON lo.url = u.url AND lo.visit_type = u.visit_type
 ), updated AS (
   UPDATE listed_origin AS lo
   SET extra_loader_arguments = o.extra_loader_arguments::jsonb,
@@ -21,11 +30,11 @@ WITH given AS (
       is_fork = o.is_fork,
       forked_from_url = o.forked_from_url
   -- No other recording reaches these rows meanwhile: recordings of one lister take turns
-  -- (VisitTypeLocks), so the order in which the plan updates them does not matter.
+  -- (VisitTypeLocks), so the order in which the plan updates them does not matter, and no row
+  -- moves between the lookup and the update.
   FROM given AS o
-  WHERE lo.lister_id = o.lister_id::uuid
-    AND lo.url = o.url
-    AND lo.visit_type = o.visit_type
+  JOIN found AS f ON f.lister_id = o.lister_id::uuid AND f.url = o.url AND f.visit_type = o.visit_type
+  WHERE lo.ctid = f.row_id
   RETURNING lo.*
 ), inserted AS (
   INSERT INTO listed_origin (lister_id, url, visit_type, extra_loader_arguments, enabled, first_seen, last_seen,
@@ -43,22 +52,21 @@ WITH given AS (
   FROM given AS o
   -- The url's stats (V028): another lister's row of the url, else the url's stats row, which this
   -- recording then deletes (moved below). A key's stats are in one place, so at most one is found.
-  LEFT JOIN LATERAL (
-    (SELECT x.last_scheduled, x.last_visit, x.last_visit_status, x.last_successful, x.last_snapshot,
-            x.next_visit_queue_position, x.next_position_offset, x.successive_visits
-     FROM listed_origin AS x
-     WHERE x.url = o.url
-       AND x.visit_type = o.visit_type
-       AND x.next_position_offset IS NOT NULL
-     LIMIT 1)
-    UNION ALL
-    (SELECT v.last_scheduled, v.last_visit, v.last_visit_status, v.last_successful, v.last_snapshot,
-            v.next_visit_queue_position, v.next_position_offset, v.successive_visits
-     FROM origin_visit_stats AS v
-     WHERE v.url = o.url
-       AND v.visit_type = o.visit_type)
-    LIMIT 1
-  ) AS s ON true
+  LEFT JOIN (SELECT DISTINCT ON (url, visit_type) *
+             FROM found
+             WHERE next_position_offset IS NOT NULL) AS l
+    ON l.url = o.url AND l.visit_type = o.visit_type
+  LEFT JOIN origin_visit_stats AS v ON v.url = o.url AND v.visit_type = o.visit_type
+  CROSS JOIN LATERAL (
+    SELECT COALESCE(l.last_scheduled, v.last_scheduled) AS last_scheduled,
+           COALESCE(l.last_visit, v.last_visit) AS last_visit,
+           COALESCE(l.last_visit_status, v.last_visit_status) AS last_visit_status,
+           COALESCE(l.last_successful, v.last_successful) AS last_successful,
+           COALESCE(l.last_snapshot, v.last_snapshot) AS last_snapshot,
+           COALESCE(l.next_visit_queue_position, v.next_visit_queue_position) AS next_visit_queue_position,
+           COALESCE(l.next_position_offset, v.next_position_offset) AS next_position_offset,
+           COALESCE(l.successive_visits, v.successive_visits) AS successive_visits
+  ) AS s
   -- NOT IN, not NOT EXISTS: a NOT IN subquery is looked up in a hash of its rows, where NOT EXISTS
   -- may become a nested-loop anti join that compares pairs, half a million for a batch of 1,000
   -- listed origins (166 ms of a 216 ms statement). The hash is held in memory whatever its size,
