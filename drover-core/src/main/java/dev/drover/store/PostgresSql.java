@@ -68,11 +68,9 @@ final class PostgresSql implements DialectSql {
   private static final String UNWRITTEN_RUNS = "unwritten_runs";
 
   /**
-   * The largest batch recorded without ON CONFLICT. That statement tells new origins from listed
-   * ones by a hash of the listed keys, built in the server's memory whatever its size (the planner
-   * expects a row or two, so nothing bounds it): 5,000 keys take a megabyte or two. A larger batch,
-   * such as a whole file from {@code drover origin record}, takes the upsert, which needs no such
-   * hash.
+   * The largest batch recorded without ON CONFLICT. That statement keeps the whole batch, and what
+   * its lookup found for each origin, in the server's memory between its steps. A larger batch,
+   * such as a whole file from {@code drover origin record}, takes the upsert, which streams it.
    */
   static final int RECORDING_WITHOUT_CONFLICT_LIMIT = 5_000;
 

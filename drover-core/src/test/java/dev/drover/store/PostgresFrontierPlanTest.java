@@ -445,17 +445,15 @@ class PostgresFrontierPlanTest {
             "Conflict Arbiter Indexes: listed_origin_pkey",
             "listed_origin_by_url",
             "origin_visit_stats_pkey"));
-    // The listed rows are found by an index, once per url, and updated by their row ids; the new
-    // ones are told from them by a hash of the updated keys: never an anti join, which may
-    // compare every pair of the batch.
+    // Each origin is looked up once in the url index, its own row then updated by its row id; the
+    // new ones are the rest: never an anti join, which may compare every pair of the batch.
     expected.put(
         SqlQuery.ORIGIN_RECORD_WITHOUT_CONFLICT,
         List.of(
             "Update on listed_origin",
             "Tid Scan on listed_origin",
             "listed_origin_by_url",
-            "origin_visit_stats_pkey",
-            "hashed SubPlan"));
+            "origin_visit_stats_pkey"));
     // A listed url's stats are updated in its rows, locked first in key order (LockRows over a
     // Sort); only the other urls' go to origin_visit_stats.
     for (SqlQuery statsWrite : List.of(SqlQuery.VISIT_STATS_UPSERT, SqlQuery.VISIT_STATS_REPLACE)) {

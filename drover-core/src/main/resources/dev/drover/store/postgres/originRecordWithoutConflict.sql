@@ -4,23 +4,30 @@
 -- UPDATE costs more on both paths: it locks each listed row before updating it (one more WAL
 -- record per row) after looking up visit stats that only a new row uses, and it inserts each new
 -- row speculatively (the primary key searched twice, one more WAL record to confirm the row).
--- The update finds every row of the batch's keys: recordings of one lister take turns
+-- The lookup finds every row of the batch's keys: recordings of one lister take turns
 -- (VisitTypeLocks), and only recordings insert rows, so every such row was committed before this
--- statement began and no other can be inserted while it runs. One lookup of the url index per url
--- (found) serves both the update, which then reaches each row by its row id, and the stats a new
--- row takes from another lister's row of its url (V028).
+-- statement began and no other can be inserted or moved while it runs.
 WITH given AS (
   SELECT *
   FROM unnest(:lister_ids::text[], :urls::text[], :visit_types::text[], :extra_loader_arguments::text[],
               :enabled::boolean[], :last_update_ms::bigint[], :is_fork::boolean[], :forked_from_urls::text[])
          AS o (lister_id, url, visit_type, extra_loader_arguments, enabled, last_update_ms, is_fork, forked_from_url)
 ), found AS (
-  -- Every listed row of the batch's urls, whichever lister listed it.
-  SELECT lo.ctid AS row_id, lo.lister_id, lo.url, lo.visit_type, lo.last_scheduled, lo.last_visit,
-         lo.last_visit_status, lo.last_successful, lo.last_snapshot, lo.next_visit_queue_position,
-         lo.next_position_offset, lo.successive_visits
-  FROM (SELECT DISTINCT url, visit_type FROM given) AS u
-  JOIN listed_origin AS lo ON lo.url = u.url AND lo.visit_type = u.visit_type
+  -- One lookup of the url index per origin finds both its own row, if it is listed already, and a
+  -- row of its url that holds the url's stats (V028: every lister's row of a url holds them), by
+  -- their row ids. A
+  -- lateral subquery with aggregates is always run once per origin through the index, whatever
+  -- the plan's guess of the batch's size; a join was planned as a hash join over the whole table
+  -- once the table's statistics lagged behind its growth.
+  SELECT o.*, f.row_id, f.source_id
+  FROM given AS o
+  CROSS JOIN LATERAL (
+    SELECT min(x.ctid) FILTER (WHERE x.lister_id = o.lister_id::uuid) AS row_id,
+           min(x.ctid) FILTER (WHERE x.next_position_offset IS NOT NULL) AS source_id
+    FROM listed_origin AS x
+    WHERE x.url = o.url
+      AND x.visit_type = o.visit_type
+  ) AS f
 ), updated AS (
   UPDATE listed_origin AS lo
   SET extra_loader_arguments = o.extra_loader_arguments::jsonb,
@@ -29,12 +36,10 @@ WITH given AS (
       last_update = to_timestamp(o.last_update_ms / 1000.0),
       is_fork = o.is_fork,
       forked_from_url = o.forked_from_url
-  -- No other recording reaches these rows meanwhile: recordings of one lister take turns
-  -- (VisitTypeLocks), so the order in which the plan updates them does not matter, and no row
-  -- moves between the lookup and the update.
-  FROM given AS o
-  JOIN found AS f ON f.lister_id = o.lister_id::uuid AND f.url = o.url AND f.visit_type = o.visit_type
-  WHERE lo.ctid = f.row_id
+  -- Reached by the row id the lookup found. No other recording reaches these rows meanwhile:
+  -- recordings of one lister take turns (VisitTypeLocks).
+  FROM found AS o
+  WHERE lo.ctid = o.row_id
   RETURNING lo.*
 ), inserted AS (
   INSERT INTO listed_origin (lister_id, url, visit_type, extra_loader_arguments, enabled, first_seen, last_seen,
@@ -49,13 +54,10 @@ WITH given AS (
          CASE WHEN s.last_scheduled > :awaiting_after
                AND (s.last_visit IS NULL OR s.last_visit <= s.last_scheduled)
               THEN s.last_scheduled END
-  FROM given AS o
+  FROM found AS o
   -- The url's stats (V028): another lister's row of the url, else the url's stats row, which this
   -- recording then deletes (moved below). A key's stats are in one place, so at most one is found.
-  LEFT JOIN (SELECT DISTINCT ON (url, visit_type) *
-             FROM found
-             WHERE next_position_offset IS NOT NULL) AS l
-    ON l.url = o.url AND l.visit_type = o.visit_type
+  LEFT JOIN listed_origin AS l ON l.ctid = o.source_id
   LEFT JOIN origin_visit_stats AS v ON v.url = o.url AND v.visit_type = o.visit_type
   CROSS JOIN LATERAL (
     SELECT COALESCE(l.last_scheduled, v.last_scheduled) AS last_scheduled,
@@ -67,11 +69,7 @@ WITH given AS (
            COALESCE(l.next_position_offset, v.next_position_offset) AS next_position_offset,
            COALESCE(l.successive_visits, v.successive_visits) AS successive_visits
   ) AS s
-  -- NOT IN, not NOT EXISTS: a NOT IN subquery is looked up in a hash of its rows, where NOT EXISTS
-  -- may become a nested-loop anti join that compares pairs, half a million for a batch of 1,000
-  -- listed origins (166 ms of a 216 ms statement). The hash is held in memory whatever its size,
-  -- hence the caller's limit on the batch. The keys are never NULL.
-  WHERE (o.lister_id::uuid, o.url, o.visit_type) NOT IN (SELECT lister_id, url, visit_type FROM updated)
+  WHERE o.row_id IS NULL
   ORDER BY o.lister_id, o.url, o.visit_type
   RETURNING *
 ), moving AS (
