@@ -166,8 +166,8 @@ final class Frontier implements Workload {
       if (round == GRAB_WARMUP && SqlProfile.ENABLED) {
         // The warm-up's statements and WAL apart: its first grabs put back, once, every origin
         // whose imported cooldown has ended, which the timed grabs then no longer do.
-        profile(raw, "grab_warmup", db);
         raw.put("wal_grab_warmup", SqlProfile.walByRecordType(db.jdbcUrl(), walBeforeGrabs, 12));
+        profile(raw, "grab_warmup", db);
         walBeforeGrabs = SqlProfile.walPosition(db.jdbcUrl());
       }
       for (int p = 0; p < policies.length; p++) {
