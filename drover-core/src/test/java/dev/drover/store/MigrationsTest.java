@@ -59,14 +59,7 @@ class MigrationsTest {
   void v18CoolsOnlyTheOriginsWhoseFailedVisitIsRecent(Dialect dialect, @TempDir Path dir)
       throws Exception {
     StoreLocation location = freshLocation(dialect, dir);
-    String url = jdbcUrl(location);
-    Files.createDirectories(dir.resolve("data"));
-    Flyway.configure()
-        .dataSource(url, null, null)
-        .locations("classpath:" + dialect.migrations())
-        .target("17")
-        .load()
-        .migrate();
+    String url = migratedTo(dialect, location, dir, "17");
     String day = dialect == Dialect.SQLITE ? "86400000" : "interval '1 day'";
     String now = dialect == Dialect.SQLITE ? "(unixepoch('now') * 1000)" : "now()";
     String lister = dialect == Dialect.SQLITE ? "'l1'" : "'00000000-0000-0000-0000-000000000001'";
@@ -122,14 +115,7 @@ class MigrationsTest {
   @EnumSource(Dialect.class)
   void v28KeepsEveryUrlsStatsAsTheyWere(Dialect dialect, @TempDir Path dir) throws Exception {
     StoreLocation location = freshLocation(dialect, dir);
-    String url = jdbcUrl(location);
-    Files.createDirectories(dir.resolve("data"));
-    Flyway.configure()
-        .dataSource(url, null, null)
-        .locations("classpath:" + dialect.migrations())
-        .target("27")
-        .load()
-        .migrate();
+    String url = migratedTo(dialect, location, dir, "27");
     boolean sqlite = dialect == Dialect.SQLITE;
     String scheduled = sqlite ? "1780000000000" : "to_timestamp(1780000000)";
     List<String> listers =
@@ -200,6 +186,20 @@ class MigrationsTest {
                       + " AND successive_visits = 3 AND last_scheduled = to_timestamp(1780000000)"))
           .hasSize(2);
     }
+  }
+
+  /** The JDBC url of {@code location}, its schema brought up to {@code version} only. */
+  private static String migratedTo(
+      Dialect dialect, StoreLocation location, Path dir, String version) throws Exception {
+    String url = jdbcUrl(location);
+    Files.createDirectories(dir.resolve("data"));
+    Flyway.configure()
+        .dataSource(url, null, null)
+        .locations("classpath:" + dialect.migrations())
+        .target(version)
+        .load()
+        .migrate();
+    return url;
   }
 
   private static StoreLocation freshLocation(Dialect dialect, Path dir) throws Exception {
