@@ -52,16 +52,26 @@ interface RecordingContract extends FrontierContract {
 
   /** The mirror of the url's visit stats in its git row: the last visit's status. */
   private String mirroredStatus(String url) throws Exception {
+    List<String> statuses = mirroredStatuses(url);
+    assertThat(statuses).as("a row for " + url).isNotEmpty();
+    return statuses.get(0);
+  }
+
+  /** The last visit's status mirrored in every lister's git row of the url. */
+  private List<String> mirroredStatuses(String url) throws Exception {
+    List<String> statuses = new ArrayList<>();
     try (Connection c = rawConnection();
         PreparedStatement s =
             c.prepareStatement(
                 "SELECT last_visit_status FROM listed_origin WHERE visit_type = 'git' AND url = ?")) {
       s.setString(1, url);
       try (ResultSet rs = s.executeQuery()) {
-        assertThat(rs.next()).as("a row for " + url).isTrue();
-        return rs.getString(1);
+        while (rs.next()) {
+          statuses.add(rs.getString(1));
+        }
       }
     }
+    return statuses;
   }
 
   /** "known" listed at EARLIER, its last visit failed; "new" unlisted, visited successfully. */
@@ -114,10 +124,13 @@ interface RecordingContract extends FrontierContract {
 
   /** A batch past PostgreSQL's limit for the statement without ON CONFLICT is one upsert. */
   @Test
-  default void aBatchLargerThanTheLimitIsRecordedWhole() {
+  default void aBatchLargerThanTheLimitIsRecordedWhole() throws Exception {
     Lister l = knownAndVisited();
+    Lister other = lister("gitlab");
     List<ListedOrigin> batch = new ArrayList<>();
     batch.add(ListedOrigin.of(l.id(), "known", GIT).withEnabled(false));
+    batch.add(ListedOrigin.of(l.id(), "new", GIT));
+    batch.add(ListedOrigin.of(other.id(), "known", GIT));
     for (int i = 0; i < PostgresSql.RECORDING_WITHOUT_CONFLICT_LIMIT; i++) {
       batch.add(ListedOrigin.of(l.id(), "https://example.org/r/" + i, GIT));
     }
@@ -133,6 +146,12 @@ interface RecordingContract extends FrontierContract {
     assertThat(stored.get(1).firstSeen()).isEqualTo(NOW);
     assertThat(frontier().originList(OriginQuery.ENABLED.enabled(null).limit(10_000)).origins())
         .hasSize(batch.size());
+    assertThat(mirroredStatus("new"))
+        .as("a new row copies its url's stats from where no lister lists it")
+        .isEqualTo("successful");
+    assertThat(mirroredStatuses("known"))
+        .as("a second lister's new row copies the first lister's")
+        .containsExactly("failed", "failed");
     if (store().dialect() == Dialect.POSTGRESQL) {
       assertThat(steps.names)
           .as("the upsert alone")

@@ -28,22 +28,26 @@ WITH inserted AS (
          AS o (lister_id, url, visit_type, extra_loader_arguments, enabled, last_update_ms, is_fork, forked_from_url)
   -- The url's stats (V028): another lister's row of the url, else the url's stats row, which this
   -- recording then deletes (moved below). A key's stats are in one place, so at most one is found.
-  LEFT JOIN LATERAL (
-    (SELECT x.last_scheduled, x.last_visit, x.last_visit_status, x.last_successful, x.last_snapshot,
-            x.next_visit_queue_position, x.next_position_offset, x.successive_visits
-     FROM listed_origin AS x
-     WHERE x.url = o.url
-       AND x.visit_type = o.visit_type
-       AND x.next_position_offset IS NOT NULL
-     LIMIT 1)
-    UNION ALL
-    (SELECT v.last_scheduled, v.last_visit, v.last_visit_status, v.last_successful, v.last_snapshot,
-            v.next_visit_queue_position, v.next_position_offset, v.successive_visits
-     FROM origin_visit_stats AS v
-     WHERE v.url = o.url
-       AND v.visit_type = o.visit_type)
-    LIMIT 1
-  ) AS s ON true
+  -- They are taken as originRecordWithoutConflict.sql takes them: the row by its row id, found by
+  -- a lateral aggregate that always runs once per origin through the url index.
+  CROSS JOIN LATERAL (
+    SELECT min(x.ctid) FILTER (WHERE x.next_position_offset IS NOT NULL) AS source_id
+    FROM listed_origin AS x
+    WHERE x.url = o.url
+      AND x.visit_type = o.visit_type
+  ) AS f
+  LEFT JOIN listed_origin AS l ON l.ctid = f.source_id
+  LEFT JOIN origin_visit_stats AS v ON v.url = o.url AND v.visit_type = o.visit_type
+  CROSS JOIN LATERAL (
+    SELECT COALESCE(l.last_scheduled, v.last_scheduled) AS last_scheduled,
+           COALESCE(l.last_visit, v.last_visit) AS last_visit,
+           COALESCE(l.last_visit_status, v.last_visit_status) AS last_visit_status,
+           COALESCE(l.last_successful, v.last_successful) AS last_successful,
+           COALESCE(l.last_snapshot, v.last_snapshot) AS last_snapshot,
+           COALESCE(l.next_visit_queue_position, v.next_visit_queue_position) AS next_visit_queue_position,
+           COALESCE(l.next_position_offset, v.next_position_offset) AS next_position_offset,
+           COALESCE(l.successive_visits, v.successive_visits) AS successive_visits
+  ) AS s
   -- Rows are written in the primary key's order. No other recording writes them meanwhile:
   -- recordings of one lister take turns (VisitTypeLocks).
   ORDER BY o.lister_id, o.url, o.visit_type

@@ -15,10 +15,9 @@ WITH given AS (
 ), found AS (
   -- One lookup of the url index per origin finds both its own row, if it is listed already, and a
   -- row of its url that holds the url's stats (V028: every lister's row of a url holds them), by
-  -- their row ids. A
-  -- lateral subquery with aggregates is always run once per origin through the index, whatever
-  -- the plan's guess of the batch's size; a join was planned as a hash join over the whole table
-  -- once the table's statistics lagged behind its growth.
+  -- their row ids. A lateral subquery with aggregates is always run once per origin through the
+  -- index, whatever the plan's guess of the batch's size; a join was planned as a hash join over
+  -- the whole table once the table's statistics lagged behind its growth.
   SELECT o.*, f.row_id, f.source_id
   FROM given AS o
   CROSS JOIN LATERAL (
