@@ -106,6 +106,21 @@ final class FrontierRows {
   }
 
   /**
+   * The earliest failed visit that a stats write or a new listing at {@code now} takes out of the
+   * grab indexes as cooling (:failed_cooling_after): one the default failed cooldown still holds.
+   */
+  static Instant failedCoolingAfter(Instant now) {
+    return now.minus(Cooldowns.DEFAULT.failed());
+  }
+
+  /**
+   * As {@link #failedCoolingAfter}, for a visit that found no origin (:not_found_cooling_after).
+   */
+  static Instant notFoundCoolingAfter(Instant now) {
+    return now.minus(Cooldowns.DEFAULT.notFound());
+  }
+
+  /**
    * {@code list} in pieces of at most {@code size}, to keep IN lists under the parameter limits.
    */
   static <T> List<List<T>> chunks(List<T> list, int size) {

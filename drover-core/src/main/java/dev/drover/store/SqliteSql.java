@@ -294,6 +294,8 @@ final class SqliteSql implements DialectSql {
                 .setBoolean("enabled", o.enabled())
                 .setInstant("now", now)
                 .setInstant("awaiting_after", FrontierRows.awaitingAfter(now))
+                .setInstant("failed_cooling_after", FrontierRows.failedCoolingAfter(now))
+                .setInstant("not_found_cooling_after", FrontierRows.notFoundCoolingAfter(now))
                 .setInstant("last_update", o.lastUpdate())
                 .setBoolean("is_fork", o.isFork())
                 .setString("forked_from_url", o.forkedFromUrl())
@@ -473,7 +475,7 @@ final class SqliteSql implements DialectSql {
 
   /** Copies the stats of {@code keys} into the mirror columns of their listed origins. */
   private void refreshMirror(Handle h, Collection<OriginKey> keys) {
-    Instant awaitingAfter = FrontierRows.awaitingAfter(Instant.now());
+    Instant now = Instant.now();
     VisitStatsWrites.urlsByType(keys)
         .forEach(
             (type, urls) -> {
@@ -481,7 +483,9 @@ final class SqliteSql implements DialectSql {
                 h.createUpdate(sql.get(ORIGIN_MIRROR_REFRESH))
                     .bind("visit_type", type)
                     .bindList("urls", chunk)
-                    .bind("awaiting_after", awaitingAfter)
+                    .bind("awaiting_after", FrontierRows.awaitingAfter(now))
+                    .bind("failed_cooling_after", FrontierRows.failedCoolingAfter(now))
+                    .bind("not_found_cooling_after", FrontierRows.notFoundCoolingAfter(now))
                     .execute();
               }
             });

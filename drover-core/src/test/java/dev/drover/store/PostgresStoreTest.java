@@ -9,8 +9,12 @@ import dev.drover.model.TaskArguments;
 import dev.drover.testing.Databases;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -73,5 +77,58 @@ class PostgresStoreTest extends StoreContractTest {
           .isInstanceOf(ValidationException.class);
       assertThat(listener.getNotifications(300)).as("after a failed call").isEmpty();
     }
+  }
+
+  /**
+   * A stats write that waits for another transaction's lock on a listed row writes that row once
+   * the lock is free. The row it then locks is a version written after the write began, and the
+   * write updates rows by the ids its lock returned (visitStatsLockListed.sql): an update by row id
+   * in the lock's own statement could not see that version and would skip the row.
+   */
+  @Test
+  void aStatsWriteThatWaitsForARowLockStillWritesThatRow() throws Exception {
+    listed(lister("github"), FrontierContract.NOW, "a");
+    stats(git("a").withLastSuccess(FrontierContract.NOW, "first"));
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (Connection holder = connect();
+        Statement s = holder.createStatement()) {
+      holder.setAutoCommit(false);
+      s.executeUpdate("UPDATE listed_origin SET last_snapshot = 'holder' WHERE url = 'a'");
+      Future<?> write =
+          pool.submit(() -> stats(git("a").withLastSuccess(FrontierContract.NOW, "waiter")));
+      awaitASessionWaitingForALock();
+      assertThat(write).as("the write waits for the row").isNotDone();
+      holder.commit();
+      write.get(60, TimeUnit.SECONDS);
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(statsOf("a").lastSnapshot()).isEqualTo("waiter");
+    try (Connection c = connect();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT last_snapshot FROM listed_origin WHERE url = 'a'")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).isEqualTo("waiter");
+    }
+  }
+
+  private void awaitASessionWaitingForALock() throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      while (System.nanoTime() < deadline) {
+        try (ResultSet rs =
+            s.executeQuery(
+                "SELECT count(*) FROM pg_stat_activity"
+                    + " WHERE datname = current_database() AND wait_event_type = 'Lock'")) {
+          rs.next();
+          if (rs.getInt(1) > 0) {
+            return;
+          }
+        }
+        Thread.sleep(10);
+      }
+    }
+    throw new AssertionError("no session came to wait for a lock within 30 s");
   }
 }

@@ -191,7 +191,8 @@ class SqlFilesTest {
             "originRecordWithoutConflict",
             "taskLockForDeletion",
             "taskRunInsertEnded",
-            "taskUpdatePlansByKey");
+            "taskUpdatePlansByKey",
+            "visitStatsLockListed");
   }
 
   /** Rule (b), on the packaged files: no name is both common and a dialect's. */

@@ -7,7 +7,8 @@
 -- A new row takes its url's visit stats (another lister's row of the url, else the url's row in
 -- origin_visit_stats, which moves into it: V028), and with them whether it awaits a visit (V016; a
 -- scheduling later than :awaiting_after, :now less the default scheduled cooldown, as in
--- visitStatsUpsert.sql) or cools after a failed one (V018). A known row's stats are current, since
+-- visitStatsUpsert.sql) or cools after a failed one (V018;
+-- a failure its status's default cooldown still holds, also as in visitStatsUpsert.sql). A known row's stats are current, since
 -- every stats write updates them, so the update leaves them alone. first_seen is written once; everything the lister says is overwritten
 -- (enabled too, so a listing enables an origin that was disabled), last_seen moves.
 WITH inserted AS (
@@ -19,7 +20,9 @@ WITH inserted AS (
          to_timestamp(o.last_update_ms / 1000.0), o.is_fork, o.forked_from_url,
          s.last_scheduled, s.last_visit, s.last_visit_status, s.last_successful, s.last_snapshot,
          s.next_visit_queue_position, s.next_position_offset, s.successive_visits,
-         CASE WHEN s.last_visit_status IN ('failed', 'not_found') THEN s.last_visit END,
+         CASE WHEN (s.last_visit_status = 'failed' AND s.last_visit > :failed_cooling_after)
+                OR (s.last_visit_status = 'not_found' AND s.last_visit > :not_found_cooling_after)
+              THEN s.last_visit END,
          CASE WHEN s.last_scheduled > :awaiting_after
                AND (s.last_visit IS NULL OR s.last_visit <= s.last_scheduled)
               THEN s.last_scheduled END

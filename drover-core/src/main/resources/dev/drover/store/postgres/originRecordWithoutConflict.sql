@@ -49,7 +49,9 @@ WITH given AS (
          to_timestamp(o.last_update_ms / 1000.0), o.is_fork, o.forked_from_url,
          s.last_scheduled, s.last_visit, s.last_visit_status, s.last_successful, s.last_snapshot,
          s.next_visit_queue_position, s.next_position_offset, s.successive_visits,
-         CASE WHEN s.last_visit_status IN ('failed', 'not_found') THEN s.last_visit END,
+         CASE WHEN (s.last_visit_status = 'failed' AND s.last_visit > :failed_cooling_after)
+                OR (s.last_visit_status = 'not_found' AND s.last_visit > :not_found_cooling_after)
+              THEN s.last_visit END,
          CASE WHEN s.last_scheduled > :awaiting_after
                AND (s.last_visit IS NULL OR s.last_visit <= s.last_scheduled)
               THEN s.last_scheduled END

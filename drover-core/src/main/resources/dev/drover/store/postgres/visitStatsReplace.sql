@@ -8,21 +8,19 @@ WITH given AS (
   SELECT url, visit_type, to_timestamp(last_successful_ms / 1000.0) AS last_successful,
          to_timestamp(last_visit_ms / 1000.0) AS last_visit, last_visit_status,
          to_timestamp(last_scheduled_ms / 1000.0) AS last_scheduled, last_snapshot, next_visit_queue_position,
-         next_position_offset, successive_visits
+         next_position_offset, successive_visits, position
   FROM unnest(:urls::text[], :visit_types::text[], :last_successful_ms::bigint[], :last_visit_ms::bigint[],
               :last_visit_statuses::text[], :last_scheduled_ms::bigint[], :last_snapshots::text[],
               :next_visit_queue_positions::bigint[], :next_position_offsets::integer[], :successive_visits::integer[])
+         WITH ORDINALITY
          AS g (url, visit_type, last_successful_ms, last_visit_ms, last_visit_status, last_scheduled_ms,
-               last_snapshot, next_visit_queue_position, next_position_offset, successive_visits)
+               last_snapshot, next_visit_queue_position, next_position_offset, successive_visits, position)
 ), locked AS (
-  -- Every listed row of the batch's urls, locked in key order before any is written: stats
-  -- writers run together (VisitTypeLocks), and two that write the same keys then wait for each
-  -- other in one order instead of deadlocking. An UPDATE's own order is its plan's.
-  SELECT lo.lister_id, g.*
-  FROM given AS g
-  JOIN listed_origin AS lo ON lo.url = g.url AND lo.visit_type = g.visit_type
-  ORDER BY g.url, g.visit_type, lo.lister_id
-  FOR NO KEY UPDATE OF lo
+  -- Every listed row of the batch's urls, already locked in key order (visitStatsLockListed.sql),
+  -- with the stats of its url.
+  SELECT l.row_id, g.*
+  FROM unnest(:row_ids::tid[], :positions::bigint[]) AS l (row_id, position)
+  JOIN given AS g USING (position)
 ), listed AS (
   UPDATE listed_origin AS lo
   SET last_scheduled = g.last_scheduled,
@@ -41,27 +39,26 @@ WITH given AS (
                                      OR ((lo.last_scheduled IS NULL OR lo.last_scheduled < g.last_scheduled)
                                          AND g.last_scheduled > :awaiting_after))
                                   THEN g.last_scheduled END,
-      -- Out of the grab indexes while a failed or not-found visit's cooldown may hold (see V018): set
-      -- by a new visit result of those statuses, kept while the visit result stays the same.
+      -- Out of the grab indexes while a failed or not-found visit's cooldown may hold (see V018), by
+      -- the same rule as in visitStatsUpsert.sql.
       cooling_since = CASE WHEN g.last_visit_status IN ('failed', 'not_found')
-                           THEN CASE WHEN lo.last_visit IS NOT DISTINCT FROM g.last_visit
-                                      AND lo.last_visit_status IS NOT DISTINCT FROM g.last_visit_status
-                                     THEN lo.cooling_since
-                                     ELSE g.last_visit END
+                            AND lo.last_visit IS NOT DISTINCT FROM g.last_visit
+                            AND lo.last_visit_status IS NOT DISTINCT FROM g.last_visit_status
+                           THEN lo.cooling_since
+                           WHEN (g.last_visit_status = 'failed' AND g.last_visit > :failed_cooling_after)
+                             OR (g.last_visit_status = 'not_found' AND g.last_visit > :not_found_cooling_after)
+                           THEN g.last_visit
                       END
   FROM locked AS g
-  WHERE lo.lister_id = g.lister_id
-    AND lo.url = g.url
-    AND lo.visit_type = g.visit_type
+  WHERE lo.ctid = g.row_id
 )
 INSERT INTO origin_visit_stats AS s (url, visit_type, last_successful, last_visit, last_visit_status, last_scheduled,
                                      last_snapshot, next_visit_queue_position, next_position_offset, successive_visits)
 SELECT url, visit_type, last_successful, last_visit, last_visit_status, last_scheduled, last_snapshot,
        next_visit_queue_position, next_position_offset, successive_visits
 FROM given
--- The urls no lister lists. NOT IN is looked up in a hash of the listed keys (see
--- originRecordWithoutConflict.sql).
-WHERE (url, visit_type) NOT IN (SELECT url, visit_type FROM locked)
+-- The urls no lister lists.
+WHERE position NOT IN (SELECT position FROM locked)
 ORDER BY url, visit_type
 ON CONFLICT (url, visit_type) DO UPDATE
 SET last_successful = excluded.last_successful,

@@ -19,13 +19,15 @@ SET last_scheduled = s.last_scheduled,
                                    OR ((listed_origin.last_scheduled IS NULL OR listed_origin.last_scheduled < s.last_scheduled)
                                        AND s.last_scheduled > :awaiting_after))
                                 THEN s.last_scheduled END,
-    -- Out of the grab indexes while a failed or not-found visit's cooldown may hold (see V018): set
-    -- by a new visit result of those statuses, kept while the visit result stays the same.
+    -- Out of the grab indexes while a failed or not-found visit's cooldown may hold (see V018), by
+    -- the rule that PostgreSQL's visitStatsUpsert.sql explains.
     cooling_since = CASE WHEN s.last_visit_status IN ('failed', 'not_found')
-                         THEN CASE WHEN listed_origin.last_visit IS NOT DISTINCT FROM s.last_visit
-                                    AND listed_origin.last_visit_status IS NOT DISTINCT FROM s.last_visit_status
-                                   THEN listed_origin.cooling_since
-                                   ELSE s.last_visit END
+                          AND listed_origin.last_visit IS NOT DISTINCT FROM s.last_visit
+                          AND listed_origin.last_visit_status IS NOT DISTINCT FROM s.last_visit_status
+                         THEN listed_origin.cooling_since
+                         WHEN (s.last_visit_status = 'failed' AND s.last_visit > :failed_cooling_after)
+                           OR (s.last_visit_status = 'not_found' AND s.last_visit > :not_found_cooling_after)
+                         THEN s.last_visit
                     END
 FROM origin_visit_stats s
 WHERE s.visit_type = :visit_type
