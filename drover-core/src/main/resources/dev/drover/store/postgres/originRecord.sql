@@ -7,10 +7,11 @@
 -- A new row takes its url's visit stats (another lister's row of the url, else the url's row in
 -- origin_visit_stats, which moves into it: V028), and with them whether it awaits a visit (V016; a
 -- scheduling later than :awaiting_after, :now less the default scheduled cooldown, as in
--- visitStatsUpsert.sql) or cools after a failed one (V018;
--- a failure its status's default cooldown still holds, also as in visitStatsUpsert.sql). A known row's stats are current, since
--- every stats write updates them, so the update leaves them alone. first_seen is written once; everything the lister says is overwritten
--- (enabled too, so a listing enables an origin that was disabled), last_seen moves.
+-- visitStatsUpsert.sql) or cools after a failed one (V018; a failure its status's default
+-- cooldown still holds, also as in visitStatsUpsert.sql). A known row's stats are current, since
+-- every stats write updates them, so the update leaves them alone. first_seen is written once;
+-- everything the lister says is overwritten (enabled too, so a listing enables an origin that was
+-- disabled), last_seen moves.
 WITH inserted AS (
   INSERT INTO listed_origin (lister_id, url, visit_type, extra_loader_arguments, enabled, first_seen, last_seen,
                              last_update, is_fork, forked_from_url, last_scheduled, last_visit, last_visit_status,

@@ -2,7 +2,8 @@
 -- Merges a batch of stats in one statement (the batch as parallel arrays, keys distinct; times in
 -- epoch milliseconds): a NULL never erases a stored value; the offset and successive visits have
 -- no NULL, so they are always written. A listed url's stats are its listed_origin rows, every
--- lister's (V028), updated in place; only the urls no lister lists have a row in
+-- lister's (V028), locked first (visitStatsLockListed.sql, whose row ids and batch positions come
+-- in :row_ids and :positions) and updated in place; only the urls no lister lists have a row in
 -- origin_visit_stats. The SQLite version is visitStatsUpsert.sql plus originMirrorRefresh.sql.
 WITH given AS (
   SELECT url, visit_type, to_timestamp(last_successful_ms / 1000.0) AS last_successful,

@@ -4,10 +4,10 @@
 -- round trip; PostgreSQL records a batch in one statement, see its originRecord.sql).
 -- A new row copies its url's visit stats into the mirror columns (see V006__frontier.sql), and
 -- with them whether it awaits a visit (V016; a scheduling later than :awaiting_after, :now less the
--- default scheduled cooldown, as in visitStatsUpsert.sql) or cools after a failed one (V018;
--- a failure its status's default cooldown still holds, also as in visitStatsUpsert.sql). A
--- known row's mirror is already current, since every stats write refreshes it, so the update
--- leaves it alone. first_seen is written once; everything the lister says is overwritten
+-- default scheduled cooldown, as in visitStatsUpsert.sql) or cools after a failed one (V018; a
+-- failure its status's default cooldown still holds, also as in visitStatsUpsert.sql). A known
+-- row's mirror is already current, since every stats write refreshes it, so the update leaves it
+-- alone. first_seen is written once; everything the lister says is overwritten
 -- (enabled too, so a listing enables an origin that was disabled), last_seen moves.
 -- "WHERE true" is SQLite's required disambiguation of an upsert from a SELECT. Returns the row as
 -- stored, inserted or updated.
