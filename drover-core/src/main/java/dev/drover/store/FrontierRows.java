@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.jdbi.v3.core.mapper.RowMapper;
 
@@ -97,27 +98,17 @@ final class FrontierRows {
   static final int IN_LIST = 500;
 
   /**
-   * The earliest scheduling that a stats write or a new listing at {@code now} takes out of the
-   * grab indexes as awaiting a visit (:awaiting_after): one the default scheduled cooldown still
-   * holds. An older one would go back into them at the next grab.
+   * How recent a time must be for a stats write or a new listing at {@code now} to take its origin
+   * out of the grab indexes, by the parameter the statements name each bound with: a scheduling, as
+   * awaiting a visit, later than :awaiting_after; a failed visit, or one that found no origin, as
+   * cooling, later than :failed_cooling_after or :not_found_cooling_after. Each bound is {@code
+   * now} less that default cooldown: an older time would go back into the indexes at the next grab.
    */
-  static Instant awaitingAfter(Instant now) {
-    return now.minus(Cooldowns.DEFAULT.scheduled());
-  }
-
-  /**
-   * The earliest failed visit that a stats write or a new listing at {@code now} takes out of the
-   * grab indexes as cooling (:failed_cooling_after): one the default failed cooldown still holds.
-   */
-  static Instant failedCoolingAfter(Instant now) {
-    return now.minus(Cooldowns.DEFAULT.failed());
-  }
-
-  /**
-   * As {@link #failedCoolingAfter}, for a visit that found no origin (:not_found_cooling_after).
-   */
-  static Instant notFoundCoolingAfter(Instant now) {
-    return now.minus(Cooldowns.DEFAULT.notFound());
+  static Map<String, Instant> defaultCooldownBounds(Instant now) {
+    return Map.of(
+        "awaiting_after", now.minus(Cooldowns.DEFAULT.scheduled()),
+        "failed_cooling_after", now.minus(Cooldowns.DEFAULT.failed()),
+        "not_found_cooling_after", now.minus(Cooldowns.DEFAULT.notFound()));
   }
 
   /**

@@ -472,9 +472,7 @@ final class PostgresSql implements DialectSql {
             "forked_from_urls",
             PgArray.of(String.class, in.stream().map(ListedOrigin::forkedFromUrl).toList()))
         .bind("now", now)
-        .bind("awaiting_after", FrontierRows.awaitingAfter(now))
-        .bind("failed_cooling_after", FrontierRows.failedCoolingAfter(now))
-        .bind("not_found_cooling_after", FrontierRows.notFoundCoolingAfter(now))
+        .bindMap(FrontierRows.defaultCooldownBounds(now))
         .map(rows.listedOrigin)
         .forEach(o -> stored.put(OriginRecords.Key.of(o), o));
     return stored;
@@ -557,7 +555,6 @@ final class PostgresSql implements DialectSql {
     if (stats.isEmpty()) {
       return;
     }
-    Instant now = Instant.now();
     PgArray urls = PgArray.of(String.class, column(stats, OriginVisitStats::url));
     PgArray visitTypes = PgArray.of(String.class, column(stats, OriginVisitStats::visitType));
     List<LockedRow> locked =
@@ -598,9 +595,7 @@ final class PostgresSql implements DialectSql {
         .bind(
             "successive_visits",
             PgArray.of(Integer.class, column(stats, OriginVisitStats::successiveVisits)))
-        .bind("awaiting_after", FrontierRows.awaitingAfter(now))
-        .bind("failed_cooling_after", FrontierRows.failedCoolingAfter(now))
-        .bind("not_found_cooling_after", FrontierRows.notFoundCoolingAfter(now))
+        .bindMap(FrontierRows.defaultCooldownBounds(Instant.now()))
         .execute();
   }
 

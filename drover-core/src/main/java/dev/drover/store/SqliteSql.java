@@ -283,8 +283,10 @@ final class SqliteSql implements DialectSql {
   public List<ListedOrigin> recordOrigins(
       Handle h, List<ListedOrigin> origins, Instant now, FrontierRows rows) {
     List<ListedOrigin> recorded = new ArrayList<>(origins.size());
+    Map<String, Instant> bounds = FrontierRows.defaultCooldownBounds(now);
     try (SqliteBatch record = batches.open(h, ORIGIN_RECORD)) {
       for (ListedOrigin o : origins) {
+        bounds.forEach(record::setInstant);
         recorded.add(
             record
                 .setString("lister_id", FrontierRows.text(o.listerId()))
@@ -293,9 +295,6 @@ final class SqliteSql implements DialectSql {
                 .setString("extra_loader_arguments", Json.canonical(o.extraLoaderArguments()))
                 .setBoolean("enabled", o.enabled())
                 .setInstant("now", now)
-                .setInstant("awaiting_after", FrontierRows.awaitingAfter(now))
-                .setInstant("failed_cooling_after", FrontierRows.failedCoolingAfter(now))
-                .setInstant("not_found_cooling_after", FrontierRows.notFoundCoolingAfter(now))
                 .setInstant("last_update", o.lastUpdate())
                 .setBoolean("is_fork", o.isFork())
                 .setString("forked_from_url", o.forkedFromUrl())
@@ -475,7 +474,7 @@ final class SqliteSql implements DialectSql {
 
   /** Copies the stats of {@code keys} into the mirror columns of their listed origins. */
   private void refreshMirror(Handle h, Collection<OriginKey> keys) {
-    Instant now = Instant.now();
+    Map<String, Instant> bounds = FrontierRows.defaultCooldownBounds(Instant.now());
     VisitStatsWrites.urlsByType(keys)
         .forEach(
             (type, urls) -> {
@@ -483,9 +482,7 @@ final class SqliteSql implements DialectSql {
                 h.createUpdate(sql.get(ORIGIN_MIRROR_REFRESH))
                     .bind("visit_type", type)
                     .bindList("urls", chunk)
-                    .bind("awaiting_after", FrontierRows.awaitingAfter(now))
-                    .bind("failed_cooling_after", FrontierRows.failedCoolingAfter(now))
-                    .bind("not_found_cooling_after", FrontierRows.notFoundCoolingAfter(now))
+                    .bindMap(bounds)
                     .execute();
               }
             });

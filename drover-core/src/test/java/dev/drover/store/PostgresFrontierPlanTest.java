@@ -485,11 +485,7 @@ class PostgresFrontierPlanTest {
                     q.bind("now", NOW);
                   }
                   if (text.contains(":awaiting_after")) {
-                    q.bind("awaiting_after", NOW.minus(Duration.ofDays(7)));
-                  }
-                  if (text.contains(":failed_cooling_after")) {
-                    q.bind("failed_cooling_after", NOW.minus(Duration.ofDays(14)));
-                    q.bind("not_found_cooling_after", NOW.minus(Duration.ofDays(31)));
+                    q.bindMap(FrontierRows.defaultCooldownBounds(NOW));
                   }
                   if (text.contains(":visit_type")) {
                     q.bind("visit_type", "git");
