@@ -230,20 +230,26 @@ final class JdbiFrontierStore implements FrontierStore {
 
   @Override
   public void visitStatsUpsert(List<OriginVisitStats> list) {
-    jdbi.useTransaction(
-        h -> {
-          locks.lockForStats(h, list.stream().map(OriginVisitStats::visitType).toList());
-          stats.upsert(h, list);
-        });
+    DeadlockRetry.run(
+        "a visit stats upsert of " + list.size() + " origins",
+        () ->
+            jdbi.useTransaction(
+                h -> {
+                  locks.lockForStats(h, list.stream().map(OriginVisitStats::visitType).toList());
+                  stats.upsert(h, list);
+                }));
   }
 
   @Override
   public void visitStatsReplace(List<OriginVisitStats> list) {
-    jdbi.useTransaction(
-        h -> {
-          locks.lockForStats(h, list.stream().map(OriginVisitStats::visitType).toList());
-          stats.replace(h, list);
-        });
+    DeadlockRetry.run(
+        "a visit stats replacement of " + list.size() + " origins",
+        () ->
+            jdbi.useTransaction(
+                h -> {
+                  locks.lockForStats(h, list.stream().map(OriginVisitStats::visitType).toList());
+                  stats.replace(h, list);
+                }));
   }
 
   @Override

@@ -17,7 +17,6 @@ import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN;
 import static dev.drover.store.SqlQuery.TASK_UPDATE_AFTER_RUN_AS_CLAIMED;
 import static dev.drover.store.SqlQuery.TASK_UPDATE_PLANS_BY_KEY;
 import static dev.drover.store.SqlQuery.VISIT_MARK_SCHEDULED;
-import static dev.drover.store.SqlQuery.VISIT_STATS_LOCK_LISTED;
 import static dev.drover.store.SqlQuery.VISIT_STATS_REPLACE;
 import static dev.drover.store.SqlQuery.VISIT_STATS_UPSERT;
 
@@ -546,28 +545,14 @@ final class PostgresSql implements DialectSql {
     return value != null ? value : otherwise;
   }
 
-  /**
-   * Two statements: the first locks the listed rows of the batch's urls in key order and returns
-   * their row ids, and the second writes them by those ids. The second's snapshot is taken after
-   * every lock is held, so it sees each row at the id the lock returned.
-   */
+  /** The batch in one statement, as parallel arrays. */
   private void writeStats(Handle h, SqlQuery query, List<OriginVisitStats> stats) {
     if (stats.isEmpty()) {
       return;
     }
-    PgArray urls = PgArray.of(String.class, column(stats, OriginVisitStats::url));
-    PgArray visitTypes = PgArray.of(String.class, column(stats, OriginVisitStats::visitType));
-    List<LockedRow> locked =
-        h.createQuery(sql.get(VISIT_STATS_LOCK_LISTED))
-            .bind("urls", urls)
-            .bind("visit_types", visitTypes)
-            .map((rs, ctx) -> new LockedRow(rs.getString("row_id"), rs.getLong("position")))
-            .list();
     h.createUpdate(sql.get(query))
-        .bind("row_ids", PgArray.of(String.class, column(locked, LockedRow::rowId)))
-        .bind("positions", PgArray.of(Long.class, column(locked, LockedRow::position)))
-        .bind("urls", urls)
-        .bind("visit_types", visitTypes)
+        .bind("urls", PgArray.of(String.class, column(stats, OriginVisitStats::url)))
+        .bind("visit_types", PgArray.of(String.class, column(stats, OriginVisitStats::visitType)))
         .bind(
             "last_successful_ms",
             PgArray.of(Long.class, column(stats, s -> Columns.millis(s.lastSuccessful()))))
@@ -598,9 +583,6 @@ final class PostgresSql implements DialectSql {
         .bindMap(FrontierRows.defaultCooldownBounds(Instant.now()))
         .execute();
   }
-
-  /** A listed row locked for a stats write, and the position in the batch of its url's stats. */
-  private record LockedRow(String rowId, long position) {}
 
   /** One field of every row, in order: a column of an array batch. */
   private static <R, T> List<T> column(List<R> rows, Function<R, T> field) {

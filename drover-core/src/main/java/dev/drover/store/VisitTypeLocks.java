@@ -36,11 +36,12 @@ final class VisitTypeLocks {
      */
     RECORDING,
     /**
-     * Shared with other blind stats writes (upserts and replacements: no read before the write).
-     * Each takes the rows it writes in key order. On SQLite writers never run together; on
-     * PostgreSQL a write locks every listed row of its urls (where a listed url's stats are, V028)
-     * in key order, and only then writes the stats rows of the urls no lister lists, in key order:
-     * two wait for each other on a row and never in a circle.
+     * Shared with other blind stats writes (upserts and replacements: no read before the write). On
+     * SQLite writers never run together. On PostgreSQL a write updates every listed row of its urls
+     * (where a listed url's stats are, V028) in its sorted batch's order, then writes the stats
+     * rows of the urls no lister lists in key order, so two writers of the same urls queue on their
+     * first common row. The update's order is its plan's, which PostgreSQL does not promise, so two
+     * can still deadlock; the store then writes the victim's batch again ({@link DeadlockRetry}).
      */
     STATS
   }

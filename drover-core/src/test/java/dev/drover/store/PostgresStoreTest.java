@@ -81,9 +81,10 @@ class PostgresStoreTest extends StoreContractTest {
 
   /**
    * A stats write that waits for another transaction's lock on a listed row writes that row once
-   * the lock is free. The row it then locks is a version written after the write began, and the
-   * write updates rows by the ids its lock returned (visitStatsLockListed.sql): an update by row id
-   * in the lock's own statement could not see that version and would skip the row.
+   * the lock is free. The row is then a version written after the write began, which the write
+   * reaches because it finds its rows by url and visit type (visitStatsUpsert.sql): PostgreSQL
+   * follows a waited-for row to its new version and checks that condition again. An update by a row
+   * id found before the wait would skip that version.
    */
   @Test
   void aStatsWriteThatWaitsForARowLockStillWritesThatRow() throws Exception {
@@ -110,6 +111,39 @@ class PostgresStoreTest extends StoreContractTest {
       assertThat(rs.next()).isTrue();
       assertThat(rs.getString(1)).isEqualTo("waiter");
     }
+  }
+
+  /**
+   * A stats write that PostgreSQL ends to break a deadlock is written again, and its stats are the
+   * ones kept. Another session holds the second url's row; the write updates the first url's row
+   * and waits for the second; the other session then asks for the first row. The write has waited
+   * longer, so its deadlock check runs first and ends it; the other session then gets the row and
+   * commits, and the write's next attempt writes both rows after it.
+   */
+  @Test
+  void aStatsWriteEndedByADeadlockIsWrittenAgain() throws Exception {
+    listed(lister("github"), FrontierContract.NOW, "a", "b");
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (Connection holder = connect();
+        Statement s = holder.createStatement()) {
+      holder.setAutoCommit(false);
+      s.executeUpdate("UPDATE listed_origin SET last_snapshot = 'holder' WHERE url = 'b'");
+      Future<?> write =
+          pool.submit(
+              () ->
+                  stats(
+                      git("a").withLastSuccess(FrontierContract.NOW, "writer"),
+                      git("b").withLastSuccess(FrontierContract.NOW, "writer")));
+      awaitASessionWaitingForALock();
+      // Waits until PostgreSQL has ended the write's first attempt, which holds this row.
+      s.executeUpdate("UPDATE listed_origin SET last_snapshot = 'holder' WHERE url = 'a'");
+      holder.commit();
+      write.get(60, TimeUnit.SECONDS);
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(statsOf("a").lastSnapshot()).isEqualTo("writer");
+    assertThat(statsOf("b").lastSnapshot()).isEqualTo("writer");
   }
 
   private void awaitASessionWaitingForALock() throws Exception {

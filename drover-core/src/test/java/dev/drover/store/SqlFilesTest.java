@@ -191,8 +191,7 @@ class SqlFilesTest {
             "originRecordWithoutConflict",
             "taskLockForDeletion",
             "taskRunInsertEnded",
-            "taskUpdatePlansByKey",
-            "visitStatsLockListed");
+            "taskUpdatePlansByKey");
   }
 
   /** Rule (b), on the packaged files: no name is both common and a dialect's. */

@@ -113,17 +113,11 @@ interface StatsAwaitingContract extends FrontierContract {
 
   /**
    * The steps of a stats write: SQLite writes the stats, then refreshes their mirror, then commits;
-   * PostgreSQL locks the listed rows, then writes both in one statement, then commits. A step the
-   * dialect does not take is skipped.
+   * PostgreSQL writes both in one statement, then commits. A step the dialect does not take is
+   * skipped.
    */
   @ParameterizedTest
-  @ValueSource(
-      strings = {
-        "visitStatsLockListed",
-        "visitStatsUpsert",
-        "originMirrorRefresh",
-        FaultProbe.COMMIT
-      })
+  @ValueSource(strings = {"visitStatsUpsert", "originMirrorRefresh", FaultProbe.COMMIT})
   default void aStatsWriteThatFailsAtAnyStepLeavesTheStatsAndTheirMirrorAsTheyWere(String step)
       throws Exception {
     listed(lister("github"), NOW, "a");

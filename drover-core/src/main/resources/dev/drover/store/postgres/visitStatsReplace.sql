@@ -1,10 +1,10 @@
 -- PostgreSQL differs: the batch as arrays in one statement, a listed origin's stats in its rows.
 -- Writes a batch of stats exactly as given, NULLs included, in one statement (the batch as
 -- parallel arrays, keys distinct; times in epoch milliseconds). A listed url's stats are its
--- listed_origin rows, every lister's (V028), locked first (visitStatsLockListed.sql, whose row ids
--- and batch positions come in :row_ids and :positions) and updated in place; only the urls no
--- lister lists have a row in origin_visit_stats. The SQLite version is visitStatsReplace.sql plus
--- originMirrorRefresh.sql.
+-- listed_origin rows, every lister's (V028), updated in place; only the urls no lister lists have
+-- a row in origin_visit_stats. The SQLite version is visitStatsReplace.sql plus
+-- originMirrorRefresh.sql. Written in key order, and again after a deadlock, as in
+-- visitStatsUpsert.sql.
 WITH given AS (
   SELECT url, visit_type, to_timestamp(last_successful_ms / 1000.0) AS last_successful,
          to_timestamp(last_visit_ms / 1000.0) AS last_visit, last_visit_status,
@@ -16,13 +16,9 @@ WITH given AS (
          WITH ORDINALITY
          AS g (url, visit_type, last_successful_ms, last_visit_ms, last_visit_status, last_scheduled_ms,
                last_snapshot, next_visit_queue_position, next_position_offset, successive_visits, position)
-), locked AS (
-  -- Every listed row of the batch's urls, already locked in key order (visitStatsLockListed.sql),
-  -- with the stats of its url.
-  SELECT l.row_id, g.*
-  FROM unnest(:row_ids::tid[], :positions::bigint[]) AS l (row_id, position)
-  JOIN given AS g USING (position)
+  ORDER BY url, visit_type
 ), listed AS (
+  -- Found by url and visit type, as in visitStatsUpsert.sql.
   UPDATE listed_origin AS lo
   SET last_scheduled = g.last_scheduled,
       last_visit = g.last_visit,
@@ -50,8 +46,10 @@ WITH given AS (
                              OR (g.last_visit_status = 'not_found' AND g.last_visit > :not_found_cooling_after)
                            THEN g.last_visit
                       END
-  FROM locked AS g
-  WHERE lo.ctid = g.row_id
+  FROM given AS g
+  WHERE lo.url = g.url
+    AND lo.visit_type = g.visit_type
+  RETURNING g.position
 )
 INSERT INTO origin_visit_stats AS s (url, visit_type, last_successful, last_visit, last_visit_status, last_scheduled,
                                      last_snapshot, next_visit_queue_position, next_position_offset, successive_visits)
@@ -59,7 +57,7 @@ SELECT url, visit_type, last_successful, last_visit, last_visit_status, last_sch
        next_visit_queue_position, next_position_offset, successive_visits
 FROM given
 -- The urls no lister lists.
-WHERE position NOT IN (SELECT position FROM locked)
+WHERE position NOT IN (SELECT position FROM listed)
 ORDER BY url, visit_type
 ON CONFLICT (url, visit_type) DO UPDATE
 SET last_successful = excluded.last_successful,

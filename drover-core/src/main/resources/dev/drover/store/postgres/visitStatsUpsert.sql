@@ -2,9 +2,14 @@
 -- Merges a batch of stats in one statement (the batch as parallel arrays, keys distinct; times in
 -- epoch milliseconds): a NULL never erases a stored value; the offset and successive visits have
 -- no NULL, so they are always written. A listed url's stats are its listed_origin rows, every
--- lister's (V028), locked first (visitStatsLockListed.sql, whose row ids and batch positions come
--- in :row_ids and :positions) and updated in place; only the urls no lister lists have a row in
+-- lister's (V028), updated in place; only the urls no lister lists have a row in
 -- origin_visit_stats. The SQLite version is visitStatsUpsert.sql plus originMirrorRefresh.sql.
+-- Stats writers run together (VisitTypeLocks), and the batch is written in key order, so that two
+-- writers of the same urls mostly queue on their first common row. The order is the plan's (a
+-- nested loop from the sorted batch), which PostgreSQL does not promise, and the rows of one url
+-- come in the url index's order, so two such writers can still deadlock: the store writes the
+-- batch again (DeadlockRetry). Locking the rows in key order first, in a statement of its own,
+-- cost a row lock (one WAL record) and a second lookup per row (docs/benchmarks.md).
 WITH given AS (
   SELECT url, visit_type, to_timestamp(last_successful_ms / 1000.0) AS last_successful,
          to_timestamp(last_visit_ms / 1000.0) AS last_visit, last_visit_status,
@@ -16,13 +21,10 @@ WITH given AS (
          WITH ORDINALITY
          AS g (url, visit_type, last_successful_ms, last_visit_ms, last_visit_status, last_scheduled_ms,
                last_snapshot, next_visit_queue_position, next_position_offset, successive_visits, position)
-), locked AS (
-  -- Every listed row of the batch's urls, already locked in key order (visitStatsLockListed.sql),
-  -- with the stats of its url.
-  SELECT l.row_id, g.*
-  FROM unnest(:row_ids::tid[], :positions::bigint[]) AS l (row_id, position)
-  JOIN given AS g USING (position)
+  ORDER BY url, visit_type
 ), listed AS (
+  -- Each listed row of the batch's urls, found by url and visit type: a row another writer changed
+  -- while this one waited for it is found again at its new version (READ COMMITTED).
   UPDATE listed_origin AS lo
   SET last_scheduled = COALESCE(g.last_scheduled, lo.last_scheduled),
       last_visit = COALESCE(g.last_visit, lo.last_visit),
@@ -64,8 +66,10 @@ WITH given AS (
                    AND COALESCE(g.last_visit, lo.last_visit) > :not_found_cooling_after)
              THEN COALESCE(g.last_visit, lo.last_visit)
         END
-  FROM locked AS g
-  WHERE lo.ctid = g.row_id
+  FROM given AS g
+  WHERE lo.url = g.url
+    AND lo.visit_type = g.visit_type
+  RETURNING g.position
 )
 INSERT INTO origin_visit_stats AS s (url, visit_type, last_successful, last_visit, last_visit_status, last_scheduled,
                                      last_snapshot, next_visit_queue_position, next_position_offset, successive_visits)
@@ -73,7 +77,7 @@ SELECT url, visit_type, last_successful, last_visit, last_visit_status, last_sch
        next_visit_queue_position, next_position_offset, successive_visits
 FROM given
 -- The urls no lister lists.
-WHERE position NOT IN (SELECT position FROM locked)
+WHERE position NOT IN (SELECT position FROM listed)
 ORDER BY url, visit_type
 ON CONFLICT (url, visit_type) DO UPDATE
 SET last_successful = COALESCE(excluded.last_successful, s.last_successful),
