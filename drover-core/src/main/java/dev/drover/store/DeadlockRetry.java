@@ -48,7 +48,7 @@ final class DeadlockRetry {
     }
   }
 
-  static boolean isDeadlock(Throwable e) {
+  private static boolean isDeadlock(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof SQLException s && POSTGRES_DEADLOCK.equals(s.getSQLState())) {
         return true;

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 import java.util.random.RandomGenerator;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -230,25 +231,24 @@ final class JdbiFrontierStore implements FrontierStore {
 
   @Override
   public void visitStatsUpsert(List<OriginVisitStats> list) {
-    DeadlockRetry.run(
-        "a visit stats upsert of " + list.size() + " origins",
-        () ->
-            jdbi.useTransaction(
-                h -> {
-                  locks.lockForStats(h, list.stream().map(OriginVisitStats::visitType).toList());
-                  stats.upsert(h, list);
-                }));
+    writeStats("upsert", list, stats::upsert);
   }
 
   @Override
   public void visitStatsReplace(List<OriginVisitStats> list) {
+    writeStats("replacement", list, stats::replace);
+  }
+
+  /** A blind stats write, beside other stats writers, and again if it ends a deadlock's victim. */
+  private void writeStats(
+      String kind, List<OriginVisitStats> list, BiConsumer<Handle, List<OriginVisitStats>> write) {
     DeadlockRetry.run(
-        "a visit stats replacement of " + list.size() + " origins",
+        "a visit stats " + kind + " of " + list.size() + " origins",
         () ->
             jdbi.useTransaction(
                 h -> {
                   locks.lockForStats(h, list.stream().map(OriginVisitStats::visitType).toList());
-                  stats.replace(h, list);
+                  write.accept(h, list);
                 }));
   }
 
