@@ -1,6 +1,5 @@
 package dev.drover.store;
 
-import java.sql.SQLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,9 +13,6 @@ import org.slf4j.LoggerFactory;
  */
 final class DeadlockRetry {
   private static final Logger log = LoggerFactory.getLogger(DeadlockRetry.class);
-
-  /** PostgreSQL's SQLSTATE for deadlock_detected. */
-  private static final String POSTGRES_DEADLOCK = "40P01";
 
   /** A write chosen as a deadlock's victim this many times in a row fails with the last error. */
   static final int ATTEMPTS = 5;
@@ -35,7 +31,7 @@ final class DeadlockRetry {
         write.run();
         return;
       } catch (RuntimeException e) {
-        if (attempt == ATTEMPTS || !isDeadlock(e)) {
+        if (attempt == ATTEMPTS || !SqlStates.causedBy(e, SqlStates.DEADLOCK_DETECTED)) {
           throw e;
         }
         log.info(
@@ -46,14 +42,5 @@ final class DeadlockRetry {
             ATTEMPTS);
       }
     }
-  }
-
-  private static boolean isDeadlock(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof SQLException s && POSTGRES_DEADLOCK.equals(s.getSQLState())) {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -24,9 +24,6 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
 /** The {@link RunnerTable} on either database. */
 final class JdbiRunnerTable implements RunnerTable {
-  /** SQLSTATE of a unique violation on PostgreSQL. */
-  private static final String UNIQUE_VIOLATION = "23505";
-
   private final Jdbi jdbi;
   private final SqlFiles sql;
   private final RowMapper<RunnerRecord> runner;
@@ -79,7 +76,8 @@ final class JdbiRunnerTable implements RunnerTable {
               h.createUpdate(sql.get(RUNNER_ACTIVATE)).bind("name", name).bind("now", now).execute()
                   == 1);
     } catch (UnableToExecuteStatementException e) {
-      if (e.getCause() instanceof SQLException s && UNIQUE_VIOLATION.equals(s.getSQLState())) {
+      if (e.getCause() instanceof SQLException s
+          && SqlStates.UNIQUE_VIOLATION.equals(s.getSQLState())) {
         return false; // another newcomer activated between our check and our write
       }
       throw e;

@@ -61,9 +61,6 @@ import org.jdbi.v3.core.statement.Update;
  * batch. Instants are timestamptz.
  */
 final class PostgresSql implements DialectSql {
-  /** PostgreSQL's SQLSTATE for a row refused by a unique index. */
-  private static final String UNIQUE_VIOLATION = "23505";
-
   /** The savepoint around the plain insert of the ends of runs never written. */
   private static final String UNWRITTEN_RUNS = "unwritten_runs";
 
@@ -337,7 +334,7 @@ final class PostgresSql implements DialectSql {
     try {
       result = write.get();
     } catch (UnableToExecuteStatementException e) {
-      if (!isUniqueViolation(e)) {
+      if (!SqlStates.causedBy(e, SqlStates.UNIQUE_VIOLATION)) {
         throw e;
       }
       h.rollbackToSavepoint(savepoint);
@@ -345,15 +342,6 @@ final class PostgresSql implements DialectSql {
     }
     h.releaseSavepoint(savepoint);
     return Optional.of(result);
-  }
-
-  private static boolean isUniqueViolation(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof SQLException e && UNIQUE_VIOLATION.equals(e.getSQLState())) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Binds the arrays of {@code taskRunEndMany} and {@code taskRunInsertEnded}. */
