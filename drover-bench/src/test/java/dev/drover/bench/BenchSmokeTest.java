@@ -1,47 +1,35 @@
 package dev.drover.bench;
 
+import static dev.drover.bench.SmokeRuns.keyOfGoodResult;
+import static dev.drover.bench.SmokeRuns.run;
+import static dev.drover.bench.SmokeRuns.smokeRun;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.drover.bench.Databases.Kind;
-import java.io.ByteArrayOutputStream;
-import java.io.File;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The bench in smoke mode, as CI runs it: every system on each of its databases gives a figure for
  * every workload, and the three output files are written. No timing is asserted; the figures of a
- * smoke run mean little. graphile-worker has a test of its own because it needs Node.js and npm on
- * the PATH: .ci/run installs them, and on a machine without them that test is reported skipped.
+ * smoke run mean little. The peers that mostly wait in a smoke run are in {@link
+ * WaitingPeersSmokeTest}, which the build's second test JVM runs beside this class.
  */
 class BenchSmokeTest {
-  private static final int SAMPLES = 1;
-  private static final int TASKS = 200;
-
   @Test
   void smokeRunWritesAFigurePerSystemDatabaseAndWorkload(@TempDir Path out) throws Exception {
     List<String> systems =
         Bench.SYSTEMS.keySet().stream()
-            .filter(name -> !name.equals(GraphileWorkerSystem.NAME))
+            .filter(name -> !WaitingPeersSmokeTest.SYSTEMS.contains(name))
             .toList();
     assertThat(smokeRun(out, systems))
         .contains(
-            "quartz/postgres/burndown",
-            "db-scheduler/sqlite/scaling",
-            "jobrunr/sqlite/sustained",
-            "drover/postgres/dbcost")
+            "quartz/postgres/burndown", "db-scheduler/sqlite/scaling", "drover/postgres/dbcost")
         .doesNotContain("quartz/sqlite/pickup");
     String md = Files.readString(out.resolve(Report.MARKDOWN));
     assertThat(md)
@@ -77,7 +65,7 @@ class BenchSmokeTest {
             "--rounds",
             "2",
             "--tasks",
-            Integer.toString(TASKS),
+            Integer.toString(SmokeRuns.TASKS),
             "--systems",
             "drover,db-scheduler",
             "--workloads",
@@ -106,129 +94,6 @@ class BenchSmokeTest {
     assertThat(Files.readString(out.resolve(Report.MARKDOWN)))
         .contains("- Rounds: 2 runs of each workload", "; by round ")
         .doesNotContain("failed");
-  }
-
-  @Test
-  void graphileWorkerSmokeRunNextToDrover(@TempDir Path out) throws Exception {
-    assumeTrue(onPath("node") && onPath("npm"), "graphile-worker needs node and npm on the PATH");
-    smokeRun(out, List.of("drover", GraphileWorkerSystem.NAME));
-    assertThat(Files.readString(out.resolve(Report.MARKDOWN)))
-        .contains("| graphile-worker | postgres |")
-        .doesNotContain("failed");
-  }
-
-  /**
-   * Runs the default workloads on {@code systems}, checks every figure they should give, and
-   * returns the system/db/workload keys it ran.
-   */
-  private static List<String> smokeRun(Path out, List<String> systems) throws Exception {
-    JsonNode json =
-        run(
-            out,
-            "--smoke",
-            "--samples",
-            Integer.toString(SAMPLES),
-            "--tasks",
-            Integer.toString(TASKS),
-            // Only to keep CI short: the poll-only variant waits up to one poll interval per
-            // sample.
-            "--poll-interval",
-            "250ms",
-            "--systems",
-            String.join(",", systems));
-    assertThat(json.get("smoke").asBoolean()).isTrue();
-    List<String> seen = new ArrayList<>();
-    for (JsonNode r : json.get("results")) {
-      String key = keyOfGoodResult(r);
-      seen.add(key);
-      JsonNode figures = r.get("figures");
-      switch (r.get("workload").asText()) {
-        case Pickup.NAME -> {
-          assertThat(figures.get("samples").asInt()).as(key).isEqualTo(SAMPLES);
-          assertThat(figures.get("p50_ms").asDouble()).as(key).isPositive();
-          assertThat(r.get("raw").get("latencies_ms")).as(key).hasSize(SAMPLES);
-        }
-        case Burndown.NAME, Contended.NAME -> {
-          assertThat(figures.get("tasks").asInt()).as(key).isEqualTo(TASKS);
-          assertThat(figures.get("jobs_per_s").asDouble()).as(key).isPositive();
-          // Warmed up first, unmeasured (one round at smoke size; a slow peer may not finish it).
-          JsonNode warmup = r.get("raw").get("warmup");
-          assertThat(warmup.get("rounds").asInt()).as(key).isEqualTo(1);
-          assertThat(warmup.get("done").asLong()).as(key).isPositive();
-          if (Files.isReadable(Path.of("/proc/self/stat"))) {
-            // The CPU the system spent: its own side always, PostgreSQL's on PostgreSQL only.
-            assertThat(figures.get("client_cpu_us_per_job").asDouble()).as(key).isPositive();
-            if (r.get("db").asText().equals("postgres")) {
-              assertThat(figures.get("server_cpu_us_per_job").asDouble()).as(key).isPositive();
-            } else {
-              assertThat(figures.has("server_cpu_us_per_job")).as(key).isFalse();
-            }
-          }
-        }
-        case Sustained.NAME -> {
-          assertThat(figures.get("tasks").asInt()).as(key).isPositive();
-          assertThat(figures.get("unstarted").asInt()).as(key).isZero();
-          assertThat(figures.get("p99_ms").asDouble()).as(key).isPositive();
-        }
-        case Scaling.NAME -> {
-          for (int size : List.of(100, 200)) {
-            assertThat(figures.get(Scaling.key(size) + "_finished").asInt())
-                .as(key + " @ " + size)
-                .isEqualTo(1);
-            assertThat(figures.get(Scaling.key(size)).asDouble())
-                .as(key + " @ " + size)
-                .isPositive();
-          }
-        }
-        case DbCost.NAME -> {
-          // Every task is at least one row inserted, whatever else the system writes.
-          assertThat(figures.get("rows_written_per_job").asDouble())
-              .as(key)
-              .isGreaterThanOrEqualTo(1);
-          assertThat(figures.get("transactions_per_job").asDouble()).as(key).isPositive();
-        }
-        default -> throw new AssertionError("unexpected workload in " + key);
-      }
-    }
-    List<String> expected = new ArrayList<>();
-    for (String system : systems) {
-      SystemUnderTest s = Bench.SYSTEMS.get(system).get();
-      for (Kind kind : Kind.values()) {
-        for (Workload w : Bench.WORKLOADS.values()) {
-          boolean byDefault = !w.name().equals(Frontier.NAME) && !w.name().equals(Visits.NAME);
-          if (byDefault && s.supports(kind) && w.supports(kind)) {
-            expected.add(system + "/" + kind.label() + "/" + w.name());
-          }
-        }
-      }
-    }
-    assertThat(seen).containsExactlyInAnyOrderElementsOf(expected);
-    return seen;
-  }
-
-  /** Runs the bench with {@code args} into {@code out}, checks it exited 0, and reads its JSON. */
-  private static JsonNode run(Path out, String... args) throws Exception {
-    ByteArrayOutputStream progress = new ByteArrayOutputStream();
-    String[] withOut = Arrays.copyOf(args, args.length + 2);
-    withOut[args.length] = "--out";
-    withOut[args.length + 1] = out.toString();
-    int code =
-        Bench.commandLine(new PrintStream(progress, true, StandardCharsets.UTF_8)).execute(withOut);
-    assertThat(code).as(progress.toString(StandardCharsets.UTF_8)).isZero();
-    return new ObjectMapper().readTree(out.resolve(Report.JSON).toFile());
-  }
-
-  /** A result's system/db/workload, after checking that it holds no error. */
-  private static String keyOfGoodResult(JsonNode r) {
-    String key =
-        r.get("system").asText() + "/" + r.get("db").asText() + "/" + r.get("workload").asText();
-    assertThat(r.get("error").isNull()).as(key + ": " + r.get("error")).isTrue();
-    return key;
-  }
-
-  private static boolean onPath(String command) {
-    return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-        .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, command)));
   }
 
   @Test
