@@ -26,7 +26,12 @@ final class Columns {
 
   /** The value to bind for an instant; truncated to milliseconds so both dialects agree. */
   static Object bindable(DialectSql dialect, Instant t) {
-    return t == null ? null : dialect.instantValue(Instant.ofEpochMilli(t.toEpochMilli()));
+    return t == null ? null : dialect.instantValue(toMillis(t));
+  }
+
+  /** An instant as both dialects store it: truncated to milliseconds; null stays null. */
+  static Instant toMillis(Instant t) {
+    return t == null ? null : Instant.ofEpochMilli(t.toEpochMilli());
   }
 
   static Duration duration(ResultSet rs, String column) throws SQLException {

@@ -1,5 +1,6 @@
 package dev.drover.store;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
 import dev.drover.frontier.Cooldowns;
 import dev.drover.frontier.LastVisitStatus;
@@ -23,6 +24,9 @@ import org.jdbi.v3.core.mapper.RowMapper;
 final class FrontierRows {
   final RowMapper<Lister> lister;
   final RowMapper<ListedOrigin> listedOrigin;
+
+  /** What a recording returns of a row it stored (see {@link Recorded}). */
+  final RowMapper<Recorded> recorded;
 
   /** A listed origin chosen by a grab, with its (mirrored) queue position. */
   final RowMapper<Grabbed> grabbed;
@@ -57,6 +61,12 @@ final class FrontierRows {
                 c.instant(rs, "last_update"),
                 nullableBoolean(rs, "is_fork"),
                 rs.getString("forked_from_url"));
+    recorded =
+        (rs, ctx) ->
+            new Recorded(
+                rs.getInt("position") - 1,
+                c.instant(rs, "first_seen"),
+                Json.readObject(rs.getString("extra_loader_arguments")));
     grabbed =
         (rs, ctx) ->
             new Grabbed(listedOrigin.map(rs, ctx), nullableLong(rs, "next_visit_queue_position"));
@@ -88,6 +98,33 @@ final class FrontierRows {
   }
 
   record Grabbed(ListedOrigin origin, Long queuePosition) {}
+
+  /**
+   * Of a row a recording stored, what its origin in the batch does not say: the origin's index in
+   * the batch, the row's first_seen (null when the recording inserted it) and its extra loader
+   * arguments as the database holds them.
+   */
+  record Recorded(int index, Instant firstSeen, ObjectNode extraLoaderArguments) {
+    /**
+     * The row stored for {@code given} by a recording at {@code now}: what the lister said, with
+     * times to the millisecond as they are stored, first seen now unless listed before, last seen
+     * now.
+     */
+    ListedOrigin storedFor(ListedOrigin given, Instant now) {
+      Instant storedNow = Columns.toMillis(now);
+      return new ListedOrigin(
+          given.listerId(),
+          given.url(),
+          given.visitType(),
+          extraLoaderArguments,
+          given.enabled(),
+          firstSeen != null ? firstSeen : storedNow,
+          storedNow,
+          Columns.toMillis(given.lastUpdate()),
+          given.isFork(),
+          given.forkedFromUrl());
+    }
+  }
 
   /** A uuid as it is bound: lower-case text, or null. */
   static String text(UUID id) {

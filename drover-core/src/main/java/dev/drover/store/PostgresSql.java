@@ -428,14 +428,7 @@ final class PostgresSql implements DialectSql {
         in.size() > RECORDING_WITHOUT_CONFLICT_LIMIT
             ? ORIGIN_RECORD
             : ORIGIN_RECORD_WITHOUT_CONFLICT;
-    Map<OriginRecords.Key, ListedOrigin> stored = recordBy(h, query, in, now, rows);
-    return in.stream().map(o -> stored.get(OriginRecords.Key.of(o))).toList();
-  }
-
-  /** Runs one of the two recording statements over the batch: the stored rows, by key. */
-  private Map<OriginRecords.Key, ListedOrigin> recordBy(
-      Handle h, SqlQuery query, List<ListedOrigin> in, Instant now, FrontierRows rows) {
-    Map<OriginRecords.Key, ListedOrigin> stored = new LinkedHashMap<>();
+    ListedOrigin[] stored = new ListedOrigin[in.size()];
     h.createQuery(sql.get(query))
         .bind(
             "lister_ids",
@@ -460,9 +453,14 @@ final class PostgresSql implements DialectSql {
             PgArray.of(String.class, in.stream().map(ListedOrigin::forkedFromUrl).toList()))
         .bind("now", now)
         .bindMap(FrontierRows.defaultCooldownBounds(now))
-        .map(rows.listedOrigin)
-        .forEach(o -> stored.put(OriginRecords.Key.of(o), o));
-    return stored;
+        .map(rows.recorded)
+        .forEach(r -> stored[r.index()] = r.storedFor(in.get(r.index()), now));
+    for (int i = 0; i < stored.length; i++) {
+      if (stored[i] == null) {
+        throw new IllegalStateException("the recording returned no row for " + in.get(i).key());
+      }
+    }
+    return List.of(stored);
   }
 
   @Override

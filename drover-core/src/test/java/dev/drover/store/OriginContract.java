@@ -52,6 +52,48 @@ interface OriginContract extends FrontierContract {
     assertThat(listedOrigin(l, "https://a")).isEqualTo(b);
   }
 
+  /**
+   * A recording returns each row exactly as a read finds it: new rows and rows listed before, times
+   * with parts below a millisecond, extra loader arguments that the database changes (jsonb has no
+   * negative zero), in a batch of PostgreSQL's statement without ON CONFLICT and in one past its
+   * limit.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {50, PostgresSql.RECORDING_WITHOUT_CONFLICT_LIMIT + 1})
+  default void aRecordingReturnsEachRowAsAReadFindsIt(int size) {
+    Lister l = lister("github");
+    var arguments =
+        Json.parseObject(
+            "x", "{\"b\": -0.0, \"a\": [1E+2, \"\\u00e9\"], \"n\": {\"z\": true, \"y\": null}}");
+    List<ListedOrigin> batch = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      ListedOrigin o = ListedOrigin.of(l.id(), "https://r/" + i, GIT);
+      batch.add(
+          i % 3 == 0
+              ? o
+              : o.withLastUpdate(NOW.minusSeconds(7_919L * i).plusNanos(999_999_999L - i))
+                  .withExtraLoaderArguments(arguments)
+                  .withFork(i % 2 == 0, "https://upstream/" + i));
+    }
+    Instant earlier = NOW.minusSeconds(60).plusNanos(123_456_789);
+    Instant at = NOW.plusNanos(987_654_321);
+    frontier().originRecord(batch.subList(0, 20), earlier);
+
+    List<ListedOrigin> stored = frontier().originRecord(batch, at);
+
+    List<ListedOrigin> read =
+        frontier().originList(OriginQuery.ENABLED.enabled(null).limit(10_000)).origins();
+    assertThat(stored).containsExactlyInAnyOrderElementsOf(read);
+    assertThat(stored).extracting(ListedOrigin::url).isEqualTo(urls(batch));
+    assertThat(stored.get(1).firstSeen()).isEqualTo(Instant.ofEpochMilli(earlier.toEpochMilli()));
+    assertThat(stored.get(size - 1).firstSeen()).isEqualTo(Instant.ofEpochMilli(at.toEpochMilli()));
+    if (store().dialect() == Dialect.POSTGRESQL) {
+      assertThat(stored.get(1).extraLoaderArguments())
+          .as("jsonb rewrote the arguments, so the batch's own would not do")
+          .isNotEqualTo(arguments);
+    }
+  }
+
   @Test
   default void duplicatesInABatchCollapseAndTheLastOneWins() {
     Lister l = lister("github");

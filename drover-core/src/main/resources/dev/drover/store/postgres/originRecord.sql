@@ -2,8 +2,10 @@
 -- however large; SQLite records an origin per execution. On PostgreSQL this upsert takes the
 -- batches too large for originRecordWithoutConflict.sql (PostgresSql.recordOrigins).
 -- Records a whole batch of listed origins in one statement: the batch arrives as parallel arrays
--- (one element per origin, keys distinct) and the stored rows come back from RETURNING, so a batch
--- costs one round trip and one plan however large it is. Times are epoch milliseconds.
+-- (one element per origin, keys distinct), so a batch costs one round trip and one plan however
+-- large it is. Times are epoch milliseconds. Only what the batch does not already say comes back,
+-- by the origin's position in the batch: the row's first_seen and its extra loader arguments as
+-- jsonb holds them (PostgresSql builds the stored rows from these and the batch).
 -- A new row takes its url's visit stats (another lister's row of the url, else the url's row in
 -- origin_visit_stats, which moves into it: V028), and with them whether it awaits a visit (V016; a
 -- scheduling later than :awaiting_after, :now less the default scheduled cooldown, as in
@@ -12,7 +14,14 @@
 -- every stats write updates them, so the update leaves them alone. first_seen is written once;
 -- everything the lister says is overwritten (enabled too, so a listing enables an origin that was
 -- disabled), last_seen moves.
-WITH inserted AS (
+WITH given AS (
+  SELECT *
+  FROM unnest(:lister_ids::text[], :urls::text[], :visit_types::text[], :extra_loader_arguments::text[],
+              :enabled::boolean[], :last_update_ms::bigint[], :is_fork::boolean[], :forked_from_urls::text[])
+         WITH ORDINALITY
+         AS o (lister_id, url, visit_type, extra_loader_arguments, enabled, last_update_ms, is_fork, forked_from_url,
+               position)
+), inserted AS (
   INSERT INTO listed_origin (lister_id, url, visit_type, extra_loader_arguments, enabled, first_seen, last_seen,
                              last_update, is_fork, forked_from_url, last_scheduled, last_visit, last_visit_status,
                              last_successful, last_snapshot, next_visit_queue_position, next_position_offset,
@@ -27,9 +36,7 @@ WITH inserted AS (
          CASE WHEN s.last_scheduled > :awaiting_after
                AND (s.last_visit IS NULL OR s.last_visit <= s.last_scheduled)
               THEN s.last_scheduled END
-  FROM unnest(:lister_ids::text[], :urls::text[], :visit_types::text[], :extra_loader_arguments::text[],
-              :enabled::boolean[], :last_update_ms::bigint[], :is_fork::boolean[], :forked_from_urls::text[])
-         AS o (lister_id, url, visit_type, extra_loader_arguments, enabled, last_update_ms, is_fork, forked_from_url)
+  FROM given AS o
   -- The url's stats (V028): another lister's row of the url, else the url's stats row, which this
   -- recording then deletes (moved below). A key's stats are in one place, so at most one is found.
   -- They are taken as originRecordWithoutConflict.sql takes them: the row by its row id, found by
@@ -62,7 +69,7 @@ WITH inserted AS (
       last_update = excluded.last_update,
       is_fork = excluded.is_fork,
       forked_from_url = excluded.forked_from_url
-  RETURNING *
+  RETURNING lister_id, url, visit_type, first_seen, extra_loader_arguments, next_position_offset
 ), moving AS (
   -- A url listed for the first time takes its stats out of origin_visit_stats (V028). Its stats
   -- rows are locked in key order before they are deleted: recordings of different listers run
@@ -79,4 +86,7 @@ WITH inserted AS (
   WHERE v.url = m.url
     AND v.visit_type = m.visit_type
 )
-SELECT * FROM inserted
+-- RETURNING cannot name the batch's columns, so the positions come from a join on the key.
+SELECT g.position, i.first_seen, i.extra_loader_arguments
+FROM inserted AS i
+JOIN given AS g ON g.lister_id::uuid = i.lister_id AND g.url = i.url AND g.visit_type = i.visit_type
