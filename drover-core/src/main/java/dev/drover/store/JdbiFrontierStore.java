@@ -24,7 +24,6 @@ import dev.drover.frontier.SchedulerMetrics;
 import dev.drover.frontier.VisitRequest;
 import dev.drover.frontier.VisitResult;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -131,7 +130,7 @@ final class JdbiFrontierStore implements FrontierStore {
     // The new version is strictly after the one read, even when now is not (same millisecond, or
     // a clock behind): otherwise a second writer holding the same old version would not be refused.
     Instant read = lister.updated();
-    Instant at = now.truncatedTo(ChronoUnit.MILLIS);
+    Instant at = Columns.toMillis(now);
     Instant version = at.isAfter(read) ? at : read.plusMillis(1);
     return jdbi.inTransaction(
         h -> {

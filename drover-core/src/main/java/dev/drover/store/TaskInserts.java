@@ -304,7 +304,7 @@ final class TaskInserts {
             .computeIfAbsent(type.name(), n -> CommandTemplate.parse(type.command()))
             .checkFills(type.name(), t.arguments());
       }
-      Instant nextRun = Instant.ofEpochMilli(firstRun(t, type, now).toEpochMilli());
+      Instant nextRun = Columns.toMillis(firstRun(t, type, now));
       String json = t.arguments().toJson();
       String hash = TaskArguments.hashOf(json);
       out.add(
