@@ -106,12 +106,11 @@ final class FrontierRows {
    */
   record Recorded(int index, Instant firstSeen, ObjectNode extraLoaderArguments) {
     /**
-     * The row stored for {@code given} by a recording at {@code now}: what the lister said, with
-     * times to the millisecond as they are stored, first seen now unless listed before, last seen
-     * now.
+     * The row stored for {@code given} by a recording at {@code storedNow} (its time as stored,
+     * {@link Columns#toMillis}): what the lister said, with its last update to the millisecond as
+     * stored, first seen now unless listed before, last seen now.
      */
-    ListedOrigin storedFor(ListedOrigin given, Instant now) {
-      Instant storedNow = Columns.toMillis(now);
+    ListedOrigin storedFor(ListedOrigin given, Instant storedNow) {
       return new ListedOrigin(
           given.listerId(),
           given.url(),

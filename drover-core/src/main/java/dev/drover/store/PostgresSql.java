@@ -429,6 +429,7 @@ final class PostgresSql implements DialectSql {
             ? ORIGIN_RECORD
             : ORIGIN_RECORD_WITHOUT_CONFLICT;
     ListedOrigin[] stored = new ListedOrigin[in.size()];
+    Instant storedNow = Columns.toMillis(now);
     h.createQuery(sql.get(query))
         .bind(
             "lister_ids",
@@ -454,7 +455,7 @@ final class PostgresSql implements DialectSql {
         .bind("now", now)
         .bindMap(FrontierRows.defaultCooldownBounds(now))
         .map(rows.recorded)
-        .forEach(r -> stored[r.index()] = r.storedFor(in.get(r.index()), now));
+        .forEach(r -> stored[r.index()] = r.storedFor(in.get(r.index()), storedNow));
     for (int i = 0; i < stored.length; i++) {
       if (stored[i] == null) {
         throw new IllegalStateException("the recording returned no row for " + in.get(i).key());
