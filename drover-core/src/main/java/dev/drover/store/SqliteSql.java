@@ -1,9 +1,10 @@
 package dev.drover.store;
 
-import static dev.drover.store.SqlQuery.ORIGIN_MIRROR_REFRESH;
-import static dev.drover.store.SqlQuery.ORIGIN_MIRROR_SCHEDULED;
 import static dev.drover.store.SqlQuery.ORIGIN_RECORD;
 import static dev.drover.store.SqlQuery.ORIGIN_ROWS_ESTIMATE;
+import static dev.drover.store.SqlQuery.ORIGIN_STATS_MOVED;
+import static dev.drover.store.SqlQuery.ORIGIN_STATS_REPLACE;
+import static dev.drover.store.SqlQuery.ORIGIN_STATS_UPSERT;
 import static dev.drover.store.SqlQuery.TASK_CANCEL;
 import static dev.drover.store.SqlQuery.TASK_COUNT_MOVED;
 import static dev.drover.store.SqlQuery.TASK_LEASED_AMONG;
@@ -18,7 +19,6 @@ import static dev.drover.store.SqlQuery.VISIT_STATS_UPSERT;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.drover.Json;
 import dev.drover.frontier.ListedOrigin;
-import dev.drover.frontier.OriginKey;
 import dev.drover.frontier.OriginVisitStats;
 import dev.drover.model.Task;
 import dev.drover.model.TaskRun;
@@ -43,7 +43,6 @@ import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.Query;
 
 /**
@@ -278,13 +277,17 @@ final class SqliteSql implements DialectSql {
   @Override
   public void lockListers(Handle h, Collection<UUID> listers) {}
 
-  /** A prepared statement per origin, then the stored rows read back by key. */
+  /**
+   * A prepared statement per origin, returning its stored row; then the stats rows of the urls it
+   * listed for the first time, moved into their rows, are deleted.
+   */
   @Override
   public List<ListedOrigin> recordOrigins(
       Handle h, List<ListedOrigin> origins, Instant now, FrontierRows rows) {
     List<ListedOrigin> recorded = new ArrayList<>(origins.size());
     Map<String, Instant> bounds = FrontierRows.defaultCooldownBounds(now);
-    try (SqliteBatch record = batches.open(h, ORIGIN_RECORD)) {
+    try (SqliteBatch record = batches.open(h, ORIGIN_RECORD);
+        SqliteBatch moved = batches.open(h, ORIGIN_STATS_MOVED)) {
       for (ListedOrigin o : origins) {
         bounds.forEach(record::setInstant);
         recorded.add(
@@ -299,7 +302,9 @@ final class SqliteSql implements DialectSql {
                 .setBoolean("is_fork", o.isFork())
                 .setString("forked_from_url", o.forkedFromUrl())
                 .executeReturning(rows.listedOrigin));
+        moved.setString("url", o.url()).setString("visit_type", o.visitType()).add();
       }
+      moved.execute();
     }
     return recorded;
   }
@@ -395,28 +400,26 @@ final class SqliteSql implements DialectSql {
         .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
   }
 
-  /** The stats, then their mirror, one statement each per chunk of urls. */
+  /** One statement per chunk of urls. */
   @Override
   public void markScheduled(Handle h, String visitType, List<String> urls, Instant now) {
     for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
-      for (SqlQuery query : List.of(VISIT_MARK_SCHEDULED, ORIGIN_MIRROR_SCHEDULED)) {
-        h.createUpdate(sql.get(query))
-            .bind("visit_type", visitType)
-            .bindList("urls", chunk)
-            .bind("now", now)
-            .execute();
-      }
+      h.createUpdate(sql.get(VISIT_MARK_SCHEDULED))
+          .bind("visit_type", visitType)
+          .bindList("urls", chunk)
+          .bind("now", now)
+          .execute();
     }
   }
 
   @Override
   public void upsertStats(Handle h, List<OriginVisitStats> stats) {
-    writeStats(h, VISIT_STATS_UPSERT, stats);
+    writeStats(h, ORIGIN_STATS_UPSERT, VISIT_STATS_UPSERT, stats);
   }
 
   @Override
   public void replaceStats(Handle h, List<OriginVisitStats> stats) {
-    writeStats(h, VISIT_STATS_REPLACE, stats);
+    writeStats(h, ORIGIN_STATS_REPLACE, VISIT_STATS_REPLACE, stats);
   }
 
   /**
@@ -446,45 +449,42 @@ final class SqliteSql implements DialectSql {
         .list();
   }
 
-  /** A prepared statement per row, then one mirror refresh per chunk of urls. */
-  private void writeStats(Handle h, SqlQuery query, List<OriginVisitStats> stats) {
+  /**
+   * A prepared statement per row for the listed rows of its url, then one per row for the urls no
+   * lister lists (V029: a key's stats are in one place).
+   */
+  private void writeStats(
+      Handle h, SqlQuery listedQuery, SqlQuery unlistedQuery, List<OriginVisitStats> stats) {
     if (stats.isEmpty()) {
       return;
     }
-    PreparedBatch batch = h.prepareBatch(sql.get(query));
-    for (OriginVisitStats s : stats) {
-      batch
-          .bind("url", s.url())
-          .bind("visit_type", s.visitType())
-          .bindByType("last_successful", s.lastSuccessful(), Instant.class)
-          .bindByType("last_visit", s.lastVisit(), Instant.class)
-          .bind(
-              "last_visit_status",
-              s.lastVisitStatus() == null ? null : s.lastVisitStatus().dbName())
-          .bindByType("last_scheduled", s.lastScheduled(), Instant.class)
-          .bind("last_snapshot", s.lastSnapshot())
-          .bindByType("next_visit_queue_position", s.nextVisitQueuePosition(), Long.class)
-          .bind("next_position_offset", s.nextPositionOffset())
-          .bind("successive_visits", s.successiveVisits())
-          .add();
+    Map<String, Instant> bounds = FrontierRows.defaultCooldownBounds(Instant.now());
+    try (SqliteBatch listed = batches.open(h, listedQuery);
+        SqliteBatch unlisted = batches.open(h, unlistedQuery)) {
+      for (OriginVisitStats s : stats) {
+        bindStats(listed, s);
+        bounds.forEach(listed::setInstant);
+        listed.add();
+        bindStats(unlisted, s);
+        unlisted.add();
+      }
+      listed.execute();
+      unlisted.execute();
     }
-    batch.execute();
-    refreshMirror(h, stats.stream().map(OriginVisitStats::key).toList());
   }
 
-  /** Copies the stats of {@code keys} into the mirror columns of their listed origins. */
-  private void refreshMirror(Handle h, Collection<OriginKey> keys) {
-    Map<String, Instant> bounds = FrontierRows.defaultCooldownBounds(Instant.now());
-    VisitStatsWrites.urlsByType(keys)
-        .forEach(
-            (type, urls) -> {
-              for (List<String> chunk : FrontierRows.chunks(urls, FrontierRows.IN_LIST)) {
-                h.createUpdate(sql.get(ORIGIN_MIRROR_REFRESH))
-                    .bind("visit_type", type)
-                    .bindList("urls", chunk)
-                    .bindMap(bounds)
-                    .execute();
-              }
-            });
+  private static void bindStats(SqliteBatch batch, OriginVisitStats s) {
+    batch
+        .setString("url", s.url())
+        .setString("visit_type", s.visitType())
+        .setInstant("last_successful", s.lastSuccessful())
+        .setInstant("last_visit", s.lastVisit())
+        .setString(
+            "last_visit_status", s.lastVisitStatus() == null ? null : s.lastVisitStatus().dbName())
+        .setInstant("last_scheduled", s.lastScheduled())
+        .setString("last_snapshot", s.lastSnapshot())
+        .setLong("next_visit_queue_position", s.nextVisitQueuePosition())
+        .setLong("next_position_offset", s.nextPositionOffset())
+        .setLong("successive_visits", s.successiveVisits());
   }
 }

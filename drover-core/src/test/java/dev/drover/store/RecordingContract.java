@@ -162,8 +162,8 @@ interface RecordingContract extends FrontierContract {
 
   /**
    * The steps of a recording: its locks (PostgreSQL), the listers' check, the write of the batch
-   * (SQLite: an upsert per origin; PostgreSQL: one statement without ON CONFLICT), the commit. A
-   * step the dialect does not take is skipped.
+   * (SQLite: an upsert per origin, then the delete of the stats rows it moved; PostgreSQL: one
+   * statement without ON CONFLICT), the commit. A step the dialect does not take is skipped.
    */
   @ParameterizedTest
   @ValueSource(
@@ -174,6 +174,7 @@ interface RecordingContract extends FrontierContract {
         "listerGetByIds",
         "originRecord",
         "originRecordWithoutConflict",
+        "originStatsMoved",
         FaultProbe.COMMIT
       })
   default void aRecordingThatFailsAtAnyStepWritesNothing(String step) {

@@ -180,7 +180,7 @@ class SqlFilesTest {
     // The exceptions are steps the other database folds into another query; keep them few.
     assertThat(namesOf(SqlQuery.Home.SQLITE_ONLY))
         .containsExactlyInAnyOrder(
-            "originMirrorRefresh", "originMirrorScheduled", "taskLeasedAmong");
+            "originStatsMoved", "originStatsReplace", "originStatsUpsert", "taskLeasedAmong");
     assertThat(namesOf(SqlQuery.Home.POSTGRES_ONLY))
         .containsExactly(
             "frontierLockListers",

@@ -11,10 +11,15 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.Query;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -88,6 +93,63 @@ class SqliteFrontierPlanTest {
           .contains("USING INDEX " + PostgresFrontierPlanTest.indexOf(policy) + " ")
           .doesNotContain("SCAN listed_origin");
     }
+  }
+
+  /**
+   * The statements that read and write visit stats (V029: a listed url's stats are in its listed
+   * rows, the others' in origin_visit_stats) find their rows by url, one index search per table
+   * they touch, and never read a table whole.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = SqlQuery.class,
+      names = {
+        "ORIGIN_RECORD",
+        "ORIGIN_STATS_MOVED",
+        "ORIGIN_STATS_REPLACE",
+        "ORIGIN_STATS_UPSERT",
+        "VISIT_MARK_SCHEDULED",
+        "VISIT_STATS_GET",
+        "VISIT_STATS_REPLACE",
+        "VISIT_STATS_UPSERT"
+      })
+  void statsStatementsFindTheirRowsByUrl(SqlQuery query) {
+    String text = new SqlFiles(Dialect.SQLITE).get(query);
+    String plan =
+        Jdbi.create(store.dataSource().orElseThrow())
+            .withHandle(
+                h -> {
+                  Query q = h.createQuery("EXPLAIN QUERY PLAN " + text);
+                  Matcher parameter = Pattern.compile("(?<!:):([a-z_]+)").matcher(text);
+                  while (parameter.find()) {
+                    String name = parameter.group(1);
+                    switch (name) {
+                      case "url" -> q.bind(name, "https://example.org/r/5");
+                      case "visit_type" -> q.bind(name, "git");
+                      case "lister_id" -> q.bind(name, lister.id().toString());
+                      default -> q.bindNull(name, Types.NULL);
+                    }
+                  }
+                  if (text.contains("<urls>")) {
+                    q.bindList(
+                        "urls", List.of("https://example.org/r/5", "https://example.org/r/6"));
+                  }
+                  return String.join("\n", q.map((rs, ctx) -> rs.getString("detail")).list());
+                });
+    String byUrl = "INDEX listed_origin_by_url (url=? AND visit_type=?)";
+    String statsByKey = "INDEX sqlite_autoindex_origin_visit_stats_1 (url=? AND visit_type=?)";
+    List<String> searches =
+        switch (query) {
+          case ORIGIN_RECORD, VISIT_STATS_GET -> List.of(byUrl, statsByKey);
+          case ORIGIN_STATS_MOVED -> List.of(statsByKey);
+          // VISIT_STATS_*: whether any lister lists the url, before its stats row is written.
+          default -> List.of(byUrl);
+        };
+    assertThat(plan)
+        .as(query + "\n" + plan)
+        .contains(searches)
+        .doesNotContain("SCAN listed_origin")
+        .doesNotContain("SCAN origin_visit_stats");
   }
 
   /** A sample reads its blocks by rowid ranges; a row sample would scan the whole table. */

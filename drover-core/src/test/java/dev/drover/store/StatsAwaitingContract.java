@@ -112,12 +112,12 @@ interface StatsAwaitingContract extends FrontierContract {
   }
 
   /**
-   * The steps of a stats write: SQLite writes the stats, then refreshes their mirror, then commits;
-   * PostgreSQL writes both in one statement, then commits. A step the dialect does not take is
-   * skipped.
+   * The steps of a stats write: SQLite writes the listed urls' rows, then the stats rows of the
+   * urls no lister lists, then commits; PostgreSQL writes both in one statement, then commits. A
+   * step the dialect does not take is skipped.
    */
   @ParameterizedTest
-  @ValueSource(strings = {"visitStatsUpsert", "originMirrorRefresh", FaultProbe.COMMIT})
+  @ValueSource(strings = {"originStatsUpsert", "visitStatsUpsert", FaultProbe.COMMIT})
   default void aStatsWriteThatFailsAtAnyStepLeavesTheStatsAndTheirMirrorAsTheyWere(String step)
       throws Exception {
     listed(lister("github"), NOW, "a");

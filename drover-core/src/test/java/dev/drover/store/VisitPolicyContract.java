@@ -828,10 +828,10 @@ interface VisitPolicyContract extends FrontierContract {
 
   /**
    * A grab happens whole or not at all. Failed at any of its steps (the visit type's lock, the
-   * return of awaiting origins to the policy's index, the choice, the mark in the stats and in the
-   * mirror, the queue's advance, the commit), it marks nothing and moves no queue, and its retry
-   * hands out what it would have: here the origin an earlier grab handed out, whose visit never
-   * reported back, first, as its queue position says.
+   * return of awaiting origins to the policy's index, the choice, the mark, the queue's advance,
+   * the commit), it marks nothing and moves no queue, and its retry hands out what it would have:
+   * here the origin an earlier grab handed out, whose visit never reported back, first, as its
+   * queue position says.
    */
   @Test
   default void aGrabThatFailsAtAnyStepWritesNothingAndItsRetryHandsOutTheSame() {
@@ -842,7 +842,6 @@ interface VisitPolicyContract extends FrontierContract {
             "visitReturnCooled",
             "visitGrab",
             "visitMarkScheduled",
-            "originMirrorScheduled",
             "visitQueuePositionAdvance",
             FaultProbe.COMMIT),
         null);
@@ -860,7 +859,6 @@ interface VisitPolicyContract extends FrontierContract {
             "originRowsEstimate",
             "visitGrabSampled",
             "visitMarkScheduled",
-            "originMirrorScheduled",
             "visitQueuePositionAdvance",
             FaultProbe.COMMIT),
         100.0);
@@ -922,8 +920,7 @@ interface VisitPolicyContract extends FrontierContract {
         handedOut = urls(frontier().originGrabNextVisits(request, NOW));
       } else {
         // a step of the other database only: every database chooses, marks and commits
-        assertThat(step)
-            .isIn("frontierLockVisitType", "originMirrorScheduled", "originRowsEstimate");
+        assertThat(step).isIn("frontierLockVisitType", "originRowsEstimate");
       }
       assertThat(handedOut).as("after " + step).containsExactly("lost", "second", "third");
       assertThat(scheduled.get()).containsOnly(NOW);
@@ -933,8 +930,8 @@ interface VisitPolicyContract extends FrontierContract {
 
   /**
    * A stats write that fails at any of its steps (on PostgreSQL the visit type's lock and the stats
-   * slot too; the commit on both) writes nothing, neither the stats nor their mirror, and the same
-   * write tried again writes all of it.
+   * slot too; the commit on both) writes nothing, neither the stats nor the listed rows, and the
+   * same write tried again writes all of it.
    */
   @Test
   default void aStatsWriteThatFailsAtAnyStepWritesNothingAndItsRetryWritesAll() {
@@ -943,8 +940,8 @@ interface VisitPolicyContract extends FrontierContract {
         List.of(
             "frontierLockVisitTypeShared",
             "frontierLockStatsSlot",
+            "originStatsUpsert",
             "visitStatsUpsert",
-            "originMirrorRefresh",
             FaultProbe.COMMIT);
     for (String step : steps) {
       List<String> urls =
@@ -969,7 +966,7 @@ interface VisitPolicyContract extends FrontierContract {
       } else {
         // a step of the other database only: every database runs the upsert and commits
         assertThat(step)
-            .isIn("frontierLockVisitTypeShared", "frontierLockStatsSlot", "originMirrorRefresh");
+            .isIn("frontierLockVisitTypeShared", "frontierLockStatsSlot", "originStatsUpsert");
       }
       assertThat(urls).allMatch(u -> "snap".equals(statsOf(u).lastSnapshot()));
       assertThat(neverVisited(urls)).as("mirror after the write of " + step).isEmpty();

@@ -1,15 +1,15 @@
--- SQLite differs: the stats only, per chunk of urls; originMirrorScheduled.sql marks the
--- mirror (PostgreSQL does both in one statement).
--- A grab hands origins out at :now: last_scheduled becomes the later of the stored value and :now,
--- and an origin without stats gets them (with the default offset and successive visits). One
--- statement per chunk of urls of one visit type; DISTINCT because several listers may list a url.
--- Served by listed_origin_by_url and origin_visit_stats' primary key.
-INSERT INTO origin_visit_stats (url, visit_type, last_scheduled)
-SELECT DISTINCT url, visit_type, :now
-FROM listed_origin
+-- SQLite differs: one statement per chunk of urls (PostgreSQL binds them as one array).
+-- A grab hands origins out at :now: last_scheduled becomes the later of the stored value and :now
+-- in every listed_origin row of the urls, whichever lister listed them, where a listed origin's
+-- stats are (V029; one without stats gets them, with the default offset and successive visits),
+-- and they leave the grab indexes until their visit reports back (V016). The urls come from
+-- listed_origin, so none has a row in origin_visit_stats. Served by listed_origin_by_url.
+UPDATE listed_origin
+SET last_scheduled = :now,
+    -- Handed out: out of every grab index until its visit reports back (see V016).
+    awaiting_visit_since = CASE WHEN last_visit IS NULL OR last_visit <= :now THEN :now END,
+    next_position_offset = COALESCE(next_position_offset, 4),
+    successive_visits = COALESCE(successive_visits, 1)
 WHERE visit_type = :visit_type
   AND url IN (<urls>)
-ON CONFLICT (url, visit_type) DO UPDATE
-SET last_scheduled = excluded.last_scheduled
-WHERE origin_visit_stats.last_scheduled IS NULL
-   OR origin_visit_stats.last_scheduled < excluded.last_scheduled
+  AND (last_scheduled IS NULL OR last_scheduled < :now)

@@ -1,6 +1,18 @@
--- SQLite differs: each url's stats are its row of origin_visit_stats, mirrored into its listed rows.
--- Served by the primary key (url, visit_type).
-SELECT *
+-- SQLite differs: GROUP BY where PostgreSQL has DISTINCT ON.
+-- The stats of :visit_type's <urls>: from a listed row that has them for a listed url (V029: every
+-- lister's row of a url holds the same, so the group's bare columns may come from any of them),
+-- from origin_visit_stats for the others; a key's stats are in one place only. Served by
+-- listed_origin_by_url and origin_visit_stats' primary key.
+SELECT url, visit_type, last_successful, last_visit, last_visit_status, last_scheduled, last_snapshot,
+       next_visit_queue_position, next_position_offset, successive_visits
+FROM listed_origin
+WHERE visit_type = :visit_type
+  AND url IN (<urls>)
+  AND next_position_offset IS NOT NULL
+GROUP BY url
+UNION ALL
+SELECT url, visit_type, last_successful, last_visit, last_visit_status, last_scheduled, last_snapshot,
+       next_visit_queue_position, next_position_offset, successive_visits
 FROM origin_visit_stats
 WHERE visit_type = :visit_type
   AND url IN (<urls>)
