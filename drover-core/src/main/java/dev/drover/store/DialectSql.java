@@ -178,9 +178,8 @@ interface DialectSql {
   void markScheduled(Handle h, String visitType, List<String> urls, Instant now);
 
   /**
-   * Merges {@code stats} in (nulls keep stored values), wherever the dialect keeps a listed url's
-   * stats: in the stats row and its mirror in listed_origin (SQLite), or in the listed rows alone
-   * (PostgreSQL, V028).
+   * Merges {@code stats} in (nulls keep stored values), a listed url's in its listed rows (V028,
+   * V029), the others' in origin_visit_stats.
    */
   void upsertStats(Handle h, List<OriginVisitStats> stats);
 

@@ -28,7 +28,7 @@ final class FrontierRows {
   /** What a recording returns of a row it stored (see {@link Recorded}). */
   final RowMapper<Recorded> recorded;
 
-  /** A listed origin chosen by a grab, with its (mirrored) queue position. */
+  /** A listed origin chosen by a grab, with the queue position its listed row holds. */
   final RowMapper<Grabbed> grabbed;
 
   final RowMapper<OriginVisitStats> visitStats;

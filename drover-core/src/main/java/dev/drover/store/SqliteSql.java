@@ -43,6 +43,7 @@ import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.Query;
 
 /**
@@ -278,19 +279,24 @@ final class SqliteSql implements DialectSql {
   public void lockListers(Handle h, Collection<UUID> listers) {}
 
   /**
-   * A prepared statement per origin, returning its stored row; then the stats rows of the urls it
-   * listed for the first time, moved into their rows, are deleted.
+   * A prepared statement per origin, returning its stored row; then the stats rows that new rows
+   * took their stats from are deleted, one batch.
    */
   @Override
   public List<ListedOrigin> recordOrigins(
       Handle h, List<ListedOrigin> origins, Instant now, FrontierRows rows) {
     List<ListedOrigin> recorded = new ArrayList<>(origins.size());
     Map<String, Instant> bounds = FrontierRows.defaultCooldownBounds(now);
+    // A stored row that took stats: a stats row always has an offset, and a row without stats has
+    // none (V029).
+    RowMapper<Map.Entry<ListedOrigin, Boolean>> stored =
+        (rs, ctx) ->
+            Map.entry(rows.listedOrigin.map(rs, ctx), rs.getObject("next_position_offset") != null);
     try (SqliteBatch record = batches.open(h, ORIGIN_RECORD);
         SqliteBatch moved = batches.open(h, ORIGIN_STATS_MOVED)) {
       for (ListedOrigin o : origins) {
         bounds.forEach(record::setInstant);
-        recorded.add(
+        Map.Entry<ListedOrigin, Boolean> row =
             record
                 .setString("lister_id", FrontierRows.text(o.listerId()))
                 .setString("url", o.url())
@@ -301,8 +307,12 @@ final class SqliteSql implements DialectSql {
                 .setInstant("last_update", o.lastUpdate())
                 .setBoolean("is_fork", o.isFork())
                 .setString("forked_from_url", o.forkedFromUrl())
-                .executeReturning(rows.listedOrigin));
-        moved.setString("url", o.url()).setString("visit_type", o.visitType()).add();
+                .executeReturning(stored);
+        recorded.add(row.getKey());
+        // Only a row inserted now can have moved a stats row; most new origins have no stats.
+        if (row.getValue() && row.getKey().firstSeen().toEpochMilli() == now.toEpochMilli()) {
+          moved.setString("url", o.url()).setString("visit_type", o.visitType()).add();
+        }
       }
       moved.execute();
     }

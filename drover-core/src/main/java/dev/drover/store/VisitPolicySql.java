@@ -3,8 +3,8 @@ package dev.drover.store;
 import dev.drover.frontier.VisitPolicy;
 
 /**
- * Each visit policy's filter and order, as SQL over listed_origin (whose mirror columns hold the
- * visit stats, see V006__frontier.sql). Each filter contains its index's partial predicate, and
+ * Each visit policy's filter and order, as SQL over listed_origin (whose rows hold a listed
+ * origin's visit stats, see V028 and V029). Each filter contains its index's partial predicate, and
  * each order is its index's order, so the grab walks one index and stops after {@code count} rows.
  * Ties are left in index order: a tie-breaker the index lacks would make the database read and sort
  * a whole tie group (every never-scheduled origin, say) before returning the first row.

@@ -12,10 +12,10 @@ import java.util.Map;
 import org.jdbi.v3.core.Handle;
 
 /**
- * Reads and writes visit stats inside the caller's transaction. Every listed row of a url holds its
- * stats too (a mirror of the stats row on SQLite; on PostgreSQL, since V028, the only copy), and
- * every write here keeps them equal to what it wrote. How a batch is written is the dialect's
- * ({@link DialectSql#upsertStats}).
+ * Reads and writes visit stats inside the caller's transaction. A listed url's stats are in every
+ * lister's row of it (V028 on PostgreSQL, V029 on SQLite), equal in each, and origin_visit_stats
+ * holds the stats of urls no lister lists; every write here keeps them so. How a batch is written
+ * is the dialect's ({@link DialectSql#upsertStats}).
  */
 final class VisitStatsWrites {
   private final DialectSql dialect;

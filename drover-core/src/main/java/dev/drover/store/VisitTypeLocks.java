@@ -6,13 +6,13 @@ import org.jdbi.v3.core.Handle;
 
 /**
  * Makes the frontier's writers take turns per visit type. A frontier write reaches every lister's
- * row of a url (the stats mirror, see V006__frontier.sql) and both listed_origin and
+ * row of a url (where a listed url's stats are, see V028) and both listed_origin and
  * origin_visit_stats, in orders no single rule fits (a grab reads rows in its policy's order, a
- * visit result writes stats before the mirror), so two writers of one url could deadlock. Every
- * frontier write transaction therefore begins by taking a transaction-scoped lock per visit type it
- * touches, in sorted order, in one of three {@link Mode}s: writers of one visit type queue, writers
- * of different visit types touch different rows. SQLite needs nothing: it has one writer, and every
- * transaction begins IMMEDIATE.
+ * recording moves a url's stats row into its new rows), so two writers of one url could deadlock.
+ * Every frontier write transaction therefore begins by taking a transaction-scoped lock per visit
+ * type it touches, in sorted order, in one of three {@link Mode}s: writers of one visit type queue,
+ * writers of different visit types touch different rows. SQLite needs nothing: it has one writer,
+ * and every transaction begins IMMEDIATE.
  *
  * <p>On PostgreSQL a mode is advisory locks: the visit type's lock, shared by recordings and stats
  * writers and taken alone by every other writer, and then eight stats slots, all shared by a

@@ -1,6 +1,7 @@
 -- Counts one lister's origins per visit type and stores the counts. Never visited = no snapshot;
 -- pending changes = the forge reports an update after the last successful visit (read from the
--- mirror columns, so no join). Served by the primary key (lister_id, ...).
+-- listed rows, which hold a listed origin's stats, so no join). Served by the primary key
+-- (lister_id, ...).
 INSERT INTO scheduler_metrics (lister_id, visit_type, last_update, origins_known, origins_enabled,
                                origins_never_visited, origins_with_pending_changes)
 SELECT lister_id,

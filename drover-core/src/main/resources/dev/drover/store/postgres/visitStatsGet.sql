@@ -1,4 +1,4 @@
--- PostgreSQL differs: a listed origin's stats are in its listed_origin rows (V028).
+-- PostgreSQL differs: DISTINCT ON where SQLite has GROUP BY.
 -- The stats of :visit_type's <urls>: from a listed row that has them for a listed url (every
 -- lister's row of a url holds the same), from origin_visit_stats for the others; a key's stats are
 -- in one place only. Served by listed_origin_by_url and origin_visit_stats' primary key.

@@ -1,9 +1,9 @@
--- PostgreSQL differs: the batch as arrays in one statement, a listed origin's stats in its rows.
+-- PostgreSQL differs: the batch as arrays in one statement, listed and unlisted urls together.
 -- Writes a batch of stats exactly as given, NULLs included, in one statement (the batch as
 -- parallel arrays, keys distinct; times in epoch milliseconds). A listed url's stats are its
 -- listed_origin rows, every lister's (V028), updated in place; only the urls no lister lists have
--- a row in origin_visit_stats. The SQLite version is visitStatsReplace.sql plus
--- originMirrorRefresh.sql. Written in key order, and again after a deadlock, as in
+-- a row in origin_visit_stats. The SQLite version is originStatsReplace.sql plus
+-- visitStatsReplace.sql. Written in key order, and again after a deadlock, as in
 -- visitStatsUpsert.sql.
 WITH given AS (
   SELECT url, visit_type, to_timestamp(last_successful_ms / 1000.0) AS last_successful,

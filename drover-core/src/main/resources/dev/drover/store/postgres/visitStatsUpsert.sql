@@ -1,9 +1,9 @@
--- PostgreSQL differs: the batch as arrays in one statement, a listed origin's stats in its rows.
+-- PostgreSQL differs: the batch as arrays in one statement, listed and unlisted urls together.
 -- Merges a batch of stats in one statement (the batch as parallel arrays, keys distinct; times in
 -- epoch milliseconds): a NULL never erases a stored value; the offset and successive visits have
 -- no NULL, so they are always written. A listed url's stats are its listed_origin rows, every
 -- lister's (V028), updated in place; only the urls no lister lists have a row in
--- origin_visit_stats. The SQLite version is visitStatsUpsert.sql plus originMirrorRefresh.sql.
+-- origin_visit_stats. The SQLite version is originStatsUpsert.sql plus visitStatsUpsert.sql.
 -- Stats writers run together (VisitTypeLocks), and the batch is written in key order, so that two
 -- writers of the same urls mostly queue on their first common row. The order is the plan's (a
 -- nested loop from the sorted batch), which PostgreSQL does not promise, and the rows of one url
