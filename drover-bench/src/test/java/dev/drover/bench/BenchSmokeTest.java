@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The bench in smoke mode, as CI runs it: every system on each of its databases gives a figure for
  * every workload, and the three output files are written. No timing is asserted; the figures of a
  * smoke run mean little. The peers that mostly wait in a smoke run are in {@link
- * WaitingPeersSmokeTest}, which the build's second test JVM runs beside this class.
+ * WaitingPeersSmokeTest}, which another of the build's test JVMs runs beside this class.
  */
 class BenchSmokeTest {
   @Test

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The smoke run of the two peers that spend it waiting rather than computing: JobRunr waits for its
  * poll (five seconds at the least) before every workload's first job, and graphile-worker starts a
- * Node.js process for each workload. In a class of their own, the build's second test JVM runs them
- * while the first runs {@link BenchSmokeTest}, which covers every other system.
+ * Node.js process for each workload. In a class of their own, one of the build's test JVMs runs
+ * them while another runs {@link BenchSmokeTest}, which covers every other system.
  *
  * <p>graphile-worker needs Node.js and npm on the PATH: .ci/run installs them, and on a machine
  * without them its test is reported skipped.
