@@ -16,9 +16,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,12 +38,14 @@ class SqliteFrontierPlanTest {
   private static final Instant NOW = Instant.parse("2026-06-01T12:00:00Z");
 
   @TempDir static Path dir;
+  private SqlitePlanStore db;
   private Store store;
   private Lister lister;
 
   @BeforeAll
   void fill() {
-    store = Stores.open(StoreLocation.dataDir(dir));
+    db = new SqlitePlanStore(dir);
+    store = db.store;
     lister = store.frontier().listerGetOrCreate("forge", "", null, NOW);
     List<ListedOrigin> origins = new ArrayList<>();
     for (int i = 0; i < 2000; i++) {
@@ -60,7 +62,7 @@ class SqliteFrontierPlanTest {
 
   @AfterAll
   void close() {
-    store.close();
+    db.close();
   }
 
   /** The fill's grab handed out 300 origins: each is marked, and so out of every grab index. */
@@ -115,27 +117,24 @@ class SqliteFrontierPlanTest {
       })
   void statsStatementsFindTheirRowsByUrl(SqlQuery query) {
     String text = new SqlFiles(Dialect.SQLITE).get(query);
-    String plan =
-        Jdbi.create(store.dataSource().orElseThrow())
-            .withHandle(
-                h -> {
-                  Query q = h.createQuery("EXPLAIN QUERY PLAN " + text);
-                  Matcher parameter = Pattern.compile("(?<!:):([a-z_]+)").matcher(text);
-                  while (parameter.find()) {
-                    String name = parameter.group(1);
-                    switch (name) {
-                      case "url" -> q.bind(name, "https://example.org/r/5");
-                      case "visit_type" -> q.bind(name, "git");
-                      case "lister_id" -> q.bind(name, lister.id().toString());
-                      default -> q.bindNull(name, Types.NULL);
-                    }
-                  }
-                  if (text.contains("<urls>")) {
-                    q.bindList(
-                        "urls", List.of("https://example.org/r/5", "https://example.org/r/6"));
-                  }
-                  return String.join("\n", q.map((rs, ctx) -> rs.getString("detail")).list());
-                });
+    UnaryOperator<Query> bind =
+        q -> {
+          Matcher parameter = Pattern.compile("(?<!:):([a-z_]+)").matcher(text);
+          while (parameter.find()) {
+            String name = parameter.group(1);
+            switch (name) {
+              case "url" -> q.bind(name, "https://example.org/r/5");
+              case "visit_type" -> q.bind(name, "git");
+              case "lister_id" -> q.bind(name, lister.id().toString());
+              default -> q.bindNull(name, Types.NULL);
+            }
+          }
+          if (text.contains("<urls>")) {
+            q.bindList("urls", List.of("https://example.org/r/5", "https://example.org/r/6"));
+          }
+          return q;
+        };
+    String plan = String.join("\n", db.plan(query, bind));
     String byUrl = "INDEX listed_origin_by_url (url=? AND visit_type=?)";
     String statsByKey = "INDEX sqlite_autoindex_origin_visit_stats_1 (url=? AND visit_type=?)";
     List<String> searches =
