@@ -40,9 +40,9 @@ abstract class RunnerProcessIT {
   private static final String CONFIG =
       """
       task_types:
-        slow:
+        gated:
           max_workers: 2
-          command: [sleep, "0.2"]
+          command: [sh, -c, "while [ ! -e \\"$0\\" ]; do sleep 0.05; done", "{args.0}"]
         hang:
           num_retries: 0
           command: [sh, -c, "echo $$ > \\"$0\\"; exec sleep 59.25", "{args.0}"]
@@ -90,14 +90,21 @@ abstract class RunnerProcessIT {
     init();
     DroverCli.Started first = null;
     try (Drover api = Drover.open(location())) {
-      // Enough work that the newcomer's start-up does not outlast it.
+      // Every task waits for the gate, opened only once the first runner has heard the newcomer ask
+      // to take over: it cannot drain the queue before then, however long the newcomer takes.
+      Path gate = tmp.resolve("gate");
       api.taskCreate(
-          IntStream.range(0, 60)
-              .mapToObj(i -> NewTask.oneshot("slow", TaskArguments.of(List.of(i), null)))
+          IntStream.range(0, 20)
+              .mapToObj(
+                  i ->
+                      NewTask.oneshot("gated", TaskArguments.of(List.of(gate.toString(), i), null)))
               .toList());
       first = start("run", "--daemon", "--workers", "2", "--json");
       waitFor(() -> !api.taskRuns(List.of(), null, 10).isEmpty(), first);
       DroverCli.Started second = start("run", "--json", "--takeover-grace", "30s");
+      DroverCli.Started draining = first;
+      waitFor(() -> draining.stderrSoFar().contains("takes over this data dir"), first);
+      Files.createFile(gate);
 
       DroverCli.Result a = first.finish(60);
       assertThat(a.exitCode()).as(a.toString()).isZero();
@@ -302,7 +309,7 @@ abstract class RunnerProcessIT {
           data().resolve("drover.yaml"), CONFIG.replace("max_workers: 2", "max_workers: 5"));
       waitFor(
           () ->
-              api.taskType("slow").orElseThrow().maxWorkers() == 5
+              api.taskType("gated").orElseThrow().maxWorkers() == 5
                   && events(api, "config_reloaded").size() == 1,
           daemon);
       if (sighupIgnoredHere()) {
