@@ -17,16 +17,16 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The bench in smoke mode, as CI runs it: every system on each of its databases gives a figure for
  * every workload, and the three output files are written. No timing is asserted; the figures of a
- * smoke run mean little. The peers that mostly wait in a smoke run are in {@link
- * WaitingPeersSmokeTest}, and the frontier's workloads in {@link FrontierSmokeTest}, which the
- * build's other test JVMs run beside this class.
+ * smoke run mean little. The peers that mostly wait in a smoke run ({@link
+ * SmokeRuns#WAITING_PEERS}) and the frontier's workloads ({@link FrontierSmokeTest}) are in classes
+ * of their own, which the build's other test JVMs run beside this class.
  */
 class BenchSmokeTest {
   @Test
   void smokeRunWritesAFigurePerSystemDatabaseAndWorkload(@TempDir Path out) throws Exception {
     List<String> systems =
         Bench.SYSTEMS.keySet().stream()
-            .filter(name -> !WaitingPeersSmokeTest.SYSTEMS.contains(name))
+            .filter(name -> !SmokeRuns.WAITING_PEERS.contains(name))
             .toList();
     assertThat(smokeRun(out, systems))
         .contains(

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -22,6 +23,13 @@ import java.util.stream.Stream;
 final class SmokeRuns {
   static final int SAMPLES = 1;
   static final int TASKS = 200;
+
+  /**
+   * The peers whose smoke runs are mostly waiting rather than computing, each in a test class of
+   * its own ({@link JobRunrSmokeTest}, {@link GraphileWorkerSmokeTest}) rather than in {@link
+   * BenchSmokeTest}'s, so that the build's test JVMs run them beside the rest.
+   */
+  static final Set<String> WAITING_PEERS = Set.of(JobRunrSystem.NAME, GraphileWorkerSystem.NAME);
 
   private SmokeRuns() {}
 
