@@ -131,6 +131,9 @@ final class DroverCli {
     try {
       Path out = Files.createTempFile("drover-out", ".txt");
       Path err = Files.createTempFile("drover-err", ".txt");
+      // finish deletes them; a process the test kills or leaves running never gets there.
+      out.toFile().deleteOnExit();
+      err.toFile().deleteOnExit();
       ProcessBuilder pb =
           new ProcessBuilder(command)
               .directory(workDir.toFile())

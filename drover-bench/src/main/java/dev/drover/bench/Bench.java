@@ -4,22 +4,18 @@ import dev.drover.bench.Databases.BenchDb;
 import dev.drover.bench.Databases.Kind;
 import dev.drover.model.DurationText;
 import dev.drover.model.RunHistory;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -296,11 +292,12 @@ public final class Bench implements Callable<Integer> {
     String loadBefore = Machine.loadAverage();
     List<Result> results = new ArrayList<>();
     Machine machine;
-    Path work = Files.createTempDirectory("drover-bench-");
-    // An interrupted bench (Ctrl-C) skips the finally below; its databases can be large.
-    Thread cleanup = new Thread(() -> deleteTree(work), "drover-bench-cleanup");
+    Databases databases = Databases.temporary("drover-bench-", serverSettings);
+    // An interrupted bench (Ctrl-C) skips the close below; its databases can be large.
+    Path work = databases.workDir();
+    Thread cleanup = new Thread(() -> Databases.deleteTree(work), "drover-bench-cleanup");
     Runtime.getRuntime().addShutdownHook(cleanup);
-    try (Databases databases = new Databases(work, serverSettings)) {
+    try (databases) {
       for (Kind kind : kinds) {
         for (Workload workload : chosen) {
           List<String> running =
@@ -323,7 +320,6 @@ public final class Bench implements Callable<Integer> {
       }
       machine = Machine.describe(databases, kinds);
     } finally {
-      deleteTree(work);
       Runtime.getRuntime().removeShutdownHook(cleanup);
     }
     Report report =
@@ -411,19 +407,6 @@ public final class Bench implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), option + ": must be positive, got " + d);
     }
     return d;
-  }
-
-  private static void deleteTree(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      System.err.println("drover-bench: could not delete " + dir + ": " + e);
-    }
   }
 
   /** Durations as Drover writes them: 500ms, 1s, 30m, or ISO-8601. */

@@ -11,9 +11,11 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The databases of one bench run, which starts its own: one embedded PostgreSQL for the whole run,
@@ -56,6 +58,7 @@ final class Databases implements AutoCloseable {
   }
 
   private final Path workDir;
+  private final boolean ownsWorkDir;
   private final Map<String, String> serverSettings;
   private EmbeddedPostgres postgres;
   private int created;
@@ -64,8 +67,26 @@ final class Databases implements AutoCloseable {
    * {@code serverSettings}: more settings for the PostgreSQL server, as {@link #serverSettings}.
    */
   Databases(Path workDir, Map<String, String> serverSettings) {
+    this(workDir, false, serverSettings);
+  }
+
+  private Databases(Path workDir, boolean ownsWorkDir, Map<String, String> serverSettings) {
     this.workDir = workDir;
+    this.ownsWorkDir = ownsWorkDir;
     this.serverSettings = serverSettings;
+  }
+
+  /**
+   * Databases in a new directory under the system's temporary directory, named {@code prefix} and a
+   * number, which {@link #close} deletes with everything in it: a run leaves nothing behind.
+   */
+  static Databases temporary(String prefix, Map<String, String> serverSettings) throws IOException {
+    return new Databases(Files.createTempDirectory(prefix), true, serverSettings);
+  }
+
+  /** The directory that holds every database of this run. */
+  Path workDir() {
+    return workDir;
   }
 
   /** A new empty database of {@code kind}, named after {@code label} for whoever looks inside. */
@@ -204,8 +225,31 @@ final class Databases implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
-    if (postgres != null) {
-      postgres.close();
+    try {
+      if (postgres != null) {
+        postgres.close();
+      }
+    } finally {
+      if (ownsWorkDir) {
+        deleteTree(workDir);
+      }
+    }
+  }
+
+  /**
+   * Deletes {@code dir} and everything in it; a file that cannot be deleted is reported, not
+   * thrown.
+   */
+  static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      System.err.println("drover-bench: could not delete " + dir + ": " + e);
     }
   }
 }

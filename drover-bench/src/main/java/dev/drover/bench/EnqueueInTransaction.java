@@ -6,8 +6,6 @@ import dev.drover.bench.Databases.Kind;
 import dev.drover.model.NewTask;
 import dev.drover.model.TaskArguments;
 import dev.drover.model.TaskType;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.Arrays;
 import java.util.List;
@@ -61,8 +59,7 @@ public final class EnqueueInTransaction {
   record Timings(long[] lent, long[] own, long created) {}
 
   static Timings measure(Kind kind, int calls, int warmup) throws Exception {
-    Path work = Files.createTempDirectory("drover-enqueue-tx");
-    try (Databases databases = new Databases(work, Map.of())) {
+    try (Databases databases = Databases.temporary("drover-enqueue-tx", Map.of())) {
       BenchDb db = databases.fresh(kind, "enqueue-tx");
       try (Drover drover = Drover.open(db.droverLocation());
           Connection app = appConnection(db)) {

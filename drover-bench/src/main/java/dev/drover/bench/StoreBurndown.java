@@ -19,8 +19,6 @@ import dev.drover.store.ClaimRequest;
 import dev.drover.store.Completion;
 import dev.drover.store.Pass;
 import dev.drover.store.Store;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,8 +82,7 @@ public final class StoreBurndown {
   record Result(long nanos, long completed, long runs) {}
 
   static Result measure(Kind kind, int tasks, int batch, RunHistory history) throws Exception {
-    Path work = Files.createTempDirectory("drover-store-burndown");
-    try (Databases databases = new Databases(work, Map.of())) {
+    try (Databases databases = Databases.temporary("drover-store-burndown", Map.of())) {
       BenchDb db = databases.fresh(kind, "store-burndown");
       try (Drover drover = Drover.open(db.droverLocation())) {
         drover.taskTypeCreate(
