@@ -72,7 +72,8 @@ public final class Json {
 
   /**
    * Reads JSON typed or written by a person (an option, a line of a file): exactly one value, no
-   * repeated object key and no lone UTF-16 surrogate, which UTF-8 storage would turn into '?'.
+   * repeated object key, no lone UTF-16 surrogate, which UTF-8 storage would turn into '?', and no
+   * NUL character, which PostgreSQL cannot store in text or jsonb (so no database takes it).
    *
    * @return the value, or null (or a missing node) when {@code text} is blank
    * @throws JsonProcessingException saying what is wrong in its original message
@@ -90,30 +91,29 @@ public final class Json {
       }
       throw e;
     }
-    String surrogate = node == null ? null : loneSurrogate(node);
-    if (surrogate != null) {
-      throw new JsonParseException(
-          null, "a lone surrogate " + surrogate + " is not a character", JsonLocation.NA);
+    String problem = node == null ? null : unstorable(node);
+    if (problem != null) {
+      throw new JsonParseException(null, problem, JsonLocation.NA);
     }
     return node;
   }
 
-  /** The first lone UTF-16 surrogate in {@code node}'s strings and keys, as \\uXXXX, or null. */
-  private static String loneSurrogate(JsonNode node) {
+  /** What makes the first unstorable string or key in {@code node} so, or null if none is. */
+  private static String unstorable(JsonNode node) {
     if (node.isTextual()) {
-      return loneSurrogate(node.textValue());
+      return unstorable(node.textValue());
     }
     for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
-      String found = loneSurrogate(e.getKey());
-      found = found != null ? found : loneSurrogate(e.getValue());
+      String found = unstorable(e.getKey());
+      found = found != null ? found : unstorable(e.getValue());
       if (found != null) {
         return found;
       }
     }
     if (node.isArray()) {
       for (JsonNode child : node) {
-        String found = loneSurrogate(child);
+        String found = unstorable(child);
         if (found != null) {
           return found;
         }
@@ -122,7 +122,8 @@ public final class Json {
     return null;
   }
 
-  private static String loneSurrogate(String text) {
+  /** Why {@code text} cannot be stored (a lone surrogate, a NUL), or null if it can. */
+  public static String unstorable(String text) {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       if (Character.isHighSurrogate(c)
@@ -130,7 +131,9 @@ public final class Json {
           && Character.isLowSurrogate(text.charAt(i + 1))) {
         i++;
       } else if (Character.isSurrogate(c)) {
-        return String.format("\\u%04x", (int) c);
+        return String.format("a lone surrogate \\u%04x is not a character", (int) c);
+      } else if (c == 0) {
+        return "a NUL character (\\u0000) cannot be stored";
       }
     }
     return null;

@@ -1,5 +1,6 @@
 package dev.drover.app;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -14,7 +15,9 @@ import dev.drover.model.TaskFamily;
 import dev.drover.model.TaskRun;
 import dev.drover.model.TaskStatus;
 import dev.drover.model.TaskType;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -141,6 +144,50 @@ final class JsonViews {
       out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node));
     } catch (JsonProcessingException e) {
       throw new DroverException("cannot write JSON", e);
+    }
+  }
+
+  /**
+   * A JSON array printed one element at a time, as {@link #print} prints a whole one, for output
+   * too long to hold: {@code drover origin record --json} of a file of millions.
+   */
+  static final class ArrayPrinter implements AutoCloseable {
+    private final PrintWriter out;
+    private final JsonGenerator json;
+
+    ArrayPrinter(PrintWriter out) {
+      this.out = out;
+      try {
+        json =
+            Json.MAPPER
+                .getFactory()
+                .createGenerator(out)
+                .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
+                .useDefaultPrettyPrinter();
+        json.writeStartArray();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    void add(JsonNode element) {
+      try {
+        json.writeTree(element);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    /** Ends the array and its line. */
+    @Override
+    public void close() {
+      try {
+        json.writeEndArray();
+        json.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      out.println();
     }
   }
 

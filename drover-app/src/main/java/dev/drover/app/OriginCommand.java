@@ -10,11 +10,15 @@ import dev.drover.frontier.OriginPage;
 import dev.drover.frontier.OriginQuery;
 import dev.drover.frontier.OriginVisitStats;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.LongFunction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -42,11 +46,16 @@ final class OriginCommand {
             + "--instance), "
             + "enabled (default true), last_update (ISO-8601), extra_loader_arguments (a JSON "
             + "object), is_fork, "
-            + "forked_from_url. Known origins get the new values and a new last_seen. The file "
-            + "is all or nothing: "
-            + "an invalid line (named with its number) records nothing, unless --skip-invalid."
+            + "forked_from_url. Known origins get the new values and a new last_seen. Every line "
+            + "is checked first: an invalid line (named with its number) records nothing, unless "
+            + "--skip-invalid. Then the origins are recorded in batches of 1,000, each committed "
+            + "on its own, so grabs and runs go on meanwhile; a recording stopped part way is "
+            + "finished by recording the same file again."
       })
   static final class Record extends BaseCommand {
+    /** Origins per transaction, as a lister records a page. */
+    static final int BATCH = 1_000;
+
     @Parameters(paramLabel = "FILE", description = "The origins, .jsonl or .csv.")
     Path file;
 
@@ -69,75 +78,188 @@ final class OriginCommand {
 
     @Mixin JsonOption output;
 
+    /**
+     * Reads the file twice, holding one batch at a time: a file of millions fits any heap. The
+     * first reading checks every line and looks up its lister, so that an invalid line anywhere
+     * records nothing. The second records the valid lines a batch per transaction: on SQLite a
+     * runner on the same data dir would otherwise wait for the whole file, past its busy timeout,
+     * and on PostgreSQL the visit scheduler's grabs would. A known origin is only updated by a
+     * recording, so recording the file again finishes one stopped part way.
+     */
     @Override
     public Integer call() {
-      OriginFile.Contents contents = OriginFile.read(file, lister, instance);
-      try (Drover drover = root().open(false)) {
-        List<OriginFile.Invalid> invalid = new ArrayList<>(contents.invalid());
-        List<ListedOrigin> origins = new ArrayList<>();
-        Map<String, Lister> listers = new HashMap<>();
-        for (OriginFile.Line l : contents.lines()) {
-          String key = l.lister() + "\u0000" + l.instance();
-          Lister found =
-              listers.computeIfAbsent(
-                  key, k -> drover.frontier().listerGet(l.lister(), l.instance()).orElse(null));
-          if (found == null) {
-            invalid.add(
-                new OriginFile.Invalid(
-                    l.number(),
-                    "lister",
-                    "unknown lister '"
-                        + l.lister()
-                        + "'"
-                        + (l.instance().isEmpty() ? "" : " instance '" + l.instance() + "'")
-                        + " (add it with 'drover lister add')"));
-            continue;
-          }
-          origins.add(
-              new ListedOrigin(
-                  found.id(),
-                  l.url(),
-                  l.visitType(),
-                  l.extraLoaderArguments(),
-                  l.enabled(),
-                  null,
-                  null,
-                  l.lastUpdate(),
-                  l.isFork(),
-                  l.forkedFromUrl()));
-        }
-        invalid.sort((a, b) -> Integer.compare(a.number(), b.number()));
-        if (!invalid.isEmpty() && !skipInvalid) {
-          OriginFile.Invalid first = invalid.get(0);
+      try (OriginFile first = OriginFile.open(file, lister, instance);
+          Drover drover = root().open(false)) {
+        Checked checked = check(first, drover);
+        if (!checked.invalid.isEmpty() && !skipInvalid) {
+          OriginFile.Invalid bad = checked.invalid.get(0);
+          int more = checked.invalid.size() - 1;
           throw new ValidationException(
-              first.where(file),
-              first.problem()
-                  + (invalid.size() > 1
-                      ? " (and "
-                          + (invalid.size() - 1)
-                          + " more invalid line"
-                          + (invalid.size() > 2 ? "s" : "")
-                          + ")"
+              bad.where(file),
+              bad.problem()
+                  + (more > 0
+                      ? " (and " + more + " more invalid line" + (more > 1 ? "s" : "") + ")"
                       : "")
                   + "; nothing recorded (--skip-invalid records the valid lines)");
         }
-        invalid.forEach(
+        checked.invalid.forEach(
             i -> err().println("drover: skipped " + i.where(file) + ": " + i.problem()));
-        List<ListedOrigin> stored = drover.frontier().originRecord(origins, drover.now());
-        Map<UUID, Lister> byId = ListerCommand.byId(drover);
-        if (output.json) {
-          JsonViews.print(out(), JsonViews.array(stored, o -> FrontierViews.origin(o, byId)));
-        } else {
+        err().flush();
+        long recorded = record(drover, checked);
+        if (!output.json) {
           out()
               .println(
-                  stored.size()
+                  recorded
                       + " origins recorded"
-                      + (invalid.isEmpty()
+                      + (checked.invalid.isEmpty()
                           ? ""
-                          : ", " + invalid.size() + " invalid lines skipped"));
+                          : ", " + checked.invalid.size() + " invalid lines skipped"));
         }
       }
       return 0;
+    }
+
+    /** The first reading: the invalid lines, and every named lister found or not (null). */
+    private record Checked(
+        List<OriginFile.Invalid> invalid,
+        BitSet invalidLines,
+        Map<String, Lister> listers,
+        long valid) {}
+
+    private Checked check(OriginFile in, Drover drover) {
+      List<OriginFile.Invalid> invalid = new ArrayList<>();
+      BitSet invalidLines = new BitSet();
+      Map<String, Lister> listers = new HashMap<>();
+      long valid = 0;
+      try (FileProgress progress =
+          progress(n -> String.format(Locale.ROOT, "%,d lines checked", n))) {
+        long read = 0;
+        for (OriginFile.Entry e = in.next(); e != null; e = in.next()) {
+          OriginFile.Invalid bad =
+              e instanceof OriginFile.Line l
+                  ? unrecordable(l, drover, listers)
+                  : (OriginFile.Invalid) e;
+          if (bad == null) {
+            valid++;
+          } else {
+            invalid.add(bad);
+            invalidLines.set(bad.number());
+          }
+          if (++read % BATCH == 0) {
+            progress.update(read);
+          }
+        }
+      }
+      return new Checked(invalid, invalidLines, listers, valid);
+    }
+
+    /**
+     * Null when {@code l} can be recorded: its lister is known (each looked up once) and its values
+     * fit the store.
+     */
+    private static OriginFile.Invalid unrecordable(
+        OriginFile.Line l, Drover drover, Map<String, Lister> listers) {
+      Lister found =
+          listers.computeIfAbsent(
+              key(l), k -> drover.frontier().listerGet(l.lister(), l.instance()).orElse(null));
+      if (found == null) {
+        return new OriginFile.Invalid(
+            l.number(),
+            "lister",
+            "unknown lister '"
+                + l.lister()
+                + "'"
+                + (l.instance().isEmpty() ? "" : " instance '" + l.instance() + "'")
+                + " (add it with 'drover lister add')");
+      }
+      try {
+        origin(l, found);
+        return null;
+      } catch (ValidationException e) {
+        return new OriginFile.Invalid(l.number(), e.field(), ErrorHandler.problem(e));
+      }
+    }
+
+    private static String key(OriginFile.Line l) {
+      return l.lister() + "\u0000" + l.instance();
+    }
+
+    /** The second reading: records the valid lines a batch at a time; returns how many. */
+    private long record(Drover drover, Checked checked) {
+      Instant now = drover.now();
+      Map<UUID, Lister> byId = output.json ? ListerCommand.byId(drover) : Map.of();
+      List<ListedOrigin> batch = new ArrayList<>(BATCH);
+      long recorded = 0;
+      try (OriginFile in = OriginFile.open(file, lister, instance);
+          FileProgress progress =
+              progress(
+                  n ->
+                      String.format(Locale.ROOT, "%,d of %,d origins recorded", n, checked.valid));
+          JsonViews.ArrayPrinter json = output.json ? new JsonViews.ArrayPrinter(out()) : null) {
+        for (OriginFile.Entry e = in.next(); e != null; e = in.next()) {
+          if (checked.invalidLines.get(e.number())) {
+            continue;
+          }
+          if (!(e instanceof OriginFile.Line l) || checked.listers.get(key(l)) == null) {
+            throw new ValidationException(
+                "FILE", file + " changed while it was recorded (line " + e.number() + ")");
+          }
+          batch.add(origin(l, checked.listers.get(key(l))));
+          if (batch.size() == BATCH) {
+            recorded += write(drover, batch, now, json, byId);
+            progress.update(recorded);
+          }
+        }
+        recorded += write(drover, batch, now, json, byId);
+      } catch (RuntimeException e) {
+        if (recorded > 0) {
+          err()
+              .println(
+                  "drover: "
+                      + recorded
+                      + " origins were recorded before this failure; record the "
+                      + "same file again to finish");
+          err().flush();
+        }
+        throw e;
+      }
+      return recorded;
+    }
+
+    /** Records {@code batch} in one transaction, prints it with --json, and empties it. */
+    private static int write(
+        Drover drover,
+        List<ListedOrigin> batch,
+        Instant now,
+        JsonViews.ArrayPrinter json,
+        Map<UUID, Lister> byId) {
+      if (batch.isEmpty()) {
+        return 0;
+      }
+      List<ListedOrigin> stored = drover.frontier().originRecord(batch, now);
+      if (json != null) {
+        stored.forEach(o -> json.add(FrontierViews.origin(o, byId)));
+      }
+      batch.clear();
+      return stored.size();
+    }
+
+    private static ListedOrigin origin(OriginFile.Line l, Lister lister) {
+      return new ListedOrigin(
+          lister.id(),
+          l.url(),
+          l.visitType(),
+          l.extraLoaderArguments(),
+          l.enabled(),
+          null,
+          null,
+          l.lastUpdate(),
+          l.isFork(),
+          l.forkedFromUrl());
+    }
+
+    private FileProgress progress(LongFunction<String> done) {
+      return new FileProgress(err(), System.console() != null, System::nanoTime, done, "");
     }
   }
 

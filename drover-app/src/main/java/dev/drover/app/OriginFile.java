@@ -8,7 +8,6 @@ import dev.drover.TextLines;
 import dev.drover.ValidationException;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,14 +15,15 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A file of listed origins: JSON Lines (one object per line), or CSV with a header row when the
- * name ends in {@code .csv}. Keys (columns): {@code url} and {@code visit_type} (required), {@code
- * lister} and {@code instance} (default: the command's --lister and --instance), {@code enabled}
- * (default true), {@code last_update}, {@code extra_loader_arguments} (a JSON object; JSON text in
- * CSV), {@code is_fork}, {@code forked_from_url}. Blank lines are skipped. Every line is read; a
- * bad one becomes an {@link Invalid} naming its line and key.
+ * A file of listed origins, read one entry at a time so that a file of millions is never held
+ * whole: JSON Lines (one object per line), or CSV with a header row when the name ends in {@code
+ * .csv}. Keys (columns): {@code url} and {@code visit_type} (required), {@code lister} and {@code
+ * instance} (default: the command's --lister and --instance), {@code enabled} (default true),
+ * {@code last_update}, {@code extra_loader_arguments} (a JSON object; JSON text in CSV), {@code
+ * is_fork}, {@code forked_from_url}. Blank lines are skipped. Every line is read; a bad one becomes
+ * an {@link Invalid} naming its line and key.
  */
-final class OriginFile {
+final class OriginFile implements AutoCloseable {
   static final List<String> KEYS =
       List.of(
           "lister",
@@ -36,6 +36,11 @@ final class OriginFile {
           "is_fork",
           "forked_from_url");
 
+  /** What one line of the file holds: an origin, or why it could not be read. */
+  sealed interface Entry permits Line, Invalid {
+    int number();
+  }
+
   /** One origin of the file, its lister not yet looked up. */
   record Line(
       int number,
@@ -47,93 +52,111 @@ final class OriginFile {
       Instant lastUpdate,
       ObjectNode extraLoaderArguments,
       Boolean isFork,
-      String forkedFromUrl) {}
+      String forkedFromUrl)
+      implements Entry {}
 
   /** A line that could not be read, and why; {@code key} is null when the whole line is wrong. */
-  record Invalid(int number, String key, String problem) {
+  record Invalid(int number, String key, String problem) implements Entry {
     /** {@code file:line: key}, how an error names it. */
     String where(Path file) {
       return file + ":" + number + (key == null ? "" : ": " + key);
     }
   }
 
-  /** What the file holds. */
-  record Contents(List<Line> lines, List<Invalid> invalid) {}
-
-  private final String name;
   private final String defaultLister;
   private final String defaultInstance;
+  private final TextLines text;
+  private final CsvRows rows;
+  private final List<String> header;
 
-  private OriginFile(String name, String defaultLister, String defaultInstance) {
-    this.name = name;
+  private OriginFile(
+      String defaultLister, String defaultInstance, TextLines text, CsvRows rows, String name) {
     this.defaultLister = defaultLister;
     this.defaultInstance = defaultInstance;
+    this.text = text;
+    this.rows = rows;
+    this.header = rows == null ? null : header(rows, name);
   }
 
-  static Contents read(Path file, String defaultLister, String defaultInstance) {
-    OriginFile parser = new OriginFile(file.toString(), defaultLister, defaultInstance);
+  /** Opens {@code file}; a CSV header with an unknown column is refused at once. */
+  static OriginFile open(Path file, String defaultLister, String defaultInstance) {
     if (file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv")) {
-      try (CsvRows rows = CsvRows.open("FILE", file)) {
-        return parser.csv(rows);
-      }
-    }
-    try (TextLines lines = TextLines.open("FILE", file)) {
-      return parser.jsonLines(lines);
-    }
-  }
-
-  private Contents jsonLines(TextLines text) {
-    List<Line> lines = new ArrayList<>();
-    List<Invalid> invalid = new ArrayList<>();
-    for (String t = text.next(); t != null; t = text.next()) {
-      if (t.isBlank()) {
-        continue;
-      }
-      int n = text.number();
+      CsvRows rows = CsvRows.open("FILE", file);
       try {
-        JsonNode node;
-        try {
-          node = Json.readInput(t);
-        } catch (JsonProcessingException e) {
-          throw new Bad(null, "malformed JSON: " + e.getOriginalMessage());
-        }
-        if (node == null || !node.isObject()) {
-          throw new Bad(
-              null,
-              "expected a JSON object such as {\"url\": \"https://...\", \"visit_type\": \"git\"}");
-        }
-        Map<String, String> fields = new LinkedHashMap<>();
-        ObjectNode extra = null;
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-          Map.Entry<String, JsonNode> e = it.next();
-          if (e.getKey().equals("extra_loader_arguments") && !e.getValue().isNull()) {
-            if (!e.getValue().isObject()) {
-              throw new Bad(e.getKey(), "expected a JSON object");
-            }
-            extra = (ObjectNode) e.getValue();
-          } else if (!e.getValue().isNull()) {
-            if (!e.getValue().isValueNode()) {
-              throw new Bad(e.getKey(), "expected a single value");
-            }
-            fields.put(e.getKey(), e.getValue().asText());
-          } else {
-            fields.put(e.getKey(), null);
-          }
-        }
-        lines.add(line(n, fields, extra));
-      } catch (Bad b) {
-        invalid.add(new Invalid(n, b.key, b.getMessage()));
+        return new OriginFile(defaultLister, defaultInstance, null, rows, file.toString());
+      } catch (RuntimeException e) {
+        rows.close();
+        throw e;
       }
     }
-    return new Contents(lines, invalid);
+    return new OriginFile(
+        defaultLister, defaultInstance, TextLines.open("FILE", file), null, file.toString());
   }
 
-  private Contents csv(CsvRows rows) {
-    List<Line> lines = new ArrayList<>();
-    List<Invalid> invalid = new ArrayList<>();
+  /** The next entry, or null at the end of the file. */
+  Entry next() {
+    return rows == null ? nextJsonLine() : nextCsvRow();
+  }
+
+  @Override
+  public void close() {
+    if (rows == null) {
+      text.close();
+    } else {
+      rows.close();
+    }
+  }
+
+  private Entry nextJsonLine() {
+    String t = text.next();
+    while (t != null && t.isBlank()) {
+      t = text.next();
+    }
+    if (t == null) {
+      return null;
+    }
+    int n = text.number();
+    try {
+      JsonNode node;
+      try {
+        node = Json.readInput(t);
+      } catch (JsonProcessingException e) {
+        throw new Bad(null, "malformed JSON: " + e.getOriginalMessage());
+      }
+      if (node == null || !node.isObject()) {
+        throw new Bad(
+            null,
+            "expected a JSON object such as {\"url\": \"https://...\", \"visit_type\": \"git\"}");
+      }
+      Map<String, String> fields = new LinkedHashMap<>();
+      ObjectNode extra = null;
+      for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        if (e.getKey().equals("extra_loader_arguments") && !e.getValue().isNull()) {
+          if (!e.getValue().isObject()) {
+            throw new Bad(e.getKey(), "expected a JSON object");
+          }
+          extra = (ObjectNode) e.getValue();
+        } else if (!e.getValue().isNull()) {
+          if (!e.getValue().isValueNode()) {
+            throw new Bad(e.getKey(), "expected a single value");
+          }
+          fields.put(e.getKey(), e.getValue().asText());
+        } else {
+          fields.put(e.getKey(), null);
+        }
+      }
+      return line(n, fields, extra);
+    } catch (Bad b) {
+      return new Invalid(n, b.key, b.getMessage());
+    }
+  }
+
+  /** The header row's columns, each a known key; an empty file has none. */
+  private static List<String> header(CsvRows rows, String name) {
     CsvRows.Row headerRow = rows.next();
     if (headerRow == null) {
-      return new Contents(lines, invalid);
+      return List.of();
     }
     List<String> header = headerRow.cells();
     for (String h : header) {
@@ -143,36 +166,41 @@ final class OriginFile {
             "unknown column (expected " + String.join(", ", KEYS) + ")");
       }
     }
-    for (CsvRows.Row row = rows.next(); row != null; row = rows.next()) {
-      int n = row.line();
-      try {
-        List<String> cells = row.cells();
-        if (cells.size() != header.size()) {
-          throw new Bad(
-              null, "expected " + header.size() + " cells as the header has, got " + cells.size());
-        }
-        Map<String, String> fields = new LinkedHashMap<>();
-        ObjectNode extra = null;
-        for (int c = 0; c < header.size(); c++) {
-          String value = cells.get(c).isEmpty() ? null : cells.get(c);
-          if (header.get(c).equals("extra_loader_arguments")) {
-            if (value != null) {
-              try {
-                extra = Json.parseObject("extra_loader_arguments", value);
-              } catch (ValidationException e) {
-                throw new Bad("extra_loader_arguments", ErrorHandler.problem(e));
-              }
-            }
-          } else {
-            fields.put(header.get(c), value);
-          }
-        }
-        lines.add(line(n, fields, extra));
-      } catch (Bad b) {
-        invalid.add(new Invalid(n, b.key, b.getMessage()));
-      }
+    return header;
+  }
+
+  private Entry nextCsvRow() {
+    CsvRows.Row row = header.isEmpty() ? null : rows.next();
+    if (row == null) {
+      return null;
     }
-    return new Contents(lines, invalid);
+    int n = row.line();
+    try {
+      List<String> cells = row.cells();
+      if (cells.size() != header.size()) {
+        throw new Bad(
+            null, "expected " + header.size() + " cells as the header has, got " + cells.size());
+      }
+      Map<String, String> fields = new LinkedHashMap<>();
+      ObjectNode extra = null;
+      for (int c = 0; c < header.size(); c++) {
+        String value = cells.get(c).isEmpty() ? null : cells.get(c);
+        if (header.get(c).equals("extra_loader_arguments")) {
+          if (value != null) {
+            try {
+              extra = Json.parseObject("extra_loader_arguments", value);
+            } catch (ValidationException e) {
+              throw new Bad("extra_loader_arguments", ErrorHandler.problem(e));
+            }
+          }
+        } else {
+          fields.put(header.get(c), value);
+        }
+      }
+      return line(n, fields, extra);
+    } catch (Bad b) {
+      return new Invalid(n, b.key, b.getMessage());
+    }
   }
 
   private Line line(int n, Map<String, String> f, ObjectNode extra) {

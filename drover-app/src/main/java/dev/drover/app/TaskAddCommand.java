@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import picocli.CommandLine.Command;
@@ -171,7 +172,13 @@ final class TaskAddCommand extends BaseCommand {
     TextFiles.checkReadable("--file", file);
     try (Drover drover = root().open(false);
         TaskFile reader = TaskFile.open(file, file.toString());
-        AddProgress progress = new AddProgress(err(), System.console() != null, System::nanoTime)) {
+        FileProgress progress =
+            new FileProgress(
+                err(),
+                System.console() != null,
+                System::nanoTime,
+                n -> String.format(Locale.ROOT, "%,d tasks read and checked", n),
+                "; committing at the end")) {
       long before = taskCount(drover);
       TaskChecks checks = new TaskChecks(drover.taskTypes(), allowUnexecutable, file.toString());
       Stored stored = new Stored(json ? Integer.MAX_VALUE : TABLE_ROWS);

@@ -100,6 +100,7 @@ abstract class ApiBadRequestIT {
     c.add(post("an array, not an object", "/api/v1/tasks", "[]", 400, "body"));
     c.add(post("a string, not an object", "/api/v1/tasks", "\"check\"", 400, "body"));
     c.add(post("lone surrogate", "/api/v1/tasks", "{\"type\": \"\\ud800\"}", 400, "body"));
+    c.add(post("NUL character", "/api/v1/tasks", "{\"type\": \"a\\u0000\"}", 400, "body"));
     c.add(post("nested 5000 deep", "/api/v1/tasks", deep(5000), 400, "body"));
     c.add(post("body over 1 MiB", "/api/v1/tasks", huge(), 413, "body"));
     c.add(

@@ -591,6 +591,20 @@ class BadInputIT {
             "--args",
             "surrogate"),
         seeded(
+            "args with a NUL character, which PostgreSQL cannot store",
+            c ->
+                c.cli(
+                    "task",
+                    "add",
+                    "--type",
+                    "check",
+                    "--policy",
+                    "oneshot",
+                    "--args",
+                    "[\"a\\u0000b\"]"),
+            "--args",
+            "NUL character"),
+        seeded(
             "kwargs with a duplicate key",
             c ->
                 c.cli(

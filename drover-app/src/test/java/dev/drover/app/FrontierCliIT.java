@@ -284,4 +284,70 @@ abstract class FrontierCliIT {
     assertThat(drover("origin", "list", "--enabled", "all", "--limit", "100", "--json").ok().json())
         .hasSize(6);
   }
+
+  /**
+   * A file of several batches is read whole before its first batch is recorded: a bad line at its
+   * end, even one only the database would refuse, records nothing.
+   */
+  @Test
+  void aFileOfSeveralBatchesWithOneBadLineAtItsEndRecordsNothing() {
+    drover("init").ok();
+    drover("lister", "add", "github").ok();
+    for (String bad :
+        List.of(
+            "{\"url\": \"https://github.com/last\", \"visit_type\": \"git\", \"lister\": \"nobody\"}",
+            "{\"url\": \"https://github.com/last\"}",
+            "{\"url\": \"https://github.com/\\u0000\", \"visit_type\": \"git\"}")) {
+      Path file = origins(2_500, bad);
+      DroverCli.Result r = drover("origin", "record", file, "--lister", "github");
+      assertThat(r.exitCode()).as(r.toString()).isEqualTo(2);
+      assertThat(r.stderrLines())
+          .as(r.toString())
+          .singleElement()
+          .asString()
+          .contains(file + ":2500: ", "nothing recorded");
+      assertThat(drover("origin", "list", "--enabled", "all", "--limit", "1", "--json").ok().json())
+          .as(bad)
+          .isEmpty();
+    }
+  }
+
+  /**
+   * Origins are recorded a batch at a time, so a file of any length fits a small heap: 50,000
+   * origins in 24 MB (recorded whole, the file's origins took more than 32 MB).
+   */
+  @Test
+  void aFileLargerThanTheHeapIsRecordedABatchAtATime() {
+    drover("init").ok();
+    drover("lister", "add", "github").ok();
+    List<Object> command = new ArrayList<>(List.of("--data-dir", tmp.resolve("data")));
+    command.addAll(dbOptions());
+    command.addAll(List.of("origin", "record", origins(50_000, null), "--lister", "github"));
+
+    DroverCli.Result r = DroverCli.jar(tmp).jvmOption("-Xmx24m").run(command.toArray()).ok();
+
+    assertThat(r.stdout()).isEqualTo("50000 origins recorded\n");
+    drover("metrics", "update").ok();
+    assertThat(
+            drover("metrics", "show", "--lister", "github", "--visit-type", "git", "--json")
+                .ok()
+                .json()
+                .get(0)
+                .get("origins_known")
+                .asInt())
+        .isEqualTo(50_000);
+  }
+
+  /** A file of {@code lines} origins of github; the last one is {@code last} when it is given. */
+  private Path origins(int lines, String last) {
+    StringBuilder text = new StringBuilder();
+    for (int i = 1; i <= lines; i++) {
+      text.append(
+              i == lines && last != null
+                  ? last
+                  : "{\"url\": \"https://github.com/o" + i + "\", \"visit_type\": \"git\"}")
+          .append('\n');
+    }
+    return Fixtures.write(tmp.resolve("origins-" + lines + ".jsonl"), text.toString());
+  }
 }

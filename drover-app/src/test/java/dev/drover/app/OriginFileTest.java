@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,11 +21,29 @@ class OriginFileTest {
     return Files.writeString(dir.resolve(name), text);
   }
 
+  /** A whole file's entries, in order, split into origins and invalid lines. */
+  private record Read(List<OriginFile.Line> lines, List<OriginFile.Invalid> invalid) {}
+
+  private static Read read(Path file) {
+    List<OriginFile.Line> lines = new ArrayList<>();
+    List<OriginFile.Invalid> invalid = new ArrayList<>();
+    try (OriginFile in = OriginFile.open(file, "github", null)) {
+      for (OriginFile.Entry e = in.next(); e != null; e = in.next()) {
+        if (e instanceof OriginFile.Line l) {
+          lines.add(l);
+        } else {
+          invalid.add((OriginFile.Invalid) e);
+        }
+      }
+    }
+    return new Read(lines, invalid);
+  }
+
   @Test
   void aCsvHeaderAfterAByteOrderMarkIsRead() throws IOException {
     Path file = write("origins.csv", "\uFEFFurl,visit_type\r\nhttps://a,git\r\n");
 
-    OriginFile.Contents contents = OriginFile.read(file, "github", null);
+    Read contents = read(file);
 
     assertThat(contents.invalid()).isEmpty();
     assertThat(contents.lines())
@@ -36,7 +56,7 @@ class OriginFileTest {
   void aJsonLinesFileAfterAByteOrderMarkIsRead() throws IOException {
     Path file = write("origins.jsonl", "\uFEFF{\"url\": \"https://a\", \"visit_type\": \"git\"}\n");
 
-    assertThat(OriginFile.read(file, "github", null).lines()).hasSize(1);
+    assertThat(read(file).lines()).hasSize(1);
   }
 
   @Test
@@ -53,7 +73,7 @@ class OriginFileTest {
             https://c,,
             """);
 
-    OriginFile.Contents contents = OriginFile.read(file, "github", null);
+    Read contents = read(file);
 
     assertThat(contents.lines()).hasSize(2);
     assertThat(contents.lines().get(0).number()).isEqualTo(2);
@@ -72,7 +92,7 @@ class OriginFileTest {
   void aRecordWithTooManyCellsNamesItsLine() throws IOException {
     Path file = write("origins.csv", "url,visit_type\nhttps://a,git\nhttps://b,git,extra\n");
 
-    assertThat(OriginFile.read(file, "github", null).invalid())
+    assertThat(read(file).invalid())
         .singleElement()
         .satisfies(bad -> assertThat(bad.where(file)).isEqualTo(file + ":3"));
   }
@@ -81,7 +101,7 @@ class OriginFileTest {
   void anUnknownColumnNamesTheHeaderLineAndColumn() throws IOException {
     Path file = write("origins.csv", "\uFEFF\nurl,kind\nhttps://a,git\n");
 
-    assertThatThrownBy(() -> OriginFile.read(file, "github", null))
+    assertThatThrownBy(() -> read(file))
         .isInstanceOf(ValidationException.class)
         .hasMessageStartingWith(file + ":2: kind: unknown column");
   }
@@ -90,7 +110,7 @@ class OriginFileTest {
   void anUnclosedQuoteNamesTheFileAndLine() throws IOException {
     Path file = write("origins.csv", "url,visit_type\nhttps://a,git\n\"https://b,git\n");
 
-    assertThatThrownBy(() -> OriginFile.read(file, "github", null))
+    assertThatThrownBy(() -> read(file))
         .isInstanceOf(ValidationException.class)
         .hasMessageStartingWith(file + ":")
         .hasMessageContaining("not readable as CSV");
@@ -104,7 +124,7 @@ class OriginFileTest {
         ("url,visit_type\nhttps://a,git\nhttps://caf\u00e9,git\n")
             .getBytes(StandardCharsets.ISO_8859_1));
 
-    assertThatThrownBy(() -> OriginFile.read(file, "github", null))
+    assertThatThrownBy(() -> read(file))
         .isInstanceOf(ValidationException.class)
         .hasMessageContaining(file + ":3: not UTF-8 text (byte 0xe9 at column 12)");
   }

@@ -4,6 +4,7 @@ import static dev.drover.ValidationException.check;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.drover.Json;
+import dev.drover.ValidationException;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -42,8 +43,20 @@ public record ListedOrigin(
         visitType != null && !visitType.isBlank(),
         "visit_type",
         "a listed origin needs a visit type");
+    storable("url", url);
+    storable("visit_type", visitType);
+    if (forkedFromUrl != null) {
+      storable("forked_from_url", forkedFromUrl);
+    }
     extraLoaderArguments =
         extraLoaderArguments == null ? Json.object() : extraLoaderArguments.deepCopy();
+  }
+
+  private static void storable(String field, String text) {
+    String problem = Json.unstorable(text);
+    if (problem != null) {
+      throw new ValidationException(field, problem);
+    }
   }
 
   /** An enabled origin to record, with no forge details. */

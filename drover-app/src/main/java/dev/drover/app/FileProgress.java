@@ -2,35 +2,49 @@ package dev.drover.app;
 
 import java.io.PrintWriter;
 import java.util.Locale;
+import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 
 /**
- * Progress of a long {@code task add --file} on stderr: on a terminal a line rewritten in place
- * twice a second, elsewhere (a log, a pipe) a plain line every five seconds, so a short file prints
- * nothing and a script's stderr holds only errors. The caller reports after each chunk; no thread
- * of its own, since the chunks come every few milliseconds.
+ * Progress through a long file ({@code task add --file}, {@code origin record}) on stderr: on a
+ * terminal a line rewritten in place twice a second, elsewhere (a log, a pipe) a plain line every
+ * five seconds, so a short file prints nothing and a script's stderr holds only errors. The caller
+ * reports after each chunk; no thread of its own, since the chunks come every few milliseconds.
  */
-final class AddProgress implements AutoCloseable {
+final class FileProgress implements AutoCloseable {
   private static final long TERMINAL_PERIOD_NS = 500_000_000L;
   private static final long LOG_PERIOD_NS = 5_000_000_000L;
 
   private final PrintWriter err;
   private final boolean terminal;
   private final LongSupplier nanos;
+  private final LongFunction<String> done;
+  private final String note;
   private final long started;
   private long next;
   private int shown;
 
-  AddProgress(PrintWriter err, boolean terminal, LongSupplier nanos) {
+  /**
+   * @param done what {@code n} done means, such as "20,000 tasks read and checked"
+   * @param note what follows the rate, such as "; committing at the end" (or "")
+   */
+  FileProgress(
+      PrintWriter err,
+      boolean terminal,
+      LongSupplier nanos,
+      LongFunction<String> done,
+      String note) {
     this.err = err;
     this.terminal = terminal;
     this.nanos = nanos;
+    this.done = done;
+    this.note = note;
     this.started = nanos.getAsLong();
     this.next = started + (terminal ? TERMINAL_PERIOD_NS : LOG_PERIOD_NS);
   }
 
-  /** {@code tasks} lines have been read and written so far (not yet committed). */
-  void update(long tasks) {
+  /** {@code n} done so far. */
+  void update(long n) {
     long now = nanos.getAsLong();
     if (now < next) {
       return;
@@ -40,10 +54,11 @@ final class AddProgress implements AutoCloseable {
     String line =
         String.format(
             Locale.ROOT,
-            "drover: %,d tasks read and checked in %.0f s (%,.0f/s); committing at the end",
-            tasks,
+            "drover: %s in %.0f s (%,.0f/s)%s",
+            done.apply(n),
             seconds,
-            tasks / Math.max(seconds, 1e-3));
+            n / Math.max(seconds, 1e-3),
+            note);
     if (terminal) {
       err.print("\r" + line + " ".repeat(Math.max(0, shown - line.length())));
       shown = line.length();

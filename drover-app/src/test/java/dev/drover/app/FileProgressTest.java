@@ -4,16 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
-/** When {@code task add --file} reports progress, driven by a hand-set clock. */
-class AddProgressTest {
+/** When a long file's progress is reported, driven by a hand-set clock. */
+class FileProgressTest {
   private long nanos;
   private final StringWriter text = new StringWriter();
 
   @Test
   void withoutATerminalALineEveryFiveSecondsAndNothingForAShortFile() {
-    AddProgress progress = new AddProgress(new PrintWriter(text), false, () -> nanos);
+    FileProgress progress = progress(false);
     nanos = 4_900_000_000L;
     progress.update(5_000);
     assertThat(text.toString()).isEmpty();
@@ -34,7 +35,7 @@ class AddProgressTest {
 
   @Test
   void onATerminalOneLineRewrittenInPlaceAndClearedAtTheEnd() {
-    AddProgress progress = new AddProgress(new PrintWriter(text), true, () -> nanos);
+    FileProgress progress = progress(true);
     nanos = 500_000_000L;
     progress.update(1_000);
     nanos = 1_000_000_000L;
@@ -43,5 +44,14 @@ class AddProgressTest {
 
     assertThat(text.toString()).doesNotContain("\n").startsWith("\rdrover: 1,000 tasks");
     assertThat(text.toString()).contains("\rdrover: 2,000 tasks").endsWith("\r");
+  }
+
+  private FileProgress progress(boolean terminal) {
+    return new FileProgress(
+        new PrintWriter(text),
+        terminal,
+        () -> nanos,
+        n -> String.format(Locale.ROOT, "%,d tasks read and checked", n),
+        "; committing at the end");
   }
 }
