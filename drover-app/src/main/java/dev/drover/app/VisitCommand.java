@@ -11,6 +11,7 @@ import dev.drover.frontier.Cooldowns;
 import dev.drover.frontier.IngestReport;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
+import dev.drover.frontier.OriginKey;
 import dev.drover.frontier.VisitPolicy;
 import dev.drover.frontier.VisitRequest;
 import dev.drover.frontier.VisitResult;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.UUID;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -168,8 +170,10 @@ final class VisitCommand {
             + "full|partial|failed|not_found"
             + "|created|ongoing, \"snapshot\": ...}. Results not newer than an origin's last "
             + "visit are ignored. "
-            + "The file is all or nothing: an invalid line (named with its number) ingests "
-            + "nothing. Visit runs of "
+            + "Every line is checked first: an invalid line (named with its number) ingests "
+            + "nothing. Then the results are applied in order, 1,000 a transaction; a stopped "
+            + "ingest is finished by ingesting the same file again (results not newer than the "
+            + "last visit are ignored). Visit runs of "
             + "load-<visit type> tasks are ingested by themselves; this is for visits made "
             + "elsewhere."
       })
@@ -181,11 +185,29 @@ final class VisitCommand {
 
     @Mixin JsonOption output;
 
+    /** Results per transaction. */
+    static final int BATCH = 1_000;
+
+    /**
+     * Reads the file twice, holding one batch at a time: first every line is parsed, so an invalid
+     * one anywhere ingests nothing; then the results are applied a batch per transaction, in the
+     * file's order, so that results for one origin build on each other as in one transaction.
+     */
     @Override
     public Integer call() {
-      List<VisitResult> results = read();
+      read(batch -> {});
       try (Drover drover = root().open(false)) {
-        IngestReport report = drover.frontier().visitResultsIngest(results, new SplittableRandom());
+        SplittableRandom random = new SplittableRandom();
+        int[] counts = new int[2];
+        List<OriginKey> disabled = new ArrayList<>();
+        read(
+            batch -> {
+              IngestReport r = drover.frontier().visitResultsIngest(batch, random);
+              counts[0] += r.applied();
+              counts[1] += r.ignored();
+              disabled.addAll(r.disabled());
+            });
+        IngestReport report = new IngestReport(counts[0], counts[1], disabled);
         if (output.json) {
           JsonViews.print(out(), FrontierViews.ingestReport(report));
         } else {
@@ -206,16 +228,23 @@ final class VisitCommand {
       return 0;
     }
 
-    private List<VisitResult> read() {
-      List<VisitResult> results = new ArrayList<>();
+    /** Parses the file, handing its results to {@code apply} a batch at a time. */
+    private void read(Consumer<List<VisitResult>> apply) {
+      List<VisitResult> batch = new ArrayList<>(BATCH);
       try (TextLines lines = TextLines.open("FILE", file)) {
         for (String line = lines.next(); line != null; line = lines.next()) {
           if (!line.isBlank()) {
-            results.add(parse(lines.number(), line));
+            batch.add(parse(lines.number(), line));
+          }
+          if (batch.size() == BATCH) {
+            apply.accept(batch);
+            batch.clear();
           }
         }
       }
-      return results;
+      if (!batch.isEmpty()) {
+        apply.accept(batch);
+      }
     }
 
     private VisitResult parse(int n, String text) {

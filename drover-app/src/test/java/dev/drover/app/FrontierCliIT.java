@@ -338,6 +338,65 @@ abstract class FrontierCliIT {
         .isEqualTo(50_000);
   }
 
+  /**
+   * Visit results are applied 1,000 a transaction, in the file's order, so results for one origin
+   * in different batches build on each other as they would in one; a bad line at the end of the
+   * file ingests nothing.
+   */
+  @Test
+  void visitResultsOfSeveralBatchesBuildOnEachOtherAndABadLastLineIngestsNothing() {
+    drover("init").ok();
+    drover("lister", "add", "github").ok();
+    drover(
+            "origin",
+            "record",
+            origins(1, "{\"url\": \"https://github.com/a\", \"visit_type\": \"git\"}"),
+            "--lister",
+            "github")
+        .ok();
+    StringBuilder text = new StringBuilder();
+    for (int i = 1; i <= 2_500; i++) {
+      String url = i == 1 || i == 1_500 || i == 2_400 ? "https://github.com/a" : "https://x/" + i;
+      // a's third result (line 2,400) is older than its second: ignored, as its second is stored
+      String date =
+          i == 1_500
+              ? "2026-03-01T00:00:00Z"
+              : i == 2_400 ? "2026-02-15T00:00:00Z" : "2026-02-01T00:00:00Z";
+      text.append("{\"url\": \"")
+          .append(url)
+          .append("\", \"visit_type\": \"git\", \"date\": \"")
+          .append(date)
+          .append("\", \"status\": \"full\", \"snapshot\": \"s")
+          .append(i)
+          .append("\"}\n");
+    }
+    Path bad =
+        Fixtures.write(tmp.resolve("bad-results.jsonl"), text + "{\"url\": \"https://y\"}\n");
+    DroverCli.Result refused = drover("visit", "ingest", bad);
+    assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(2);
+    assertThat(refused.stderrLines()).singleElement().asString().contains("bad-results.jsonl:2501");
+    assertThat(
+            drover("origin", "show", "https://github.com/a", "--json")
+                .ok()
+                .json()
+                .get("visit_stats"))
+        .as("nothing ingested, not even the first batch, which holds a's first result")
+        .isEmpty();
+
+    Path good = Fixtures.write(tmp.resolve("results.jsonl"), text.toString());
+    JsonNode report = drover("visit", "ingest", good, "--json").ok().json();
+    assertThat(report.get("applied").asInt()).isEqualTo(2_499);
+    assertThat(report.get("ignored").asInt()).isEqualTo(1);
+    JsonNode a =
+        drover("origin", "show", "https://github.com/a", "--json")
+            .ok()
+            .json()
+            .get("visit_stats")
+            .get(0);
+    assertThat(a.get("last_snapshot").asText()).isEqualTo("s1500");
+    assertThat(a.get("last_visit").asText()).startsWith("2026-03-01T00:00");
+  }
+
   /** A file of {@code lines} origins of github; the last one is {@code last} when it is given. */
   private Path origins(int lines, String last) {
     StringBuilder text = new StringBuilder();
