@@ -11,7 +11,6 @@ import dev.drover.frontier.Cooldowns;
 import dev.drover.frontier.IngestReport;
 import dev.drover.frontier.ListedOrigin;
 import dev.drover.frontier.Lister;
-import dev.drover.frontier.OriginKey;
 import dev.drover.frontier.VisitPolicy;
 import dev.drover.frontier.VisitRequest;
 import dev.drover.frontier.VisitResult;
@@ -198,16 +197,13 @@ final class VisitCommand {
       read(batch -> {});
       try (Drover drover = root().open(false)) {
         SplittableRandom random = new SplittableRandom();
-        int[] counts = new int[2];
-        List<OriginKey> disabled = new ArrayList<>();
-        read(
-            batch -> {
-              IngestReport r = drover.frontier().visitResultsIngest(batch, random);
-              counts[0] += r.applied();
-              counts[1] += r.ignored();
-              disabled.addAll(r.disabled());
-            });
-        IngestReport report = new IngestReport(counts[0], counts[1], disabled);
+        List<IngestReport> batches = new ArrayList<>();
+        read(batch -> batches.add(drover.frontier().visitResultsIngest(batch, random)));
+        IngestReport report =
+            new IngestReport(
+                batches.stream().mapToInt(IngestReport::applied).sum(),
+                batches.stream().mapToInt(IngestReport::ignored).sum(),
+                batches.stream().flatMap(r -> r.disabled().stream()).toList());
         if (output.json) {
           JsonViews.print(out(), FrontierViews.ingestReport(report));
         } else {
