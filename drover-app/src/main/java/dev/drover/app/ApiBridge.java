@@ -76,6 +76,15 @@ public final class ApiBridge {
     return FrontierViews.metrics(m, listers);
   }
 
+  /**
+   * The origins of a {@code POST /origins} body, each with the keys of a line of {@code origin
+   * record}'s file, {@code lister} and {@code instance} their defaults ({@link OriginBody}).
+   */
+  public static List<ListedOrigin> originsToRecord(
+      Drover drover, JsonNode origins, String lister, String instance) {
+    return OriginBody.read(drover, origins, lister, instance);
+  }
+
   public static Map<UUID, Lister> listersById(Drover drover) {
     return ListerCommand.byId(drover);
   }

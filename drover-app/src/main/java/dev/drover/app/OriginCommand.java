@@ -137,7 +137,7 @@ final class OriginCommand {
         for (OriginFile.Entry e = in.next(); e != null; e = in.next()) {
           OriginFile.Invalid bad =
               e instanceof OriginFile.Line l
-                  ? unrecordable(l, drover, listers)
+                  ? l.unrecordable(l.lister(drover, listers))
                   : (OriginFile.Invalid) e;
           if (bad == null) {
             valid++;
@@ -151,37 +151,6 @@ final class OriginCommand {
         }
       }
       return new Checked(invalid, invalidLines, listers, valid);
-    }
-
-    /**
-     * Null when {@code l} can be recorded: its lister is known (each looked up once) and its values
-     * fit the store.
-     */
-    private static OriginFile.Invalid unrecordable(
-        OriginFile.Line l, Drover drover, Map<String, Lister> listers) {
-      Lister found =
-          listers.computeIfAbsent(
-              key(l), k -> drover.frontier().listerGet(l.lister(), l.instance()).orElse(null));
-      if (found == null) {
-        return new OriginFile.Invalid(
-            l.number(),
-            "lister",
-            "unknown lister '"
-                + l.lister()
-                + "'"
-                + (l.instance().isEmpty() ? "" : " instance '" + l.instance() + "'")
-                + " (add it with 'drover lister add')");
-      }
-      try {
-        origin(l, found);
-        return null;
-      } catch (ValidationException e) {
-        return new OriginFile.Invalid(l.number(), e.field(), ErrorHandler.problem(e));
-      }
-    }
-
-    private static String key(OriginFile.Line l) {
-      return l.lister() + "\u0000" + l.instance();
     }
 
     /** The second reading: records the valid lines a batch at a time; returns how many. */
@@ -200,11 +169,11 @@ final class OriginCommand {
           if (checked.invalidLines.get(e.number())) {
             continue;
           }
-          if (!(e instanceof OriginFile.Line l) || checked.listers.get(key(l)) == null) {
+          if (!(e instanceof OriginFile.Line l) || checked.listers.get(l.listerKey()) == null) {
             throw new ValidationException(
                 "FILE", file + " changed while it was recorded (line " + e.number() + ")");
           }
-          batch.add(origin(l, checked.listers.get(key(l))));
+          batch.add(l.origin(checked.listers.get(l.listerKey())));
           if (batch.size() == BATCH) {
             recorded += write(drover, batch, now, json, byId);
             progress.update(recorded);
@@ -242,20 +211,6 @@ final class OriginCommand {
       }
       batch.clear();
       return stored.size();
-    }
-
-    private static ListedOrigin origin(OriginFile.Line l, Lister lister) {
-      return new ListedOrigin(
-          lister.id(),
-          l.url(),
-          l.visitType(),
-          l.extraLoaderArguments(),
-          l.enabled(),
-          null,
-          null,
-          l.lastUpdate(),
-          l.isFork(),
-          l.forkedFromUrl());
     }
 
     private FileProgress progress(LongFunction<String> done) {

@@ -3,9 +3,12 @@ package dev.drover.app;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.drover.Drover;
 import dev.drover.Json;
 import dev.drover.TextLines;
 import dev.drover.ValidationException;
+import dev.drover.frontier.ListedOrigin;
+import dev.drover.frontier.Lister;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Iterator;
@@ -53,7 +56,56 @@ final class OriginFile implements AutoCloseable {
       ObjectNode extraLoaderArguments,
       Boolean isFork,
       String forkedFromUrl)
-      implements Entry {}
+      implements Entry {
+    /** The origin to record, for {@code lister} (this line's, looked up). */
+    ListedOrigin origin(Lister lister) {
+      return new ListedOrigin(
+          lister.id(),
+          url,
+          visitType,
+          extraLoaderArguments,
+          enabled,
+          null,
+          null,
+          lastUpdate,
+          isFork,
+          forkedFromUrl);
+    }
+
+    /**
+     * Why this line cannot be recorded, or null if it can: its lister ({@code null} when none of
+     * that name and instance exists), or a value the store refuses.
+     */
+    Invalid unrecordable(Lister lister) {
+      if (lister == null) {
+        return new Invalid(
+            number,
+            "lister",
+            "unknown lister '"
+                + this.lister
+                + "'"
+                + (instance.isEmpty() ? "" : " instance '" + instance + "'")
+                + " (add it with 'drover lister add', or POST /api/v1/listers)");
+      }
+      try {
+        origin(lister);
+        return null;
+      } catch (ValidationException e) {
+        return new Invalid(number, e.field(), ErrorHandler.problem(e));
+      }
+    }
+
+    /** What names this line's lister: its name and instance. */
+    String listerKey() {
+      return lister + "\u0000" + instance;
+    }
+
+    /** This line's lister, or null if there is none; {@code found} keeps each lookup's answer. */
+    Lister lister(Drover drover, Map<String, Lister> found) {
+      return found.computeIfAbsent(
+          listerKey(), k -> drover.frontier().listerGet(lister, instance).orElse(null));
+    }
+  }
 
   /** A line that could not be read, and why; {@code key} is null when the whole line is wrong. */
   record Invalid(int number, String key, String problem) implements Entry {
@@ -116,13 +168,21 @@ final class OriginFile implements AutoCloseable {
       return null;
     }
     int n = text.number();
+    JsonNode node;
     try {
-      JsonNode node;
-      try {
-        node = Json.readInput(t);
-      } catch (JsonProcessingException e) {
-        throw new Bad(null, "malformed JSON: " + e.getOriginalMessage());
-      }
+      node = Json.readInput(t);
+    } catch (JsonProcessingException e) {
+      return new Invalid(n, null, "malformed JSON: " + e.getOriginalMessage());
+    }
+    return entry(n, node, defaultLister, defaultInstance);
+  }
+
+  /**
+   * One origin given as a JSON object with the keys of a line of the file (a line's, or one of the
+   * HTTP API's {@code POST /origins}), numbered {@code n}.
+   */
+  static Entry entry(int n, JsonNode node, String defaultLister, String defaultInstance) {
+    try {
       if (node == null || !node.isObject()) {
         throw new Bad(
             null,
@@ -146,7 +206,7 @@ final class OriginFile implements AutoCloseable {
           fields.put(e.getKey(), null);
         }
       }
-      return line(n, fields, extra);
+      return line(n, fields, extra, defaultLister, defaultInstance);
     } catch (Bad b) {
       return new Invalid(n, b.key, b.getMessage());
     }
@@ -197,13 +257,18 @@ final class OriginFile implements AutoCloseable {
           fields.put(header.get(c), value);
         }
       }
-      return line(n, fields, extra);
+      return line(n, fields, extra, defaultLister, defaultInstance);
     } catch (Bad b) {
       return new Invalid(n, b.key, b.getMessage());
     }
   }
 
-  private Line line(int n, Map<String, String> f, ObjectNode extra) {
+  private static Line line(
+      int n,
+      Map<String, String> f,
+      ObjectNode extra,
+      String defaultLister,
+      String defaultInstance) {
     for (String key : f.keySet()) {
       if (!KEYS.contains(key)) {
         throw new Bad(key, "unknown key (expected " + String.join(", ", KEYS) + ")");

@@ -101,6 +101,51 @@ abstract class ApiBadRequestIT {
     c.add(post("a string, not an object", "/api/v1/tasks", "\"check\"", 400, "body"));
     c.add(post("lone surrogate", "/api/v1/tasks", "{\"type\": \"\\ud800\"}", 400, "body"));
     c.add(post("NUL character", "/api/v1/tasks", "{\"type\": \"a\\u0000\"}", 400, "body"));
+    // ---- the crawl frontier's writes
+    c.add(post("a lister without a name", "/api/v1/listers", "{}", 400, "name"));
+    c.add(
+        post(
+            "a lister's unknown key",
+            "/api/v1/listers",
+            "{\"name\": \"g\", \"kind\": 1}",
+            400,
+            "kind"));
+    c.add(post("a lister's name not a string", "/api/v1/listers", "{\"name\": 7}", 400, "name"));
+    c.add(post("origins missing", "/api/v1/origins", "{\"lister\": \"nobody\"}", 400, "origins"));
+    c.add(post("origins not an array", "/api/v1/origins", "{\"origins\": {}}", 400, "origins"));
+    c.add(
+        post(
+            "more than 1,000 origins",
+            "/api/v1/origins",
+            "{\"lister\": \"nobody\", \"origins\": ["
+                + String.join(",", java.util.Collections.nCopies(1001, "{}"))
+                + "]}",
+            400,
+            "origins"));
+    c.add(
+        post(
+            "origins' unknown key",
+            "/api/v1/origins",
+            "{\"origins\": [], \"kind\": 1}",
+            400,
+            "kind"));
+    c.add(
+        post(
+            "an origin not an object", "/api/v1/origins", "{\"origins\": [7]}", 400, "origins[0]"));
+    c.add(
+        post(
+            "an origin without a url",
+            "/api/v1/origins",
+            "{\"lister\": \"nobody\", \"origins\": [{\"visit_type\": \"git\"}]}",
+            400,
+            "origins[0].url"));
+    c.add(
+        post(
+            "an origin of an unknown lister",
+            "/api/v1/origins",
+            "{\"lister\": \"nobody\", \"origins\": [{\"url\": \"https://a\", \"visit_type\": \"git\"}]}",
+            400,
+            "origins[0].lister"));
     c.add(post("nested 5000 deep", "/api/v1/tasks", deep(5000), 400, "body"));
     c.add(post("body over 1 MiB", "/api/v1/tasks", huge(), 413, "body"));
     c.add(
@@ -303,6 +348,8 @@ abstract class ApiBadRequestIT {
     c.add(delete("delete: no such task", "/api/v1/tasks/99999", 404, "id"));
     c.add(delete("delete: no such tree", "/api/v1/tasks/99999?tree=true", 404, "id"));
     c.add(delete("delete: tree not a boolean", "/api/v1/tasks/1?tree=1", 400, "tree"));
+    c.add(token("origins: no token", "POST", "/api/v1/origins", null, 401));
+    c.add(token("listers: wrong token", "POST", "/api/v1/listers", "Bearer nope", 403));
     c.add(token("delete: no token", "DELETE", "/api/v1/tasks/1", null, 401));
     c.add(token("delete: wrong token", "DELETE", "/api/v1/tasks/1?tree=true", "Bearer x", 403));
     c.add(new Case("PUT on a task", "PUT", "/api/v1/tasks/1", "{}", TOKEN, JSON, 405, null));

@@ -7,6 +7,7 @@ import dev.drover.Drover;
 import dev.drover.Outcome;
 import dev.drover.engine.RunnerOptions;
 import dev.drover.engine.RunnerStats;
+import dev.drover.frontier.Lister;
 import dev.drover.model.ChildrenRule;
 import dev.drover.model.NewTask;
 import dev.drover.model.Task;
@@ -152,6 +153,46 @@ abstract class ApiContractIT {
     assertThat(origins.has("next")).isTrue();
     assertThat(api.get("/api/v1/frontier-metrics").json().isArray()).isTrue();
     assertThat(api.get("/health").json().get("ok").asBoolean()).isTrue();
+  }
+
+  /**
+   * A lister that runs elsewhere adds itself and records its pages of origins over HTTP; the
+   * answers have the shapes of {@code lister add --json} and {@code origin record --json}, and the
+   * origins read back as {@code GET /origins} lists them.
+   */
+  @Test
+  void aListerAddsItselfAndRecordsItsOriginsThroughHttp() {
+    ApiClient.Reply added =
+        api.post("/api/v1/listers", "{\"name\": \"gitea\", \"instance_name\": \"codeberg\"}");
+    assertThat(added.status()).as(added.body()).isEqualTo(200);
+    Lister lister = server.drover.frontier().listerGet("gitea", "codeberg").orElseThrow();
+    assertThat(added.json()).isEqualTo(cli(FrontierViews.lister(lister)));
+    assertThat(
+            api.post("/api/v1/listers", "{\"name\": \"gitea\", \"instance_name\": \"codeberg\"}")
+                .json())
+        .as("added once")
+        .isEqualTo(added.json());
+
+    String page =
+        """
+        {"lister": "gitea", "instance": "codeberg", "origins": [
+          {"url": "https://codeberg.org/a", "visit_type": "git", "last_update": "2026-01-02T00:00:00Z",
+           "extra_loader_arguments": {"depth": 1}},
+          {"url": "https://codeberg.org/b", "visit_type": "git", "enabled": false}]}
+        """;
+    ApiClient.Reply recorded = api.post("/api/v1/origins", page);
+    assertThat(recorded.status()).as(recorded.body()).isEqualTo(200);
+    assertThat(recorded.json())
+        .extracting(o -> o.get("url").asText())
+        .containsExactly("https://codeberg.org/a", "https://codeberg.org/b");
+    JsonNode listed = api.get("/api/v1/origins?lister=" + lister.id()).json().get("items");
+    assertThat(listed).isEqualTo(recorded.json());
+    assertThat(listed.get(0).get("extra_loader_arguments").get("depth").asInt()).isEqualTo(1);
+    assertThat(listed.get(1).get("enabled").asBoolean()).isFalse();
+
+    // The same page again updates the same two origins.
+    assertThat(api.post("/api/v1/origins", page).status()).isEqualTo(200);
+    assertThat(api.get("/api/v1/origins?lister=" + lister.id()).json().get("items")).hasSize(2);
   }
 
   // ---- operator control: each change made through HTTP, checked through the Java API

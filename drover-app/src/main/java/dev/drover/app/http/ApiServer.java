@@ -69,6 +69,7 @@ public final class ApiServer implements AutoCloseable {
     ControlRoutes control = new ControlRoutes(drover, runner);
     TreeRoute tree = new TreeRoute(drover);
     ReadRoutes reads = new ReadRoutes(drover);
+    FrontierRoutes frontier = new FrontierRoutes(drover);
     String openApi = resource("openapi.json");
     Javalin app =
         Javalin.create(
@@ -118,7 +119,9 @@ public final class ApiServer implements AutoCloseable {
                   API + "/events/stream", client -> feed.join(client, after(client.ctx())));
               cfg.routes.get(API + "/runners", reads::runners);
               cfg.routes.get(API + "/listers", reads::listers);
+              cfg.routes.post(API + "/listers", frontier::addLister);
               cfg.routes.get(API + "/origins", reads::origins);
+              cfg.routes.post(API + "/origins", frontier::recordOrigins);
               cfg.routes.get(API + "/frontier-metrics", reads::frontierMetrics);
               dashboard.register(cfg);
               if (metrics != null) {
