@@ -28,22 +28,21 @@ final class FrontierRoutes {
   }
 
   /**
-   * {@code POST /listers}: the lister of that name and instance, created if absent, as {@code
-   * lister add --json}.
+   * {@code POST /listers}: the lister of that name and instance, as {@code lister add --json}: 201
+   * when this request created it, 200 when it existed (as {@code POST /task-types}).
    */
   void addLister(Context ctx) {
     Fields f =
         Fields.of(JsonBody.read(ctx), "", "{\"name\": \"github\"}")
             .onlyKeys(List.of("name", "instance_name", "first_visits_queue_prefix"));
+    String name = f.requiredText("name", "a lister's name");
+    String instance = f.text("instance_name");
+    boolean existed = drover.frontier().listerGet(name, instance).isPresent();
     Lister l =
         drover
             .frontier()
-            .listerGetOrCreate(
-                f.requiredText("name", "a lister's name"),
-                f.text("instance_name"),
-                f.text("first_visits_queue_prefix"),
-                drover.now());
-    Reply.json(ctx, ApiBridge.lister(l));
+            .listerGetOrCreate(name, instance, f.text("first_visits_queue_prefix"), drover.now());
+    Reply.json(ctx, existed ? 200 : 201, ApiBridge.lister(l));
   }
 
   /**
