@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -756,6 +757,27 @@ class BadInputIT {
             "origins.jsonl:2",
             "and 1 more invalid line"),
         seeded(
+            "origins: a NUL in the url of the last of 2,500 lines, after two whole batches",
+            c ->
+                withFrontier(c)
+                    .cli(
+                        "origin",
+                        "record",
+                        "--lister",
+                        "github",
+                        c.file(
+                            "many.jsonl",
+                            lines(
+                                2_500,
+                                i ->
+                                    "{\"url\": \"https://github.com/o"
+                                        + i
+                                        + "\", \"visit_type\": \"git\"}",
+                                "{\"url\": \"https://github.com/\\u0000\", \"visit_type\": \"git\"}"))),
+            "many.jsonl:2500",
+            "NUL",
+            "nothing recorded"),
+        seeded(
             "origins without a visit type",
             c ->
                 withFrontier(c)
@@ -876,6 +898,29 @@ class BadInputIT {
             {"url": "https://github.com/a", "visit_type": "git", "date": "2026-03-02T00:00:00Z", "status": "great"}
             """)),
             "results.jsonl:2",
+            "status",
+            "great"),
+        seeded(
+            "visit results: a bad status on the last of 2,500 lines, after two whole batches",
+            c ->
+                withFrontier(c)
+                    .cli(
+                        "visit",
+                        "ingest",
+                        c.file(
+                            "many-results.jsonl",
+                            lines(
+                                2_500,
+                                i ->
+                                    "{\"url\": \"https://github.com/a\", \"visit_type\": \"git\","
+                                        + " \"date\": \"2026-03-01T00:00:"
+                                        + String.format("%02d", i % 60)
+                                        + "Z\", \"status\": \"full\", \"snapshot\": \"s"
+                                        + i
+                                        + "\"}",
+                                "{\"url\": \"https://github.com/a\", \"visit_type\": \"git\","
+                                    + " \"date\": \"2026-03-02T00:00:00Z\", \"status\": \"great\"}"))),
+            "many-results.jsonl:2500",
             "status",
             "great"),
         // archive
@@ -1024,6 +1069,15 @@ class BadInputIT {
   /**
    * Adds a lister "github" with one origin to the seeded store; runs before the snapshot is taken.
    */
+  /** {@code n} lines of a file: {@code line.apply(i)} for i = 1 .. n - 1, then {@code last}. */
+  static String lines(int n, IntFunction<String> line, String last) {
+    StringBuilder text = new StringBuilder();
+    for (int i = 1; i < n; i++) {
+      text.append(line.apply(i)).append('\n');
+    }
+    return text.append(last).append('\n').toString();
+  }
+
   static Ctx withFrontier(Ctx c) {
     try (Drover drover = Drover.open(StoreLocation.dataDir(c.dataDir()))) {
       var github = drover.frontier().listerGetOrCreate("github", null, null, drover.now());
